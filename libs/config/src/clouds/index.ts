@@ -1,0 +1,3 @@
+export { awsRules } from './aws';
+export { gcpRules } from './gcp';
+export { azureRules } from './azure';

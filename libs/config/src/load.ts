@@ -1,0 +1,255 @@
+import type { z } from 'zod';
+import { closestKey, ConfigError, type ConfigIssue } from './issues';
+import { ALLOWED, KNOWN_KEYS, stackSchema, type RawStack, type RawStore } from './schema';
+import {
+  CONFIG_NAMESPACE,
+  defaultEncryption,
+  defaultProtect,
+  RETENTION_DEFAULTS,
+  type Cloud,
+  type RetentionSpec,
+  type StackSpec,
+  type StoreSpec,
+  type Tier,
+} from './spec';
+
+/** Reports a problem at a path relative to the object being checked. */
+export type Report = (relativePath: string, value: unknown, message: string) => void;
+
+/**
+ * What a cloud adds to the common spec: which optional keys it honours, defaults
+ * a tier cannot honour, and its own limits, so they fail here and not minutes into `up`.
+ */
+export interface CloudRules {
+  cloud: Cloud;
+  /** Optional stack keys this cloud honours; the others are refused with a message. */
+  stackKeys?: readonly 'resourceGroupName'[];
+  /** Optional store keys this cloud honours; the others are refused with a message. */
+  storeKeys?: readonly ('zone' | 'location')[];
+  /** Retention defaults for a tier, where the common default cannot apply (e.g. no versioning). */
+  retentionDefaults?(tier: Tier): Partial<RetentionSpec>;
+  /** Cloud limits on one store; `raw` is the store as written, to tell explicit values from defaults. */
+  checkStore?(store: StoreSpec, raw: RawStore, report: Report): void;
+}
+
+const CLOUD_ONLY_KEYS: Record<string, string> = {
+  resourceGroupName: 'azure',
+  zone: 'aws and gcp (high-throughput tier)',
+  location: 'gcp',
+};
+
+/**
+ * Validates the `checkpoints:` namespace of a stack's config and applies the defaults.
+ * @param allConfig every config key of the stack (`namespace:key` -> string value), as `pulumi.runtime.allConfig()` gives it.
+ * @param source where the config came from, named in the error (e.g. `Pulumi.prod.yaml`).
+ * @throws ConfigError listing every problem, before any resource is registered.
+ */
+export function loadStackSpec(
+  allConfig: Record<string, string>,
+  rules: CloudRules,
+  source?: string,
+): StackSpec {
+  const input = readNamespace(allConfig);
+  const issues: ConfigIssue[] = [...input.issues];
+  const parsed = stackSchema.safeParse(input.values);
+  if (!parsed.success) {
+    issues.push(...parsed.error.issues.flatMap((issue) => toConfigIssues(issue, input.values)));
+    throw new ConfigError(issues, source);
+  }
+  const spec = applyDefaults(parsed.data, rules);
+  const report =
+    (prefix: string): Report =>
+    (relativePath, value, message) =>
+      issues.push({ path: joinPath(prefix, relativePath), value, message });
+
+  checkCloudKeys(parsed.data, rules, issues);
+  checkStack(spec, report(CONFIG_NAMESPACE + ':'));
+  spec.stores.forEach((store, index) => {
+    const storeReport = report(`${CONFIG_NAMESPACE}:stores[${index}]`);
+    checkStore(store, storeReport);
+    const raw = parsed.data.stores[index];
+    if (raw) rules.checkStore?.(store, raw, storeReport);
+  });
+  if (issues.length > 0) throw new ConfigError(issues, source);
+  return spec;
+}
+
+function readNamespace(allConfig: Record<string, string>): {
+  values: Record<string, unknown>;
+  issues: ConfigIssue[];
+} {
+  const values: Record<string, unknown> = {};
+  const issues: ConfigIssue[] = [];
+  const prefix = CONFIG_NAMESPACE + ':';
+  for (const [fullKey, text] of Object.entries(allConfig)) {
+    if (!fullKey.startsWith(prefix)) continue;
+    const key = fullKey.slice(prefix.length);
+    values[key] = parseValue(text);
+    if (key === 'stores' && typeof values[key] === 'string') {
+      issues.push({ path: fullKey, value: text, message: 'must be a YAML list of stores, not a string' });
+      delete values[key];
+    }
+  }
+  return { values, issues };
+}
+
+/** Pulumi hands structured config values to programs as JSON text. */
+function parseValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function toConfigIssues(issue: z.core.$ZodIssue, root: Record<string, unknown>): ConfigIssue[] {
+  const segments = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+  const value = valueAt(root, segments);
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeysFor(segments);
+    return issue.keys.map((key) => {
+      const hint = closestKey(key, known);
+      const suggestion = hint ? `did you mean '${hint}'? ` : '';
+      return {
+        path: formatPath([...segments, key]),
+        value: undefined,
+        message: `unknown key; ${suggestion}known keys here: ${known.join(', ')}`,
+      };
+    });
+  }
+  const key = [...segments].reverse().find((s): s is string => typeof s === 'string') ?? 'stores';
+  const allowed = ALLOWED[key] ?? issue.message;
+  if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];
+  return [{ path: formatPath(segments), value, message: `allowed: ${allowed}` }];
+}
+
+function knownKeysFor(segments: readonly (string | number)[]): readonly string[] {
+  const last = [...segments].reverse().find((s): s is string => typeof s === 'string');
+  if (segments.length === 0) return KNOWN_KEYS.stack;
+  if (last === 'retention') return KNOWN_KEYS.retention;
+  if (last === 'access') return KNOWN_KEYS.access;
+  return KNOWN_KEYS.store;
+}
+
+function valueAt(root: unknown, segments: readonly (string | number)[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+export function formatPath(segments: readonly (string | number)[]): string {
+  let path = CONFIG_NAMESPACE + ':';
+  segments.forEach((segment, i) => {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else path += i === 0 ? segment : `.${segment}`;
+  });
+  return path;
+}
+
+function joinPath(prefix: string, relativePath: string): string {
+  if (!relativePath) return prefix;
+  if (prefix.endsWith(':') || relativePath.startsWith('[')) return prefix + relativePath;
+  return `${prefix}.${relativePath}`;
+}
+
+function applyDefaults(raw: RawStack, rules: CloudRules): StackSpec {
+  const stores = raw.stores.map((store): StoreSpec => {
+    const tier = store.tier ?? 'standard';
+    const spec: StoreSpec = {
+      name: store.name,
+      dataClassification: store.dataClassification,
+      tier,
+      encryption: store.encryption ?? defaultEncryption(raw.environment),
+      protect: store.protect ?? defaultProtect(raw.environment),
+      retention: { ...RETENTION_DEFAULTS, ...rules.retentionDefaults?.(tier), ...store.retention },
+      access: { writers: store.access?.writers ?? [], readers: store.access?.readers ?? [] },
+    };
+    if (store.zone !== undefined) spec.zone = store.zone;
+    if (store.location !== undefined) spec.location = store.location;
+    return spec;
+  });
+  const spec: StackSpec = {
+    environment: raw.environment,
+    owner: raw.owner,
+    costCenter: raw.costCenter,
+    stores,
+  };
+  if (raw.resourceGroupName !== undefined) spec.resourceGroupName = raw.resourceGroupName;
+  return spec;
+}
+
+function checkCloudKeys(raw: RawStack, rules: CloudRules, issues: ConfigIssue[]): void {
+  const refuse = (path: string, key: string, value: unknown) =>
+    issues.push({
+      path,
+      value,
+      message: `is not used on ${rules.cloud}; it applies on ${CLOUD_ONLY_KEYS[key]} only`,
+    });
+  if (raw.resourceGroupName !== undefined && !rules.stackKeys?.includes('resourceGroupName')) {
+    refuse(`${CONFIG_NAMESPACE}:resourceGroupName`, 'resourceGroupName', raw.resourceGroupName);
+  }
+  raw.stores.forEach((store, index) => {
+    for (const key of ['zone', 'location'] as const) {
+      if (store[key] !== undefined && !rules.storeKeys?.includes(key)) {
+        refuse(`${CONFIG_NAMESPACE}:stores[${index}].${key}`, key, store[key]);
+      }
+    }
+  });
+}
+
+function checkStack(spec: StackSpec, report: Report): void {
+  const seen = new Map<string, number>();
+  spec.stores.forEach((store, index) => {
+    const first = seen.get(store.name);
+    if (first !== undefined) {
+      report(
+        `stores[${index}].name`,
+        store.name,
+        `store names must be unique in the stack; stores[${first}] has it too`,
+      );
+    } else {
+      seen.set(store.name, index);
+    }
+  });
+}
+
+function checkStore(store: StoreSpec, report: Report): void {
+  const { coolAfterDays, archiveAfterDays, expireAfterDays } = store.retention;
+  if (store.zone !== undefined && store.tier !== 'high-throughput') {
+    report(
+      'zone',
+      store.zone,
+      "applies only to tier 'high-throughput'; remove it or set tier: high-throughput",
+    );
+  }
+  if (archiveAfterDays > 0 && coolAfterDays > 0 && archiveAfterDays <= coolAfterDays) {
+    report(
+      'retention.archiveAfterDays',
+      archiveAfterDays,
+      `must be greater than retention.coolAfterDays (${coolAfterDays}): objects go cool first, then to archive`,
+    );
+  }
+  const latestTransition = Math.max(coolAfterDays, archiveAfterDays);
+  if (expireAfterDays > 0 && expireAfterDays <= latestTransition) {
+    report(
+      'retention.expireAfterDays',
+      expireAfterDays,
+      `must be greater than every transition age (${latestTransition}) or 0 (never)`,
+    );
+  }
+  checkPrincipalsUnique(store.access.writers, 'access.writers', report);
+  checkPrincipalsUnique(store.access.readers, 'access.readers', report);
+}
+
+function checkPrincipalsUnique(principals: readonly string[], path: string, report: Report): void {
+  principals.forEach((principal, index) => {
+    if (principals.indexOf(principal) !== index) report(`${path}[${index}]`, principal, 'is listed twice');
+  });
+}

@@ -1,0 +1,82 @@
+/** The cloud-neutral store spec of DESIGN section 3, after validation and defaults. */
+
+export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+export const DATA_CLASSIFICATIONS = ['public', 'internal', 'confidential', 'restricted'] as const;
+export const TIERS = ['standard', 'high-throughput'] as const;
+export const ENCRYPTIONS = ['customer-managed', 'provider-managed'] as const;
+export const CLOUDS = ['aws', 'gcp', 'azure'] as const;
+
+export type Environment = (typeof ENVIRONMENTS)[number];
+export type DataClassification = (typeof DATA_CLASSIFICATIONS)[number];
+export type Tier = (typeof TIERS)[number];
+export type Encryption = (typeof ENCRYPTIONS)[number];
+export type Cloud = (typeof CLOUDS)[number];
+
+export const CONFIG_NAMESPACE = 'checkpoints';
+export const STORE_NAME_PATTERN = /^[a-z][a-z0-9-]{1,30}$/;
+
+export interface RetentionSpec {
+  /** Newest previous versions kept per object (0 = keep none beyond the age rule). */
+  keepNoncurrentVersions: number;
+  /** Previous versions older than this are deleted (0 = never). */
+  noncurrentExpireDays: number;
+  /** Current objects move to the cool tier after N days (0 = never). */
+  coolAfterDays: number;
+  /** Current objects move to the archive tier after N days (0 = never). */
+  archiveAfterDays: number;
+  /** Current objects are deleted after N days (0 = never). */
+  expireAfterDays: number;
+  /** Incomplete multipart / resumable uploads are aborted after N days. */
+  abortIncompleteUploadDays: number;
+  /** Deleted objects stay recoverable for N days (GCS soft delete, Azure blob and container soft delete). */
+  softDeleteDays: number;
+}
+
+export interface AccessSpec {
+  /** Principals that may act as the store's writer, in the cloud's own format. */
+  writers: string[];
+  /** Principals that may act as the store's reader, in the cloud's own format. */
+  readers: string[];
+}
+
+export interface StoreSpec {
+  name: string;
+  dataClassification: DataClassification;
+  tier: Tier;
+  /** AWS: AZ ID of the directory bucket (high-throughput, required). GCP: Anywhere Cache zone (optional). */
+  zone?: string;
+  /** GCP only: bucket location; defaults to gcp:region. */
+  location?: string;
+  encryption: Encryption;
+  protect: boolean;
+  retention: RetentionSpec;
+  access: AccessSpec;
+}
+
+export interface StackSpec {
+  environment: Environment;
+  owner: string;
+  costCenter: string;
+  /** Azure only: an existing resource group to place the stores in instead of one per stack. */
+  resourceGroupName?: string;
+  stores: StoreSpec[];
+}
+
+/** Defaults of DESIGN section 3; a cloud may lower a default a tier cannot honour (see CloudRules). */
+export const RETENTION_DEFAULTS: RetentionSpec = {
+  keepNoncurrentVersions: 3,
+  noncurrentExpireDays: 7,
+  coolAfterDays: 30,
+  archiveAfterDays: 0,
+  expireAfterDays: 0,
+  abortIncompleteUploadDays: 1,
+  softDeleteDays: 7,
+};
+
+export function defaultEncryption(environment: Environment): Encryption {
+  return environment === 'prod' ? 'customer-managed' : 'provider-managed';
+}
+
+export function defaultProtect(environment: Environment): boolean {
+  return environment === 'prod';
+}

@@ -1,0 +1,4 @@
+export * from './engine';
+export * from './aws';
+export * from './gcp';
+export * from './azure';

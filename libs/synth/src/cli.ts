@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@checkpoints/config';
+import { evaluatePolicies } from '@checkpoints/policy';
+import { render, RenderFailure } from './render';
+import type { Snapshot } from './snapshot';
+import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
+import { formatTable } from './table';
+
+export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3 } as const;
+
+const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--out=DIR] [--cwd=DIR]
+  --stack        stack to render (default: dev); config from Pulumi.<stack>.yaml
+  --config-file  any Pulumi stack config file, instead of Pulumi.<stack>.yaml
+  --out          folder for <stack>.json (default: <repo>/dist/synth/<project folder>)
+  --cwd          the Pulumi project folder (default: the current folder)
+exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed`;
+
+interface Options {
+  stack: string;
+  configFile?: string;
+  out?: string;
+  cwd: string;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      stack: { type: 'string' },
+      'config-file': { type: 'string' },
+      out: { type: 'string' },
+      cwd: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  if (positionals.length > 0) throw new StackFileError(`unexpected argument '${positionals[0]}'`);
+  const stack = values.stack ?? 'dev';
+  if (!/^[A-Za-z0-9_.-]+$/.test(stack)) {
+    throw new StackFileError(`--stack=${stack}: a stack name has letters, digits, '-', '_' and '.' only`);
+  }
+  const options: Options = { stack, cwd: resolve(values.cwd ?? process.cwd()) };
+  if (values['config-file'] !== undefined) options.configFile = resolve(values['config-file']);
+  if (values.out !== undefined) options.out = resolve(values.out);
+  return options;
+}
+
+/** Renders one stack offline; returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  let options: Options | 'help';
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    const unknownFlag = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    const message = unknownFlag
+      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --out, --cwd, --help`
+      : (error as Error).message;
+    console.error(`synth: ${message}\n${USAGE}`);
+    return EXIT.invalid;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return EXIT.clean;
+  }
+  try {
+    const snapshot = await synthesize(options);
+    const outDir =
+      options.out ??
+      join(
+        workspaceRoot(options.cwd),
+        'dist',
+        'synth',
+        relative(workspaceRoot(options.cwd), options.cwd).split(/[\\/]/).pop() || 'root',
+      );
+    mkdirSync(outDir, { recursive: true });
+    const jsonPath = join(outDir, `${options.stack}.json`);
+    writeFileSync(jsonPath, JSON.stringify(snapshot, null, 2) + '\n');
+    const shownPath = relative(process.cwd(), jsonPath);
+    console.log(formatTable(snapshot, shownPath.startsWith('..') ? jsonPath : shownPath));
+    return snapshot.violations.some((violation) => violation.level === 'mandatory')
+      ? EXIT.violation
+      : EXIT.clean;
+  } catch (error) {
+    const cause: unknown = error instanceof RenderFailure ? error.cause : error;
+    if (cause instanceof ConfigError || cause instanceof StackFileError) {
+      console.error(`synth: ${cause.message}`);
+      return EXIT.invalid;
+    }
+    console.error(
+      `synth: the program failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`,
+    );
+    return EXIT.programFailed;
+  }
+}
+
+export async function synthesize(options: Options): Promise<Snapshot> {
+  const project = readProject(options.cwd);
+  const file = options.configFile ?? stackConfigFile(project, options.stack);
+  const stackConfig = readStackConfig(file, project);
+  // Loaded as Pulumi's runner loads it: a CommonJS require of `main`, TypeScript through ts-node.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const snapshot = await render(() => require(project.main), {
+    project: project.name,
+    stack: options.stack,
+    config: stackConfig.config,
+    secretKeys: stackConfig.secretKeys,
+  });
+  snapshot.violations = evaluatePolicies({
+    project: snapshot.project,
+    stack: snapshot.stack,
+    outputs: snapshot.outputs,
+    resources: snapshot.resources.map((resource) => ({
+      urn: resource.urn,
+      type: resource.type,
+      name: resource.name,
+      props: resource.inputs,
+      opts: {
+        protect: resource.protect,
+        retainOnDelete: resource.retainOnDelete,
+        parent: resource.parent,
+        dependsOn: resource.dependsOn,
+        ...(resource.provider ? { provider: resource.provider } : {}),
+      },
+    })),
+  });
+  return snapshot;
+}

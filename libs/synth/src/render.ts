@@ -1,0 +1,120 @@
+import { MockMonitor } from '@pulumi/pulumi/runtime/mocks';
+import { setMockOptions } from '@pulumi/pulumi/runtime/settings';
+import { setAllConfig } from '@pulumi/pulumi/runtime/config';
+import { runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
+import { SynthMocks } from './mocks';
+import { getStore, waitForRPCs, withLocalStorage } from './pulumi-internals';
+import type { RenderedResource, Snapshot } from './snapshot';
+import { plain } from './values';
+
+export interface RenderOptions {
+  /** Pulumi project name (`name:` of Pulumi.yaml). */
+  project: string;
+  /** Stack name, e.g. `dev`. */
+  stack: string;
+  /** Every config key of the stack, `namespace:key` -> value as Pulumi passes it (objects as JSON text). */
+  config?: Record<string, string>;
+  /** Config keys whose values are secrets. */
+  secretKeys?: string[];
+}
+
+/** A program that failed; `resources` are those it registered before failing. */
+export class RenderFailure extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly resources: RenderedResource[],
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'RenderFailure';
+  }
+}
+
+interface RegisterRequest {
+  getType(): string;
+  getName(): string;
+  getParent(): string;
+  getCustom(): boolean;
+  getProtect(): boolean | undefined;
+  getRetainondelete(): boolean | undefined;
+  getDependenciesList(): string[];
+  getProvider(): string;
+  getObject(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+/** The mock engine, recording every registration exactly as the engine would receive it. */
+class RecordingMonitor extends MockMonitor {
+  readonly registered: RenderedResource[] = [];
+  stackOutputs: Record<string, unknown> = {};
+
+  override async registerResource(req: RegisterRequest, callback: (err: unknown, response: unknown) => void) {
+    await super.registerResource(req, (err: unknown, response: unknown) => {
+      if (!err) this.record(req, response as { getUrn(): string });
+      callback(err, response);
+    });
+  }
+
+  override registerResourceOutputs(
+    req: { getUrn(): string; getOutputs(): { toJavaScript(): Record<string, unknown> } | undefined },
+    callback: (err: unknown, response: unknown) => void,
+  ) {
+    if (req.getUrn().includes('::pulumi:pulumi:Stack::')) {
+      this.stackOutputs = plain(req.getOutputs()?.toJavaScript() ?? {}) as Record<string, unknown>;
+    }
+    super.registerResourceOutputs(req, callback);
+  }
+
+  private record(req: RegisterRequest, response: { getUrn(): string }) {
+    const resource: RenderedResource = {
+      urn: response.getUrn(),
+      type: req.getType(),
+      name: req.getName(),
+      custom: req.getCustom(),
+      parent: req.getParent() || null,
+      protect: req.getProtect() ?? false,
+      retainOnDelete: req.getRetainondelete() ?? false,
+      dependsOn: [...new Set(req.getDependenciesList())].sort(),
+      inputs: plain(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+    };
+    if (req.getProvider()) resource.provider = req.getProvider();
+    this.registered.push(resource);
+  }
+}
+
+/**
+ * Runs a Pulumi program against the mock engine, the way `pulumi preview` would run it inside its
+ * root stack, and returns every registered resource and the stack outputs, fully awaited.
+ * The program's return value (or a module's exports) become the stack outputs.
+ */
+export async function render(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+  return withLocalStorage(async () => {
+    const config = options.config ?? {};
+    const monitor = new RecordingMonitor(new SynthMocks(config));
+    setMockOptions(monitor, options.project, options.stack, false);
+    const store = getStore();
+    store.supportsSecrets = true;
+    store.supportsResourceReferences = true;
+    store.supportsDeletedWith = true;
+    store.supportsAliasSpecs = true;
+    setAllConfig(config, options.secretKeys ?? []);
+
+    const failures: unknown[] = [];
+    const onUnhandled = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await runInPulumiStack(async () => (await program()) as Record<string, unknown>);
+      await waitForRPCs();
+    } catch (error) {
+      failures.push(error);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
+    return {
+      project: options.project,
+      stack: options.stack,
+      resources: monitor.registered,
+      outputs: monitor.stackOutputs,
+      violations: [],
+    };
+  });
+}

@@ -1,0 +1,29 @@
+/** One resource as the engine would receive it (DESIGN section 6). */
+export interface RenderedResource {
+  urn: string;
+  type: string;
+  name: string;
+  custom: boolean;
+  parent: string | null;
+  protect: boolean;
+  retainOnDelete: boolean;
+  /** Every resource this one waits for: explicit `dependsOn` and those its inputs come from. */
+  dependsOn: string[];
+  /** Inputs as the provider would receive them; secrets as "[secret]", unknowns as "[unknown]". */
+  inputs: Record<string, unknown>;
+  /** Provider reference, when one was passed explicitly. */
+  provider?: string;
+}
+
+import type { PolicyVerdict } from '@checkpoints/policy';
+
+export interface Snapshot {
+  project: string;
+  stack: string;
+  resources: RenderedResource[];
+  outputs: Record<string, unknown>;
+  violations: PolicyVerdict[];
+}
+
+export const SECRET_MARK = '[secret]';
+export const UNKNOWN_MARK = '[unknown]';

@@ -1,0 +1,49 @@
+import type { Snapshot } from './snapshot';
+
+/** A readable tree of the resources (by parent) and the policy verdicts, for the terminal and job summaries. */
+export function formatTable(snapshot: Snapshot, jsonPath?: string): string {
+  const children = new Map<string | null, Snapshot['resources']>();
+  for (const resource of snapshot.resources) {
+    const siblings = children.get(resource.parent) ?? [];
+    siblings.push(resource);
+    children.set(resource.parent, siblings);
+  }
+  const rows: string[][] = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const resource of children.get(parent) ?? []) {
+      const flags = [resource.protect ? 'protect' : '', resource.retainOnDelete ? 'retain' : ''].filter(
+        Boolean,
+      );
+      rows.push([`${'  '.repeat(depth)}${resource.name}`, resource.type, flags.join(',')]);
+      walk(resource.urn, depth + 1);
+    }
+  };
+  walk(null, 0);
+  const header = ['NAME', 'TYPE', 'OPTIONS'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+
+  const mandatory = snapshot.violations.filter((violation) => violation.level === 'mandatory');
+  const advisory = snapshot.violations.filter((violation) => violation.level === 'advisory');
+  const custom = snapshot.resources.filter((resource) => resource.custom).length;
+  const out = [
+    `${snapshot.project} / ${snapshot.stack}: ${custom} resources (${snapshot.resources.length - custom} components)`,
+    '',
+    line(header),
+    ...rows.map(line),
+    '',
+    `Policies: ${mandatory.length} mandatory and ${advisory.length} advisory violation(s)`,
+    ...snapshot.violations.map(
+      (violation) =>
+        `  [${violation.level}] ${violation.policy}: ${violation.message}${violation.urn ? `\n      at ${violation.urn}` : ''}`,
+    ),
+  ];
+  if (jsonPath) out.push('', `Wrote ${jsonPath}`);
+  return out.join('\n');
+}
