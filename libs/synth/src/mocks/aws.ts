@@ -46,13 +46,6 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
           inputs,
         );
       },
-      'aws:iam/openIdConnectProvider:OpenIdConnectProvider': ({ inputs }) => {
-        const host = str(inputs['url'], 'https://token.actions.githubusercontent.com').replace(
-          /^https:\/\//,
-          '',
-        );
-        return withArn(host, `arn:aws:iam::${account}:oidc-provider/${host}`)(inputs);
-      },
     },
     calls: {
       'aws:index/getCallerIdentity:getCallerIdentity': () => ({

@@ -48,16 +48,6 @@ export function gcpMocks(config: Record<string, string>): CloudMocks {
         const id = `${str(inputs['keyRing'], 'projects/p/locations/l/keyRings/r')}/cryptoKeys/${str(inputs['name'], name)}`;
         return { id, state: { ...inputs } };
       },
-      'gcp:iam/workloadIdentityPool:WorkloadIdentityPool': ({ inputs }) => {
-        const name = `projects/${GCP_PROJECT_NUMBER}/locations/global/workloadIdentityPools/${str(inputs['workloadIdentityPoolId'], 'pool')}`;
-        return { id: name, state: { ...inputs, name } };
-      },
-      'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider': ({ inputs }) => {
-        const pool = str(inputs['workloadIdentityPoolId'], 'pool');
-        const provider = str(inputs['workloadIdentityPoolProviderId'], 'provider');
-        const name = `projects/${GCP_PROJECT_NUMBER}/locations/global/workloadIdentityPools/${pool}/providers/${provider}`;
-        return { id: name, state: { ...inputs, name } };
-      },
     },
     calls: {
       'gcp:storage/getProjectServiceAccount:getProjectServiceAccount': ({ inputs }) => {

@@ -3,6 +3,7 @@ import { awsMocks } from './aws';
 import { armId, azureMocks } from './azure';
 import type { CloudMocks, MockState } from './common';
 import { gcpMocks } from './gcp';
+import { identityMocks } from './identity';
 
 export { AWS_ACCOUNT_ID } from './aws';
 export { AZURE_SUBSCRIPTION_ID, AZURE_TENANT_ID } from './azure';
@@ -17,7 +18,7 @@ export class SynthMocks implements Mocks {
   private readonly clouds: CloudMocks[];
 
   constructor(private readonly config: Record<string, string>) {
-    this.clouds = [awsMocks(config), gcpMocks(config), azureMocks(config)];
+    this.clouds = [awsMocks(config), gcpMocks(config), azureMocks(config), identityMocks(config)];
   }
 
   newResource(args: MockResourceArgs): MockState {
