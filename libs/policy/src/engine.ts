@@ -1,4 +1,15 @@
-/** A resource as policies see it: its inputs and the options the engine received. */
+import type {
+  EnforcementLevel,
+  PolicyResource as SdkPolicyResource,
+  PolicyResourceOptions,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from '@pulumi/policy';
+import { loadPolicyConfig, type PolicyConfig } from './policy-config';
+
+/** A resource as synth rendered it: its inputs and the options the engine received. */
 export interface PolicyResource {
   urn: string;
   type: string;
@@ -9,6 +20,7 @@ export interface PolicyResource {
     retainOnDelete: boolean;
     parent: string | null;
     dependsOn: string[];
+    propertyDependencies: Record<string, string[]>;
     provider?: string;
   };
 }
@@ -20,16 +32,158 @@ export interface PolicyStack {
   outputs: Record<string, unknown>;
 }
 
-export type EnforcementLevel = 'mandatory' | 'advisory';
-
 export interface PolicyVerdict {
   policy: string;
-  level: EnforcementLevel;
+  level: 'mandatory' | 'advisory';
   urn: string | null;
   message: string;
 }
 
-/** Runs every rule of the pack against a rendered stack. */
-export function evaluatePolicies(_stack: PolicyStack): PolicyVerdict[] {
-  return [];
+export type BaselinePolicy = ResourceValidationPolicy | StackValidationPolicy;
+
+const STACK_TYPE = 'pulumi:pulumi:Stack';
+
+class NotApplicable extends Error {}
+
+/** The SDK's own type test: a resource class carries its type token, or answers `isInstance`. */
+function isTypeOf(type: string, resourceClass: unknown): boolean {
+  const token = (resourceClass as { __pulumiType?: unknown } | undefined)?.__pulumiType;
+  if (typeof token === 'string') return token === type;
+  const isInstance = (resourceClass as { isInstance?: unknown } | undefined)?.isInstance;
+  return typeof isInstance === 'function' && isInstance({ __pulumiType: type }) === true;
+}
+
+function sdkOptions(resource: PolicyResource): PolicyResourceOptions {
+  const options: PolicyResourceOptions = {
+    protect: resource.opts.protect,
+    ignoreChanges: [],
+    aliases: [],
+    customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+    additionalSecretOutputs: [],
+  };
+  if (resource.opts.parent) options.parent = resource.opts.parent;
+  return options;
+}
+
+function typeChecks(type: string, props: Record<string, unknown>) {
+  return {
+    isType: (resourceClass: unknown) => isTypeOf(type, resourceClass),
+    asType: (resourceClass: unknown) => (isTypeOf(type, resourceClass) ? props : undefined),
+  };
+}
+
+function notApplicable(reason?: string): never {
+  throw new NotApplicable(reason);
+}
+
+function resourceArgs(resource: PolicyResource, config: object): ResourceValidationArgs {
+  return {
+    type: resource.type,
+    props: resource.props,
+    urn: resource.urn,
+    name: resource.name,
+    opts: sdkOptions(resource),
+    stackTags: new Map(),
+    getConfig: <T extends object>() => config as T,
+    notApplicable,
+    ...typeChecks(resource.type, resource.props),
+  } as ResourceValidationArgs;
+}
+
+/** Stack policies see every resource, dependencies resolved to resources; the root stack's props are its outputs. */
+function stackArgs(stack: PolicyStack, config: object): StackValidationArgs {
+  const byUrn = new Map<string, SdkPolicyResource>();
+  for (const resource of stack.resources) {
+    const props = resource.type === STACK_TYPE ? stack.outputs : resource.props;
+    byUrn.set(resource.urn, {
+      type: resource.type,
+      props,
+      urn: resource.urn,
+      name: resource.name,
+      opts: sdkOptions(resource),
+      dependencies: [],
+      propertyDependencies: {},
+      ...typeChecks(resource.type, props),
+    } as SdkPolicyResource);
+  }
+  const resolve = (urns: string[]) => urns.flatMap((urn) => byUrn.get(urn) ?? []);
+  for (const resource of stack.resources) {
+    const sdkResource = byUrn.get(resource.urn);
+    if (!sdkResource) continue;
+    sdkResource.dependencies = resolve(resource.opts.dependsOn);
+    sdkResource.propertyDependencies = Object.fromEntries(
+      Object.entries(resource.opts.propertyDependencies).map(([key, urns]) => [key, resolve(urns)]),
+    );
+    const parent = resource.opts.parent ? byUrn.get(resource.opts.parent) : undefined;
+    if (parent) sdkResource.parent = parent;
+  }
+  return {
+    resources: [...byUrn.values()],
+    stackTags: new Map(),
+    getConfig: <T extends object>() => config as T,
+    notApplicable,
+  };
+}
+
+function levelOf(policy: BaselinePolicy, config: PolicyConfig): EnforcementLevel {
+  return config.entries[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? 'mandatory';
+}
+
+function verdictLevel(level: EnforcementLevel): PolicyVerdict['level'] {
+  return level === 'advisory' ? 'advisory' : 'mandatory';
+}
+
+async function runValidations(
+  validations: unknown,
+  invoke: (validation: (...args: never[]) => unknown) => unknown,
+) {
+  const list = Array.isArray(validations) ? validations : [validations];
+  for (const validation of list) {
+    try {
+      await invoke(validation as (...args: never[]) => unknown);
+    } catch (error) {
+      if (!(error instanceof NotApplicable)) throw error;
+    }
+  }
+}
+
+/**
+ * Runs the pack's rules against a rendered stack the way the Pulumi engine runs them on a preview:
+ * resource rules once per resource, stack rules once, enforcement levels from the policy config file.
+ */
+export async function evaluatePolicies(
+  stack: PolicyStack,
+  policies: readonly BaselinePolicy[],
+  config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
+): Promise<PolicyVerdict[]> {
+  const verdicts: PolicyVerdict[] = [];
+  for (const policy of policies) {
+    const level = levelOf(policy, config);
+    if (level === 'disabled') continue;
+    const policyConfig = config.entries[policy.name] ?? {};
+    const report = (urn: string | null) => (message: string, reportedUrn?: string) =>
+      verdicts.push({ policy: policy.name, level: verdictLevel(level), urn: reportedUrn ?? urn, message });
+    if ('validateResource' in policy && policy.validateResource) {
+      for (const resource of stack.resources) {
+        if (resource.type === STACK_TYPE) continue;
+        const args = resourceArgs(resource, policyConfig);
+        await runValidations(policy.validateResource, (validate) =>
+          (validate as (a: ResourceValidationArgs, r: (m: string) => void) => unknown)(
+            args,
+            report(resource.urn),
+          ),
+        );
+      }
+    }
+    if ('validateStack' in policy && policy.validateStack) {
+      const args = stackArgs(stack, policyConfig);
+      await runValidations(policy.validateStack, (validate) =>
+        (validate as (a: StackValidationArgs, r: (m: string, urn?: string) => void) => unknown)(
+          args,
+          report(null),
+        ),
+      );
+    }
+  }
+  return verdicts;
 }

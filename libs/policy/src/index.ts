@@ -1,4 +1,13 @@
 export * from './engine';
+export {
+  loadPolicyConfig,
+  parsePolicyConfig,
+  PolicyConfigError,
+  POLICY_CONFIG_FILE,
+  type PolicyConfig,
+} from './policy-config';
+export { baselinePolicies } from './rules';
+export type { SourcedPolicy } from './rules/define';
 export * from './aws';
 export * from './gcp';
 export * from './azure';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@checkpoints/config';
-import { evaluatePolicies } from '@checkpoints/policy';
+import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
@@ -86,7 +86,11 @@ export async function main(argv: string[]): Promise<number> {
       : EXIT.clean;
   } catch (error) {
     const cause: unknown = error instanceof RenderFailure ? error.cause : error;
-    if (cause instanceof ConfigError || cause instanceof StackFileError) {
+    if (
+      cause instanceof ConfigError ||
+      cause instanceof StackFileError ||
+      cause instanceof PolicyConfigError
+    ) {
       console.error(`synth: ${cause.message}`);
       return EXIT.invalid;
     }
@@ -109,23 +113,27 @@ export async function synthesize(options: Options): Promise<Snapshot> {
     config: stackConfig.config,
     secretKeys: stackConfig.secretKeys,
   });
-  snapshot.violations = evaluatePolicies({
-    project: snapshot.project,
-    stack: snapshot.stack,
-    outputs: snapshot.outputs,
-    resources: snapshot.resources.map((resource) => ({
-      urn: resource.urn,
-      type: resource.type,
-      name: resource.name,
-      props: resource.inputs,
-      opts: {
-        protect: resource.protect,
-        retainOnDelete: resource.retainOnDelete,
-        parent: resource.parent,
-        dependsOn: resource.dependsOn,
-        ...(resource.provider ? { provider: resource.provider } : {}),
-      },
-    })),
-  });
+  snapshot.violations = await evaluatePolicies(
+    {
+      project: snapshot.project,
+      stack: snapshot.stack,
+      outputs: snapshot.outputs,
+      resources: snapshot.resources.map((resource) => ({
+        urn: resource.urn,
+        type: resource.type,
+        name: resource.name,
+        props: resource.inputs,
+        opts: {
+          protect: resource.protect,
+          retainOnDelete: resource.retainOnDelete,
+          parent: resource.parent,
+          dependsOn: resource.dependsOn,
+          propertyDependencies: resource.propertyDependencies,
+          ...(resource.provider ? { provider: resource.provider } : {}),
+        },
+      })),
+    },
+    baselinePolicies,
+  );
   return snapshot;
 }

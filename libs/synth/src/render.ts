@@ -37,6 +37,9 @@ interface RegisterRequest {
   getProtect(): boolean | undefined;
   getRetainondelete(): boolean | undefined;
   getDependenciesList(): string[];
+  getPropertydependenciesMap(): {
+    forEach(callback: (entry: { getUrnsList(): string[] }, key: string) => void): void;
+  };
   getProvider(): string;
   getObject(): { toJavaScript(): Record<string, unknown> } | undefined;
 }
@@ -73,11 +76,21 @@ class RecordingMonitor extends MockMonitor {
       protect: req.getProtect() ?? false,
       retainOnDelete: req.getRetainondelete() ?? false,
       dependsOn: [...new Set(req.getDependenciesList())].sort(),
+      propertyDependencies: propertyDependencies(req),
       inputs: plain(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
     };
     if (req.getProvider()) resource.provider = req.getProvider();
     this.registered.push(resource);
   }
+}
+
+function propertyDependencies(req: RegisterRequest): Record<string, string[]> {
+  const byProperty: Record<string, string[]> = {};
+  req.getPropertydependenciesMap().forEach((entry, key) => {
+    const urns = [...new Set(entry.getUrnsList())].sort();
+    if (urns.length > 0) byProperty[key] = urns;
+  });
+  return byProperty;
 }
 
 /**
@@ -101,7 +114,16 @@ export async function render(program: () => unknown, options: RenderOptions): Pr
     const onUnhandled = (reason: unknown) => failures.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      await runInPulumiStack(async () => (await program()) as Record<string, unknown>);
+      // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
+      // not as the unhandled rejections an aborted root stack would leave behind.
+      await runInPulumiStack(async () => {
+        try {
+          return (await program()) as Record<string, unknown>;
+        } catch (error) {
+          failures.push(error);
+          return {};
+        }
+      });
       await waitForRPCs();
     } catch (error) {
       failures.push(error);

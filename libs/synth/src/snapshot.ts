@@ -9,6 +9,8 @@ export interface RenderedResource {
   retainOnDelete: boolean;
   /** Every resource this one waits for: explicit `dependsOn` and those its inputs come from. */
   dependsOn: string[];
+  /** Per input property, the resources its value comes from (what policies see as propertyDependencies). */
+  propertyDependencies: Record<string, string[]>;
   /** Inputs as the provider would receive them; secrets as "[secret]", unknowns as "[unknown]". */
   inputs: Record<string, unknown>;
   /** Provider reference, when one was passed explicitly. */

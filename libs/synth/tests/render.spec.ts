@@ -1,13 +1,73 @@
-import { render } from '../src/render';
+import { ConfigError } from '@checkpoints/config';
+import { render, RenderFailure } from '../src/render';
+import { byName, childrenOf, customResources } from '../src/query';
 import { fixtureProgram } from './fixtures/simple';
 
+const config = { 'fixture:name': 'ckpt', 'fixture:apiToken': 'tok', 'aws:region': 'eu-west-1' };
+
 describe('render', () => {
-  it('records resources with options and outputs', async () => {
+  it('records every resource with its parent, options, dependencies and inputs', async () => {
     const snapshot = await render(fixtureProgram, {
       project: 'fx',
       stack: 'dev',
-      config: { 'fixture:name': 'ckpt', 'aws:region': 'eu-west-1' },
+      config,
+      secretKeys: ['fixture:apiToken'],
     });
-    console.log(JSON.stringify(snapshot, null, 1));
+    expect(snapshot.resources.map((r) => `${r.type}::${r.name}`)).toEqual([
+      'pulumi:pulumi:Stack::fx-dev',
+      'fixture:index:Store::ckpt',
+      'aws:s3/bucket:Bucket::ckpt-bucket',
+      'aws:iam/role:Role::ckpt-role',
+    ]);
+    const store = byName(snapshot, 'fixture:index:Store', 'ckpt');
+    const bucket = byName(snapshot, 'aws:s3/bucket:Bucket', 'ckpt-bucket');
+    const role = byName(snapshot, 'aws:iam/role:Role', 'ckpt-role');
+    expect(store).toMatchObject({
+      custom: false,
+      protect: true,
+      parent: 'urn:pulumi:dev::fx::pulumi:pulumi:Stack::fx-dev',
+    });
+    expect(bucket).toMatchObject({
+      urn: 'urn:pulumi:dev::fx::fixture:index:Store$aws:s3/bucket:Bucket::ckpt-bucket',
+      custom: true,
+      protect: true,
+      retainOnDelete: true,
+      parent: store.urn,
+    });
+    expect(role.retainOnDelete).toBe(false);
+    expect(role.dependsOn).toEqual([bucket.urn]);
+    expect(role.propertyDependencies).toEqual({ assumeRolePolicy: [bucket.urn] });
+    expect(role.inputs['assumeRolePolicy']).toBe('{"arn":"arn:aws:s3:::ckpt-bucket"}');
+    expect(childrenOf(snapshot, store)).toHaveLength(2);
+    expect(customResources(snapshot)).toHaveLength(2);
+  });
+
+  it('returns stack outputs with provider-computed values in the real format and secrets masked', async () => {
+    const snapshot = await render(fixtureProgram, {
+      project: 'fx',
+      stack: 'dev',
+      config,
+      secretKeys: ['fixture:apiToken'],
+    });
+    expect(snapshot.outputs).toEqual({
+      roleArn: 'arn:aws:iam::123456789012:role/ckpt-role',
+      token: '[secret]',
+    });
+  });
+
+  it('renders the same snapshot twice (deterministic, isolated runs)', async () => {
+    const first = await render(fixtureProgram, { project: 'fx', stack: 'dev', config });
+    const second = await render(fixtureProgram, { project: 'fx', stack: 'dev', config });
+    expect(second).toEqual(first);
+  });
+
+  it('fails with the config error before any resource is registered', async () => {
+    const bad = { ...config, 'checkpoints:environment': 'qa' };
+    const failure = await render(fixtureProgram, { project: 'fx', stack: 'dev', config: bad }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RenderFailure);
+    expect((failure as RenderFailure).cause).toBeInstanceOf(ConfigError);
+    expect((failure as RenderFailure).resources.filter((r) => r.custom)).toEqual([]);
   });
 });

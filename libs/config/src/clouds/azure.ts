@@ -1,4 +1,79 @@
-import type { CloudRules } from '../load';
+import type { CloudRules, Report } from '../load';
+import type { RawStore } from '../schema';
+import type { RetentionSpec, StoreSpec, Tier } from '../spec';
 
-/** azure limits checked at config time (filled in by the azure stack). */
-export const azureRules: CloudRules = { cloud: 'azure' };
+/** Microsoft Entra object IDs are GUIDs; Azure compares them without regard to case. */
+const OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const OBJECT_ID_FORMAT =
+  'must be the Microsoft Entra object ID of a user, group or service principal, a GUID such as ' +
+  '3f2504e0-4f89-41d3-9a0c-0305e82c3301 (for an app: `az ad sp show --id <app-id> --query id -o tsv`; ' +
+  'the application (client) ID is not accepted by role assignments)';
+
+const NO_VERSIONING =
+  'ADLS Gen2 accounts have a hierarchical namespace, which cannot have blob versioning, so there are no ' +
+  'previous versions to keep; deleted files stay recoverable for retention.softDeleteDays instead. Remove';
+
+const NO_UPLOAD_CLEANUP =
+  'ADLS Gen2 has no rule for incomplete uploads: blocks that are never committed are discarded by the ' +
+  'service after 7 days. Remove';
+
+const NO_ACCESS_TIERS =
+  "premium block blob accounts (tier 'high-throughput') have no access tiers, so nothing can move to cool " +
+  'or archive; use tier: standard or remove';
+
+// Standard stores are zone-redundant (ZRS) so the newest checkpoints survive a zone outage; Azure's archive
+// tier exists only for LRS, GRS and RA-GRS accounts.
+const NO_ARCHIVE_ON_ZRS =
+  'the archive tier is not available on zone-redundant (ZRS) accounts, which standard stores use so ' +
+  'checkpoints survive a zone outage; use retention.coolAfterDays and retention.expireAfterDays, or set 0 (never)';
+
+/**
+ * Azure limits checked at config time. Storage account and Key Vault names need no check here:
+ * `names.storageAccount` and `names.keyVault` shorten every name to fit their 24-character limits.
+ */
+export const azureRules: CloudRules = {
+  cloud: 'azure',
+  stackKeys: ['resourceGroupName'],
+  storeKeys: [],
+  retentionDefaults: azureRetentionDefaults,
+  checkStore(store, raw, report) {
+    checkRetention(store.tier, raw.retention ?? {}, report);
+    checkObjectIds(store.access.writers, 'access.writers', report);
+    checkObjectIds(store.access.readers, 'access.readers', report);
+  },
+};
+
+/** Options an ADLS Gen2 account of the tier cannot honour are 0 (not applicable) by default. */
+function azureRetentionDefaults(tier: Tier): Partial<RetentionSpec> {
+  const everyTier = { keepNoncurrentVersions: 0, noncurrentExpireDays: 0, abortIncompleteUploadDays: 0 };
+  return tier === 'high-throughput' ? { ...everyTier, coolAfterDays: 0, archiveAfterDays: 0 } : everyTier;
+}
+
+function checkRetention(tier: Tier, retention: NonNullable<RawStore['retention']>, report: Report): void {
+  const refuse = (key: keyof RetentionSpec, why: string) =>
+    report(`retention.${key}`, retention[key], `${why} retention.${key}`);
+
+  if (retention.keepNoncurrentVersions !== undefined) refuse('keepNoncurrentVersions', NO_VERSIONING);
+  if (retention.noncurrentExpireDays !== undefined) refuse('noncurrentExpireDays', NO_VERSIONING);
+  if (retention.abortIncompleteUploadDays !== undefined)
+    refuse('abortIncompleteUploadDays', NO_UPLOAD_CLEANUP);
+  if (tier === 'high-throughput') {
+    if (retention.coolAfterDays !== undefined) refuse('coolAfterDays', NO_ACCESS_TIERS);
+    if (retention.archiveAfterDays !== undefined) refuse('archiveAfterDays', NO_ACCESS_TIERS);
+  } else if ((retention.archiveAfterDays ?? 0) > 0) {
+    report('retention.archiveAfterDays', retention.archiveAfterDays, NO_ARCHIVE_ON_ZRS);
+  }
+}
+
+function checkObjectIds(principals: StoreSpec['access']['writers'], path: string, report: Report): void {
+  const lowered = principals.map((principal) => principal.toLowerCase());
+  principals.forEach((principal, index) => {
+    if (!OBJECT_ID.test(principal)) {
+      report(`${path}[${index}]`, principal, OBJECT_ID_FORMAT);
+    } else if (lowered.indexOf(lowered[index] ?? '') !== index && principals.indexOf(principal) === index) {
+      // Exact repeats are reported by the common rules; these differ only in case, which Azure ignores.
+      report(`${path}[${index}]`, principal, 'is listed twice (object IDs are not case-sensitive)');
+    }
+  });
+}

@@ -1,1 +1,2 @@
-export {};
+export * from './management-policy';
+export * from './role-assignments';

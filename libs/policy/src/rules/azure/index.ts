@@ -1,0 +1,3 @@
+import type { SourcedPolicy } from '../define';
+
+export const azurePolicies: SourcedPolicy[] = [];

@@ -1,0 +1,3 @@
+import type { SourcedPolicy } from '../define';
+
+export const gcpPolicies: SourcedPolicy[] = [];

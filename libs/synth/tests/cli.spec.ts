@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const project = join(__dirname, 'fixtures', 'project');
+const bin = join(__dirname, '..', 'bin', 'synth.js');
+
+function synth(...args: string[]) {
+  const out = mkdtempSync(join(tmpdir(), 'synth-'));
+  const result = spawnSync(process.execPath, [bin, `--out=${out}`, ...args], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out };
+}
+
+describe('synth CLI', () => {
+  it('renders the dev stack: table, JSON file, exit 0', () => {
+    const result = synth();
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('synth-fixture / dev: 2 resources (2 components)');
+    expect(result.stdout).toMatch(/ckpt-bucket\s+aws:s3\/bucket:Bucket\s+protect,retain/);
+    expect(result.stdout).toContain('Policies: 0 mandatory and 0 advisory violation(s)');
+    const json = JSON.parse(readFileSync(join(result.out, 'dev.json'), 'utf8'));
+    expect(Object.keys(json)).toEqual(['project', 'stack', 'resources', 'outputs', 'violations']);
+    expect(json.project).toBe('synth-fixture');
+    expect(json.outputs.token).toBe('[secret]');
+    expect(Object.keys(json.resources[2])).toEqual(
+      expect.arrayContaining([
+        'urn',
+        'type',
+        'name',
+        'custom',
+        'parent',
+        'protect',
+        'retainOnDelete',
+        'dependsOn',
+        'inputs',
+      ]),
+    );
+    expect(JSON.stringify(json)).not.toContain('AAAABBBBCCCC');
+  });
+
+  it('exits 1 and names the rule when a mandatory policy is violated', () => {
+    const result = synth('--stack=weak');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('[mandatory] standard-tags: tags missing: owner');
+    const json = JSON.parse(readFileSync(join(result.out, 'weak.json'), 'utf8'));
+    expect(json.violations[0]).toMatchObject({ policy: 'standard-tags', level: 'mandatory' });
+  });
+
+  it.each([
+    [['--stack=badspec'], 'checkpoints:environment: got "production"; allowed: one of dev | staging | prod'],
+    [
+      ['--stack=badspec'],
+      "checkpoints:stores[0].retention.coolAfterDay: unknown key; did you mean 'coolAfterDays'?",
+    ],
+    [['--stack=nope'], 'no stack config file Pulumi.nope.yaml in .; stacks with a config file here:'],
+    [['--stack=broken'], 'Pulumi.broken.yaml:3:1: invalid YAML'],
+    [['--bogus'], "unknown flag '--bogus'; allowed: --stack, --config-file, --out, --cwd, --help"],
+    [['--stack=a/b'], '--stack=a/b: a stack name has letters'],
+    [[`--config-file=${join(project, 'missing.yaml')}`], 'missing.yaml: file not found'],
+  ])('exits 2 with a clear message for %j', (args, message) => {
+    const result = synth(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('renders any config file given with --config-file', () => {
+    const result = synth(`--config-file=${join(project, 'Pulumi.weak.yaml')}`, '--stack=custom');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('synth-fixture / custom');
+  });
+
+  it('exits 3 when the program itself fails', () => {
+    const result = synth('--stack=crash');
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain('fixture crashed on purpose');
+  });
+});
