@@ -1,0 +1,4 @@
+export { stableHash } from './hash';
+export { names } from './names';
+export type { IdentityPurpose, NameContext, NameKind } from './names';
+export { nameRules } from './rules';

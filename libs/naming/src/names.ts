@@ -1,0 +1,146 @@
+import { compact, composeName, dashed, type Spelling } from './compose';
+import { stableHash } from './hash';
+
+/** Names one store of one stack. */
+export interface NameContext {
+  /** Pulumi project name: letters, digits, '-', '_' and '.'. */
+  project: string;
+  /** Pulumi stack name: letters, digits, '-', '_' and '.'. */
+  stack: string;
+  /** Store name from the stack config: [a-z][a-z0-9-]{1,30}. */
+  store: string;
+}
+
+export type IdentityPurpose = 'writer' | 'reader';
+
+const PULUMI_NAME = /^[A-Za-z0-9_.-]+$/;
+const STORE_NAME = /^[a-z][a-z0-9-]{1,30}$/;
+
+/** AWS availability zone ID: `use1-az4`, or `usw2-lax1-az1` in a Local Zone. */
+export const AZ_ID = /^[a-z]{2,8}[0-9]{1,2}(?:-[a-z]{2,8}[0-9]{1,2})?-az[0-9]{1,2}$/;
+
+/** GCS refuses bucket names containing 'google' or a look-alike such as 'g00gle'. */
+export const GOOGLE_LOOKALIKE = /g[o0]+g[l1][e3]/;
+
+const gcsSpelling: Spelling = {
+  ...dashed,
+  sanitise: (text) =>
+    dashed.sanitise(dashed.sanitise(text).replace(new RegExp(GOOGLE_LOOKALIKE.source, 'g'), '-')),
+};
+
+// Prefixes the clouds reserve that sanitised project or stack names can still begin with ('xn--' cannot
+// occur: sanitising collapses runs of hyphens).
+const S3_RESERVED_PREFIXES = /^(?:sthree-|amzn-s3-demo-)+/;
+const GCS_RESERVED_PREFIX = /^(?:goog|-)+/;
+// Key vault names and service account IDs must start with a letter; project and stack names need not.
+const BEFORE_FIRST_LETTER = /^[^a-z]+/;
+
+/**
+ * Deterministic names for everything the stacks create. A store's names are its project, stack and store
+ * names (shortened to fit, project first) followed by `stableHash([project, stack, store])`, so two stacks
+ * or stores never share a globally unique name and every resource of one store carries the same hash.
+ */
+export const names = {
+  s3Bucket(ctx: NameContext): string {
+    return s3BucketBase(ctx, 63);
+  },
+
+  /** S3 Express One Zone bucket in the availability zone `azId`, e.g. 'use1-az4'. */
+  s3DirectoryBucket(ctx: NameContext, azId: string): string {
+    if (!AZ_ID.test(azId)) {
+      throw new Error(`'${azId}' is not an AWS availability zone ID such as 'use1-az4' or 'usw2-lax1-az1'`);
+    }
+    const suffix = `--${azId}--x-s3`;
+    return s3BucketBase(ctx, 63 - suffix.length) + suffix;
+  },
+
+  gcsBucket(ctx: NameContext): string {
+    return storeName(gcsSpelling, ctx, [storeHash(ctx)], 63).replace(GCS_RESERVED_PREFIX, '');
+  },
+
+  /** One resource group per stack; the hash keeps stacks whose names sanitise alike apart. */
+  resourceGroup(ctx: { project: string; stack: string }): string {
+    assertPulumiNames(ctx);
+    const suffix = [stableHash([ctx.project, ctx.stack])];
+    return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 90 });
+  },
+
+  storageAccount(ctx: NameContext): string {
+    return storeName(compact, ctx, [storeHash(ctx)], 24);
+  },
+
+  /** Lives in the store's own storage account, whose name already carries the hash. */
+  adlsFilesystem(ctx: NameContext): string {
+    assertNameContext(ctx);
+    return `checkpoints-${dashed.sanitise(ctx.store)}`;
+  },
+
+  iamRole(ctx: NameContext, purpose: IdentityPurpose): string {
+    return storeName(dashed, ctx, [purpose, storeHash(ctx)], 64);
+  },
+
+  gcpServiceAccountId(ctx: NameContext, purpose: IdentityPurpose): string {
+    return storeName(dashed, ctx, [purpose, storeHash(ctx)], 30).replace(BEFORE_FIRST_LETTER, '');
+  },
+
+  managedIdentity(ctx: NameContext, purpose: IdentityPurpose): string {
+    return storeName(dashed, ctx, [purpose, storeHash(ctx)], 128);
+  },
+
+  kmsKeyAlias(ctx: NameContext): string {
+    const prefix = 'alias/';
+    return prefix + storeName(dashed, ctx, [storeHash(ctx)], 256 - prefix.length);
+  },
+
+  gcpKeyRing(ctx: NameContext): string {
+    return storeName(dashed, ctx, [storeHash(ctx)], 63);
+  },
+
+  /** Lives in the store's own key ring, whose name already carries the hash. */
+  gcpCryptoKey(ctx: NameContext): string {
+    assertNameContext(ctx);
+    return `checkpoints-${dashed.sanitise(ctx.store)}`;
+  },
+
+  keyVault(ctx: NameContext): string {
+    return storeName(dashed, ctx, [storeHash(ctx)], 24).replace(BEFORE_FIRST_LETTER, '');
+  },
+};
+
+export type NameKind = keyof typeof names;
+
+function s3BucketBase(ctx: NameContext, maxLength: number): string {
+  return storeName(dashed, ctx, [storeHash(ctx)], maxLength).replace(S3_RESERVED_PREFIXES, '');
+}
+
+function storeName(spelling: Spelling, ctx: NameContext, suffix: readonly string[], maxLength: number) {
+  assertNameContext(ctx);
+  return composeName(spelling, {
+    project: ctx.project,
+    qualifiers: [ctx.stack, ctx.store],
+    suffix,
+    maxLength,
+  });
+}
+
+function storeHash(ctx: NameContext): string {
+  return stableHash([ctx.project, ctx.stack, ctx.store]);
+}
+
+function assertNameContext(ctx: NameContext): void {
+  assertPulumiNames(ctx);
+  if (!STORE_NAME.test(ctx.store)) {
+    throw new Error(`store name '${ctx.store}' must match [a-z][a-z0-9-]{1,30}`);
+  }
+}
+
+function assertPulumiNames(ctx: { project: string; stack: string }): void {
+  for (const [what, value] of [
+    ['project', ctx.project],
+    ['stack', ctx.stack],
+  ] as const) {
+    if (!PULUMI_NAME.test(value)) {
+      throw new Error(`Pulumi ${what} name '${value}' must be letters, digits, '-', '_' and '.' only`);
+    }
+  }
+}
