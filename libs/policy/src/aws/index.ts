@@ -1,1 +1,5 @@
-export {};
+export * from './types';
+export * from './lifecycle';
+export * from './access';
+export * from './trust';
+export * from './bucket-policy';

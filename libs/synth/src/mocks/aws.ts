@@ -9,6 +9,22 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
     (id: string, arn: string, extra: Record<string, unknown> = {}) =>
     (inputs: Record<string, unknown>): MockState => ({ id, state: { ...inputs, arn, ...extra } });
 
+  // A bucket's settings resources are identified by the bucket's name, as the provider reads them back.
+  const byBucket = ({ name, inputs }: { name: string; inputs: Record<string, unknown> }): MockState => ({
+    id: str(inputs['bucket'], name),
+    state: { ...inputs },
+  });
+  const bucketSettings = Object.fromEntries(
+    [
+      'aws:s3/bucketOwnershipControls:BucketOwnershipControls',
+      'aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock',
+      'aws:s3/bucketVersioning:BucketVersioning',
+      'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
+      'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration',
+      'aws:s3/bucketPolicy:BucketPolicy',
+    ].map((type) => [type, byBucket]),
+  );
+
   return {
     resources: {
       'aws:s3/bucket:Bucket': ({ name, inputs }) => {
@@ -46,6 +62,11 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
           inputs,
         );
       },
+      'aws:iam/rolePolicy:RolePolicy': ({ name, inputs }) => {
+        const policyName = str(inputs['name'], name);
+        return { id: `${str(inputs['role'], 'role')}:${policyName}`, state: { ...inputs, name: policyName } };
+      },
+      ...bucketSettings,
     },
     calls: {
       'aws:index/getCallerIdentity:getCallerIdentity': () => ({

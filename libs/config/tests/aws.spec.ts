@@ -1,0 +1,291 @@
+import { awsRules, ConfigError, loadStackSpec, type CloudRules, type ConfigIssue } from '../src';
+
+function config(stores: unknown[], environment = 'prod'): Record<string, string> {
+  return {
+    'checkpoints:environment': environment,
+    'checkpoints:owner': 'ml-platform',
+    'checkpoints:costCenter': 'cc-1234',
+    'checkpoints:stores': JSON.stringify(stores),
+  };
+}
+
+function store(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'llm-pretrain', dataClassification: 'confidential', ...extra };
+}
+
+const fast = (extra: Record<string, unknown> = {}) =>
+  store({ tier: 'high-throughput', zone: 'use1-az4', ...extra });
+
+function issuesOf(stores: unknown[], rules: CloudRules = awsRules.forRegion('us-east-1')): ConfigIssue[] {
+  try {
+    loadStackSpec(config(stores), rules);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.issues];
+    throw error;
+  }
+  return [];
+}
+
+describe('awsRules: defaults', () => {
+  it('standard tier: the common retention, without soft delete (S3 has none)', () => {
+    const spec = loadStackSpec(config([store()]), awsRules);
+    expect(spec.stores[0]?.retention).toEqual({
+      keepNoncurrentVersions: 3,
+      noncurrentExpireDays: 7,
+      coolAfterDays: 30,
+      archiveAfterDays: 0,
+      expireAfterDays: 0,
+      abortIncompleteUploadDays: 1,
+      softDeleteDays: 0,
+    });
+  });
+
+  it('high-throughput tier: nothing a directory bucket cannot do (no versions, no transitions)', () => {
+    const spec = loadStackSpec(config([fast({ retention: { expireAfterDays: 14 } })]), awsRules);
+    expect(spec.stores[0]?.retention).toEqual({
+      keepNoncurrentVersions: 0,
+      noncurrentExpireDays: 0,
+      coolAfterDays: 0,
+      archiveAfterDays: 0,
+      expireAfterDays: 14,
+      abortIncompleteUploadDays: 1,
+      softDeleteDays: 0,
+    });
+    expect(spec.stores[0]?.zone).toBe('use1-az4');
+  });
+});
+
+describe('awsRules: accepted', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['cool at exactly 30 days', store({ retention: { coolAfterDays: 30 } })],
+    ['archive exactly 30 days after cool', store({ retention: { coolAfterDays: 30, archiveAfterDays: 60 } })],
+    ['archive without cool, from day 1', store({ retention: { coolAfterDays: 0, archiveAfterDays: 1 } })],
+    ['no versions kept and none deleted', store({ retention: { noncurrentExpireDays: 0 } })],
+    [
+      'keep 5 versions for a day',
+      store({ retention: { keepNoncurrentVersions: 5, noncurrentExpireDays: 1 } }),
+    ],
+    [
+      'every principal format',
+      store({
+        access: {
+          writers: [
+            'arn:aws:iam::123456789012:role/ml-training',
+            'arn:aws:iam::123456789012:role/teams/ml/training-jobs',
+            'arn:aws-us-gov:iam::123456789012:user/ci-bot',
+            'arn:aws-cn:iam::123456789012:root',
+            'sagemaker.amazonaws.com',
+            'pods.eks.amazonaws.com',
+          ],
+          readers: ['ec2.amazonaws.com'],
+        },
+      }),
+    ],
+    [
+      'a directory bucket that expires objects',
+      fast({ retention: { expireAfterDays: 7, abortIncompleteUploadDays: 2 } }),
+    ],
+  ])('%s', (_title, given) => {
+    expect(issuesOf([given])).toEqual([]);
+  });
+
+  it('checks the zone against the region only where it knows the region', () => {
+    expect(issuesOf([fast({ zone: 'usw2-az1' })], awsRules)).toEqual([]);
+    expect(issuesOf([fast({ zone: 'usw2-az1' })], awsRules.forRegion('mx-central-1'))).toEqual([]);
+  });
+});
+
+describe('awsRules: refused, with the exact path and message', () => {
+  it.each<[string, Record<string, unknown>, string, unknown, string]>([
+    [
+      'cool tier before 30 days',
+      store({ retention: { coolAfterDays: 7 } }),
+      'retention.coolAfterDays',
+      7,
+      'S3 moves objects to STANDARD_IA no earlier than 30 days after creation; use 0 (never) or at least 30',
+    ],
+    [
+      'archive less than 30 days after cool',
+      store({ retention: { coolAfterDays: 30, archiveAfterDays: 45 } }),
+      'retention.archiveAfterDays',
+      45,
+      'S3 keeps objects at least 30 days in STANDARD_IA before archiving them (GLACIER_IR); use at least 60 (coolAfterDays + 30) or 0 (never)',
+    ],
+    [
+      'keeping N versions while never deleting any',
+      store({ retention: { keepNoncurrentVersions: 5, noncurrentExpireDays: 0 } }),
+      'retention.keepNoncurrentVersions',
+      5,
+      'has no effect while retention.noncurrentExpireDays is 0: S3 then keeps every previous version; set noncurrentExpireDays (e.g. 1) to delete the versions beyond the newest N',
+    ],
+    [
+      'soft delete on the standard tier',
+      store({ retention: { softDeleteDays: 14 } }),
+      'retention.softDeleteDays',
+      14,
+      'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead',
+    ],
+    [
+      'soft delete on a directory bucket',
+      fast({ retention: { softDeleteDays: 14 } }),
+      'retention.softDeleteDays',
+      14,
+      'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays',
+    ],
+    [
+      'noncurrent versions on a directory bucket',
+      fast({ retention: { keepNoncurrentVersions: 3 } }),
+      'retention.keepNoncurrentVersions',
+      3,
+      'S3 directory buckets have no versioning; remove retention.keepNoncurrentVersions',
+    ],
+    [
+      'noncurrent expiry on a directory bucket',
+      fast({ retention: { noncurrentExpireDays: 7 } }),
+      'retention.noncurrentExpireDays',
+      7,
+      'S3 directory buckets have no versioning; remove retention.noncurrentExpireDays',
+    ],
+    [
+      'a cool tier on a directory bucket, even 0',
+      fast({ retention: { coolAfterDays: 0 } }),
+      'retention.coolAfterDays',
+      0,
+      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.coolAfterDays',
+    ],
+    [
+      'an archive tier on a directory bucket',
+      fast({ retention: { archiveAfterDays: 90 } }),
+      'retention.archiveAfterDays',
+      90,
+      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.archiveAfterDays',
+    ],
+    [
+      'a high-throughput store without a zone',
+      store({ tier: 'high-throughput' }),
+      'zone',
+      undefined,
+      "is required for tier 'high-throughput' on AWS: the availability zone ID of the S3 Express One Zone directory bucket, e.g. use1-az4",
+    ],
+    [
+      'an AZ name instead of an AZ ID',
+      fast({ zone: 'us-east-1a' }),
+      'zone',
+      'us-east-1a',
+      'allowed: an availability zone ID such as use1-az4 (an AZ ID, not an AZ name such as us-east-1a; run `aws ec2 describe-availability-zones` to map them)',
+    ],
+    [
+      'a Local Zone ID',
+      fast({ zone: 'usw2-lax1-az1' }),
+      'zone',
+      'usw2-lax1-az1',
+      'allowed: an availability zone ID such as use1-az4 (an AZ ID, not an AZ name such as us-east-1a; run `aws ec2 describe-availability-zones` to map them)',
+    ],
+    [
+      'a zone of another region',
+      fast({ zone: 'usw2-az1' }),
+      'zone',
+      'usw2-az1',
+      "is not in aws:region us-east-1: its AZ IDs start with 'use1-', e.g. use1-az4",
+    ],
+    [
+      'an account ID instead of its root ARN',
+      store({ access: { writers: ['123456789012'] } }),
+      'access.writers[0]',
+      '123456789012',
+      'is an account ID; write the account root ARN instead: arn:aws:iam::123456789012:root',
+    ],
+    [
+      'a role session ARN (what `aws sts get-caller-identity` prints)',
+      store({
+        access: { readers: ['arn:aws:sts::123456789012:assumed-role/ml-training/botocore-session-1'] },
+      }),
+      'access.readers[0]',
+      'arn:aws:sts::123456789012:assumed-role/ml-training/botocore-session-1',
+      'is a role session, which cannot be trusted by name; use the role ARN: arn:aws:iam::123456789012:role/ml-training',
+    ],
+    [
+      'a wildcard principal',
+      store({ access: { readers: ['arn:aws:iam::123456789012:role/*'] } }),
+      'access.readers[0]',
+      'arn:aws:iam::123456789012:role/*',
+      'wildcards are not allowed: name each principal; expected an IAM principal ARN (arn:aws:iam::123456789012:root, arn:aws:iam::123456789012:role/NAME or arn:aws:iam::123456789012:user/NAME; partition aws, aws-us-gov or aws-cn) or an AWS service principal such as sagemaker.amazonaws.com',
+    ],
+    [
+      'an 11-digit account in a role ARN',
+      store({ access: { writers: ['arn:aws:iam::12345678901:role/ml-training'] } }),
+      'access.writers[0]',
+      'arn:aws:iam::12345678901:role/ml-training',
+      'expected an IAM principal ARN (arn:aws:iam::123456789012:root, arn:aws:iam::123456789012:role/NAME or arn:aws:iam::123456789012:user/NAME; partition aws, aws-us-gov or aws-cn) or an AWS service principal such as sagemaker.amazonaws.com',
+    ],
+    [
+      'an unknown partition',
+      store({ access: { writers: ['arn:aws-eu:iam::123456789012:role/ml-training'] } }),
+      'access.writers[0]',
+      'arn:aws-eu:iam::123456789012:role/ml-training',
+      'expected an IAM principal ARN (arn:aws:iam::123456789012:root, arn:aws:iam::123456789012:role/NAME or arn:aws:iam::123456789012:user/NAME; partition aws, aws-us-gov or aws-cn) or an AWS service principal such as sagemaker.amazonaws.com',
+    ],
+    [
+      'a service principal without its domain',
+      store({ access: { writers: ['sagemaker'] } }),
+      'access.writers[0]',
+      'sagemaker',
+      'expected an IAM principal ARN (arn:aws:iam::123456789012:root, arn:aws:iam::123456789012:role/NAME or arn:aws:iam::123456789012:user/NAME; partition aws, aws-us-gov or aws-cn) or an AWS service principal such as sagemaker.amazonaws.com',
+    ],
+    [
+      'a GCP member on AWS',
+      store({ access: { readers: ['serviceAccount:trainer@proj.iam.gserviceaccount.com'] } }),
+      'access.readers[0]',
+      'serviceAccount:trainer@proj.iam.gserviceaccount.com',
+      'expected an IAM principal ARN (arn:aws:iam::123456789012:root, arn:aws:iam::123456789012:role/NAME or arn:aws:iam::123456789012:user/NAME; partition aws, aws-us-gov or aws-cn) or an AWS service principal such as sagemaker.amazonaws.com',
+    ],
+  ])('%s', (_title, given, path, value, message) => {
+    expect(issuesOf([given])).toEqual([{ path: `checkpoints:stores[0].${path}`, value, message }]);
+  });
+
+  it('adds its S3 minimum to the common ordering rule without repeating it', () => {
+    const issues = issuesOf([store({ retention: { coolAfterDays: 60, archiveAfterDays: 30 } })]);
+    expect(issues.map((issue) => issue.path)).toEqual(['checkpoints:stores[0].retention.archiveAfterDays']);
+    expect(issues[0]?.message).toContain('must be greater than retention.coolAfterDays (60)');
+  });
+
+  it('lists the problems of every store at once', () => {
+    const issues = issuesOf([
+      store({ retention: { coolAfterDays: 10 } }),
+      fast({ name: 'fast', zone: 'euw1-az1', retention: { keepNoncurrentVersions: 1 } }),
+    ]);
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].retention.coolAfterDays',
+      'checkpoints:stores[1].zone',
+      'checkpoints:stores[1].retention.keepNoncurrentVersions',
+    ]);
+  });
+});
+
+describe('awsRules.regionIssues', () => {
+  it.each<[string | undefined, ConfigIssue[]]>([
+    ['us-east-1', []],
+    ['us-gov-west-1', []],
+    ['cn-north-1', []],
+    [
+      undefined,
+      [
+        {
+          path: 'aws:region',
+          value: undefined,
+          message: 'is required: the region of every store, e.g. us-east-1 (set it in the stack config file)',
+        },
+      ],
+    ],
+    [
+      'us-east-1a',
+      [{ path: 'aws:region', value: 'us-east-1a', message: 'allowed: an AWS region code such as us-east-1' }],
+    ],
+    [
+      'US-EAST-1',
+      [{ path: 'aws:region', value: 'US-EAST-1', message: 'allowed: an AWS region code such as us-east-1' }],
+    ],
+  ])('%s', (region, issues) => {
+    expect(awsRules.regionIssues(region)).toEqual(issues);
+  });
+});

@@ -1,0 +1,84 @@
+import type { Tier } from '@checkpoints/config';
+import { awsPolicyDocument, type AwsPolicyDocument, type AwsPolicyStatement } from './types';
+
+export type AwsStorePurpose = 'writer' | 'reader';
+
+/** The one store an identity policy is scoped to. */
+export interface AwsStoreTarget {
+  tier: Tier;
+  /** `arn:aws:s3:::bucket` (standard) or `arn:aws:s3express:region:account:bucket/name--azid--x-s3`. */
+  bucketArn: string;
+  /** The store's KMS key, when customer-managed; absent when S3 manages the key. */
+  keyArn?: string;
+  region: string;
+}
+
+/**
+ * What the store's writer or reader role may do, on that store alone: named actions only, on the
+ * bucket's ARN, its objects and its key. Writers cannot delete object versions, so a bad write or
+ * delete leaves the previous checkpoint recoverable as a noncurrent version.
+ */
+export function awsStoreAccessPolicy(purpose: AwsStorePurpose, target: AwsStoreTarget): AwsPolicyDocument {
+  const storage =
+    target.tier === 'high-throughput'
+      ? directoryBucketStatements(purpose, target)
+      : bucketStatements(purpose, target);
+  return awsPolicyDocument([...storage, ...keyStatements(purpose, target)]);
+}
+
+function bucketStatements(purpose: AwsStorePurpose, { bucketArn }: AwsStoreTarget): AwsPolicyStatement[] {
+  if (purpose === 'reader') {
+    return [
+      allow('ListBucket', ['s3:ListBucket'], [bucketArn]),
+      allow('ReadObjects', ['s3:GetObject'], [`${bucketArn}/*`]),
+    ];
+  }
+  return [
+    allow('ListBucketAndUploads', ['s3:ListBucket', 's3:ListBucketMultipartUploads'], [bucketArn]),
+    allow(
+      'ReadWriteObjects',
+      [
+        's3:GetObject',
+        's3:PutObject',
+        's3:DeleteObject',
+        's3:AbortMultipartUpload',
+        's3:ListMultipartUploadParts',
+      ],
+      [`${bucketArn}/*`],
+    ),
+  ];
+}
+
+// Directory buckets authorise one call, CreateSession; its session mode decides what the session may do.
+function directoryBucketStatements(
+  purpose: AwsStorePurpose,
+  { bucketArn }: AwsStoreTarget,
+): AwsPolicyStatement[] {
+  if (purpose === 'reader') {
+    return [
+      {
+        ...allow('CreateReadOnlySession', ['s3express:CreateSession'], [bucketArn]),
+        Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+      },
+    ];
+  }
+  return [allow('CreateReadWriteSession', ['s3express:CreateSession'], [bucketArn])];
+}
+
+function keyStatements(purpose: AwsStorePurpose, target: AwsStoreTarget): AwsPolicyStatement[] {
+  if (target.keyArn === undefined) return [];
+  // S3 asks KMS for a data key to encrypt an upload and decrypts it for reads and multipart uploads.
+  const actions = purpose === 'writer' ? ['kms:GenerateDataKey', 'kms:Decrypt'] : ['kms:Decrypt'];
+  const statement = allow('UseStoreKey', actions, [target.keyArn]);
+  if (target.tier === 'high-throughput') return [statement];
+  return [{ ...statement, Condition: { StringEquals: { 'kms:ViaService': s3Endpoint(target.region) } } }];
+}
+
+/** The S3 service name KMS sees in `kms:ViaService` for requests S3 makes on a caller's behalf. */
+export function s3Endpoint(region: string): string {
+  return `s3.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`;
+}
+
+function allow(sid: string, actions: string[], resources: string[]): AwsPolicyStatement {
+  return { Sid: sid, Effect: 'Allow', Action: actions, Resource: resources };
+}

@@ -1,0 +1,115 @@
+import { s3BucketPolicy, s3DirectoryBucketPolicy } from './bucket-policy';
+import type { AwsPolicyStatement } from './types';
+
+const bucketArn = 'arn:aws:s3:::ckpt-bucket';
+const keyArn = 'arn:aws:kms:us-east-1:123456789012:key/0a1b2c3d-0000-4000-a000-000000000001';
+const directoryArn = 'arn:aws:s3express:us-east-1:123456789012:bucket/ckpt--use1-az4--x-s3';
+
+const tlsStatements: AwsPolicyStatement[] = [
+  {
+    Sid: 'DenyInsecureTransport',
+    Effect: 'Deny',
+    Principal: '*',
+    Action: ['s3:*'],
+    Resource: [bucketArn, `${bucketArn}/*`],
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+  },
+  {
+    Sid: 'DenyOutdatedTls',
+    Effect: 'Deny',
+    Principal: '*',
+    Action: ['s3:*'],
+    Resource: [bucketArn, `${bucketArn}/*`],
+    Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+  },
+];
+
+describe('s3BucketPolicy', () => {
+  it.each<[string, string | undefined, AwsPolicyStatement[]]>([
+    ['S3-managed key: TLS 1.2 or later only', undefined, tlsStatements],
+    [
+      'customer-managed key: also no upload that names another encryption or another key',
+      keyArn,
+      [
+        ...tlsStatements,
+        {
+          Sid: 'DenyOtherEncryption',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3:PutObject'],
+          Resource: [`${bucketArn}/*`],
+          Condition: {
+            StringNotEquals: { 's3:x-amz-server-side-encryption': 'aws:kms' },
+            Null: { 's3:x-amz-server-side-encryption': 'false' },
+          },
+        },
+        {
+          Sid: 'DenyOtherKmsKeys',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3:PutObject'],
+          Resource: [`${bucketArn}/*`],
+          Condition: {
+            StringNotEquals: { 's3:x-amz-server-side-encryption-aws-kms-key-id': keyArn },
+            Null: { 's3:x-amz-server-side-encryption-aws-kms-key-id': 'false' },
+          },
+        },
+      ],
+    ],
+  ])('%s', (_title, key, statements) => {
+    expect(s3BucketPolicy({ bucketArn, keyArn: key })).toEqual({
+      Version: '2012-10-17',
+      Statement: statements,
+    });
+  });
+
+  // The encryption denies must not match an upload that sends no header (default encryption applies):
+  // every one of them requires the header to be present.
+  it('denies a wrong encryption header only when one is sent', () => {
+    const encryptionDenies = s3BucketPolicy({ bucketArn, keyArn }).Statement.filter((statement) =>
+      statement.Action.includes('s3:PutObject'),
+    );
+    expect(encryptionDenies).toHaveLength(2);
+    for (const statement of encryptionDenies) {
+      const [header] = Object.keys(statement.Condition?.['StringNotEquals'] ?? {});
+      expect(statement.Condition?.['Null']).toEqual({ [header as string]: 'false' });
+      expect(Object.keys(statement.Condition ?? {}).some((operator) => operator.endsWith('IfExists'))).toBe(
+        false,
+      );
+    }
+  });
+});
+
+describe('s3DirectoryBucketPolicy', () => {
+  it('guards CreateSession with TLS 1.2 and lets S3 Lifecycle open a read-write session', () => {
+    expect(s3DirectoryBucketPolicy({ bucketArn: directoryArn })).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'DenyInsecureTransport',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3express:CreateSession'],
+          Resource: [directoryArn],
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        },
+        {
+          Sid: 'DenyOutdatedTls',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3express:CreateSession'],
+          Resource: [directoryArn],
+          Condition: { NumericLessThan: { 's3express:TlsVersion': 1.2 } },
+        },
+        {
+          Sid: 'AllowLifecycleExpiry',
+          Effect: 'Allow',
+          Principal: { Service: ['lifecycle.s3.amazonaws.com'] },
+          Action: ['s3express:CreateSession'],
+          Resource: [directoryArn],
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { awsTrustPolicy } from './trust';
+import type { AwsPolicyStatement } from './types';
+
+const root = 'arn:aws:iam::123456789012:root';
+const trainingRole = 'arn:aws:iam::123456789012:role/ml/training-jobs';
+const otherAccount = 'arn:aws:iam::210987654321:root';
+
+describe('awsTrustPolicy', () => {
+  it.each<[string, string[], AwsPolicyStatement[]]>([
+    [
+      'no principals: the account root, so only an explicit identity policy lets anyone in',
+      [],
+      [
+        {
+          Sid: 'AccountIdentityPolicies',
+          Effect: 'Allow',
+          Principal: { AWS: [root] },
+          Action: ['sts:AssumeRole'],
+        },
+      ],
+    ],
+    [
+      'IAM principals go under Principal.AWS, in the order given',
+      [trainingRole, otherAccount],
+      [
+        {
+          Sid: 'ConfiguredPrincipals',
+          Effect: 'Allow',
+          Principal: { AWS: [trainingRole, otherAccount] },
+          Action: ['sts:AssumeRole'],
+        },
+      ],
+    ],
+    [
+      'service principals go under Principal.Service',
+      ['sagemaker.amazonaws.com', 'ec2.amazonaws.com'],
+      [
+        {
+          Sid: 'ConfiguredServices',
+          Effect: 'Allow',
+          Principal: { Service: ['sagemaker.amazonaws.com', 'ec2.amazonaws.com'] },
+          Action: ['sts:AssumeRole'],
+        },
+      ],
+    ],
+    [
+      'EKS Pod Identity also tags the session, and nothing else gets sts:TagSession',
+      ['pods.eks.amazonaws.com', trainingRole, 'sagemaker.amazonaws.com'],
+      [
+        {
+          Sid: 'ConfiguredPrincipals',
+          Effect: 'Allow',
+          Principal: { AWS: [trainingRole] },
+          Action: ['sts:AssumeRole'],
+        },
+        {
+          Sid: 'ConfiguredServices',
+          Effect: 'Allow',
+          Principal: { Service: ['sagemaker.amazonaws.com'] },
+          Action: ['sts:AssumeRole'],
+        },
+        {
+          Sid: 'ConfiguredSessionTaggingServices',
+          Effect: 'Allow',
+          Principal: { Service: ['pods.eks.amazonaws.com'] },
+          Action: ['sts:AssumeRole', 'sts:TagSession'],
+        },
+      ],
+    ],
+  ])('%s', (_title, principals, statements) => {
+    expect(awsTrustPolicy(principals, root)).toEqual({ Version: '2012-10-17', Statement: statements });
+  });
+});

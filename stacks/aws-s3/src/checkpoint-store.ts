@@ -1,0 +1,74 @@
+import * as pulumi from '@pulumi/pulumi';
+import type { StackSpec, StoreOutputs, StoreSpec } from '@checkpoints/config';
+import { awsTags, standardTags } from '@checkpoints/tagging';
+import type { AwsStoreTarget } from '@checkpoints/policy';
+import { createDirectoryBucket } from './directory-bucket';
+import { createStoreKey } from './encryption';
+import { createGeneralPurposeBucket } from './general-purpose-bucket';
+import { createStoreRole } from './identities';
+import type { StoreScope } from './scope';
+
+export interface CheckpointStoreArgs {
+  store: StoreSpec;
+  stack: Pick<StackSpec, 'environment' | 'owner' | 'costCenter'>;
+  region: string;
+  project: string;
+  stackName: string;
+  /** Trusted by a role whose store lists no principals for it (see awsTrustPolicy). */
+  accountRootArn: pulumi.Input<string>;
+}
+
+/** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
+export class CheckpointStore extends pulumi.ComponentResource {
+  readonly storeName: string;
+  readonly outputs: StoreOutputs<pulumi.Output<string>>;
+
+  constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('checkpoints:aws:CheckpointStore', name, {}, opts);
+    const { store, region } = args;
+    const scope: StoreScope = {
+      store,
+      nameContext: { project: args.project, stack: args.stackName, store: store.name },
+      tags: awsTags(
+        standardTags({
+          owner: args.stack.owner,
+          costCenter: args.stack.costCenter,
+          environment: args.stack.environment,
+          dataClassification: store.dataClassification,
+          project: args.project,
+          stack: args.stackName,
+          store: store.name,
+        }),
+      ),
+      parent: this,
+    };
+    const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
+    const bucket =
+      store.tier === 'high-throughput'
+        ? createDirectoryBucket(scope, key)
+        : createGeneralPurposeBucket(scope, key);
+    const target = pulumi
+      .all([bucket.arn, key?.arn])
+      .apply(([bucketArn, keyArn]): AwsStoreTarget => ({ tier: store.tier, bucketArn, keyArn, region }));
+    const writer = createStoreRole(scope, 'writer', target, args.accountRootArn);
+    const reader = createStoreRole(scope, 'reader', target, args.accountRootArn);
+
+    const uri = pulumi.interpolate`s3://${bucket.name}/`;
+    const location = pulumi.output(region);
+    this.storeName = store.name;
+    this.outputs = {
+      uri,
+      location,
+      writerIdentity: writer.arn,
+      readerIdentity: reader.arn,
+      env: {
+        CHECKPOINT_URI: uri,
+        AWS_REGION: location,
+        // boto3 and older AWS CLI versions read this name rather than AWS_REGION.
+        AWS_DEFAULT_REGION: location,
+        CHECKPOINT_ROLE_ARN: writer.arn,
+      },
+    };
+    this.registerOutputs({ ...this.outputs });
+  }
+}

@@ -1,0 +1,53 @@
+import * as pulumi from '@pulumi/pulumi';
+import { getCallerIdentityOutput } from '@pulumi/aws/getCallerIdentity';
+import { getPartitionOutput } from '@pulumi/aws/getPartition';
+import {
+  awsRules,
+  ConfigError,
+  loadStackSpec,
+  type ConfigIssue,
+  type StackSpec,
+  type StoreOutputs,
+} from '@checkpoints/config';
+import { CheckpointStore } from './checkpoint-store';
+
+/** Builds every store of the stack's config; config is validated before any resource is registered. */
+export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
+  const { spec, region } = loadAwsStackSpec();
+  const accountRootArn = deployingAccountRootArn();
+  const stores = spec.stores.map(
+    (store) =>
+      new CheckpointStore(store.name, {
+        store,
+        stack: spec,
+        region,
+        project: pulumi.getProject(),
+        stackName: pulumi.getStack(),
+        accountRootArn,
+      }),
+  );
+  return { stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])) };
+}
+
+/** The common spec with the AWS rules, and `aws:region`, every problem of both reported at once. */
+function loadAwsStackSpec(): { spec: StackSpec; region: string } {
+  const source = `Pulumi.${pulumi.getStack()}.yaml`;
+  const region = new pulumi.Config('aws').get('region');
+  const issues: ConfigIssue[] = awsRules.regionIssues(region);
+  const rules = region !== undefined && issues.length === 0 ? awsRules.forRegion(region) : awsRules;
+  let spec: StackSpec | undefined;
+  try {
+    spec = loadStackSpec(pulumi.runtime.allConfig(), rules, source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  if (spec === undefined || region === undefined || issues.length > 0) throw new ConfigError(issues, source);
+  return { spec, region };
+}
+
+function deployingAccountRootArn(): pulumi.Output<string> {
+  const partition = getPartitionOutput().partition;
+  const account = getCallerIdentityOutput().accountId;
+  return pulumi.interpolate`arn:${partition}:iam::${account}:root`;
+}

@@ -1,0 +1,105 @@
+import type { AwsPolicyStatement } from '@checkpoints/policy';
+import type { Snapshot } from '@checkpoints/synth';
+import { catalogueProblems, policyDocuments } from './iam-catalogue';
+import { renderStack } from './render-stack';
+
+/** One stack with every kind of store and principal, so every statement the code can write is rendered. */
+function renderEveryVariant(): Promise<Snapshot> {
+  return renderStack({
+    environment: 'prod',
+    stores: [
+      {
+        name: 'standard-cmk',
+        dataClassification: 'confidential',
+        access: {
+          writers: [
+            'sagemaker.amazonaws.com',
+            'pods.eks.amazonaws.com',
+            'arn:aws:iam::123456789012:role/train',
+          ],
+          readers: ['arn:aws:iam::123456789012:user/auditor'],
+        },
+      },
+      { name: 'standard-s3-key', dataClassification: 'internal', encryption: 'provider-managed' },
+      { name: 'express-cmk', dataClassification: 'internal', tier: 'high-throughput', zone: 'use1-az4' },
+      {
+        name: 'express-s3-key',
+        dataClassification: 'internal',
+        tier: 'high-throughput',
+        zone: 'use1-az6',
+        encryption: 'provider-managed',
+      },
+    ],
+  });
+}
+
+describe('every IAM action and condition key the stack writes is in AWS’s published catalogue', () => {
+  let statements: AwsPolicyStatement[];
+  beforeAll(async () => {
+    const snapshot = await renderEveryVariant();
+    statements = policyDocuments(snapshot).flatMap(({ document }) => document.Statement);
+  });
+
+  it('finds the bucket, role, trust and key policies it checks', () => {
+    expect([...new Set(statements.flatMap((statement) => statement.Action))].sort()).toEqual([
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+      's3:*',
+      's3:AbortMultipartUpload',
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:ListBucketMultipartUploads',
+      's3:ListMultipartUploadParts',
+      's3:PutObject',
+      's3express:CreateSession',
+      'sts:AssumeRole',
+      'sts:TagSession',
+    ]);
+  });
+
+  it('has no unknown action, no unknown condition key and no wildcard outside a Deny', async () => {
+    expect(await catalogueProblems(statements)).toEqual([]);
+  });
+});
+
+describe('the catalogue check itself', () => {
+  const statement = (
+    Effect: 'Allow' | 'Deny',
+    Action: string[],
+    Condition?: AwsPolicyStatement['Condition'],
+  ) => ({
+    Sid: 'Probe',
+    Effect,
+    Action,
+    Resource: ['arn:aws:s3:::bucket/*'],
+    ...(Condition ? { Condition } : {}),
+  });
+
+  it.each<[string, AwsPolicyStatement, string[]]>([
+    [
+      'a typo in an action name',
+      statement('Allow', ['s3:PutObjects']),
+      ['Probe: unknown action s3:PutObjects'],
+    ],
+    ['an unknown service', statement('Allow', ['s4:GetObject']), ['Probe: unknown service in s4:GetObject']],
+    [
+      'a wildcard in an Allow',
+      statement('Allow', ['s3:Get*']),
+      ['Probe: wildcard action s3:Get* in an Allow'],
+    ],
+    [
+      'a Deny wildcard that matches nothing',
+      statement('Deny', ['s3:Fly*']),
+      ['Probe: wildcard s3:Fly* matches no action'],
+    ],
+    [
+      'a typo in a condition key',
+      statement('Deny', ['s3:*'], { NumericLessThan: { 's3:TlsVersions': 1.2 } }),
+      ['Probe: unknown condition key s3:TlsVersions'],
+    ],
+    ['real actions and keys', statement('Deny', ['s3:*'], { Bool: { 'aws:SecureTransport': 'false' } }), []],
+  ])('%s', async (_title, probe, problems) => {
+    expect(await catalogueProblems([probe])).toEqual(problems);
+  });
+});

@@ -1,0 +1,152 @@
+import { customResources, type Snapshot } from '@checkpoints/synth';
+import { ACCOUNT, renderStack, TYPES } from './render-stack';
+
+const standardStore = { name: 'llm-pretrain', dataClassification: 'confidential' };
+const fastStore = {
+  name: 'llm-fast',
+  dataClassification: 'restricted',
+  tier: 'high-throughput',
+  zone: 'use1-az4',
+};
+
+function protectedResources(snapshot: Snapshot): string[] {
+  return customResources(snapshot)
+    .filter((resource) => resource.protect || resource.retainOnDelete)
+    .map((resource) => `${resource.name} protect=${resource.protect} retain=${resource.retainOnDelete}`)
+    .sort();
+}
+
+describe('protection', () => {
+  it('prod default: bucket, directory bucket and keys are protected and retained on delete, nothing else', async () => {
+    const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+    expect(protectedResources(snapshot)).toEqual([
+      'llm-fast-bucket protect=true retain=true',
+      'llm-fast-key protect=true retain=true',
+      'llm-pretrain-bucket protect=true retain=true',
+      'llm-pretrain-key protect=true retain=true',
+    ]);
+  });
+
+  it('dev default: nothing protected', async () => {
+    const snapshot = await renderStack({ environment: 'dev', stores: [standardStore, fastStore] });
+    expect(protectedResources(snapshot)).toEqual([]);
+  });
+
+  it('follows an explicit protect on the store, in either direction', async () => {
+    const snapshot = await renderStack({
+      environment: 'staging',
+      stores: [
+        { ...standardStore, protect: true, encryption: 'customer-managed' },
+        { ...fastStore, protect: false, encryption: 'customer-managed' },
+      ],
+    });
+    expect(protectedResources(snapshot)).toEqual([
+      'llm-pretrain-bucket protect=true retain=true',
+      'llm-pretrain-key protect=true retain=true',
+    ]);
+  });
+});
+
+describe('tags', () => {
+  let snapshot: Snapshot;
+  beforeAll(async () => {
+    snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+  });
+
+  const tagsOf = (store: string, dataClassification: string) => ({
+    owner: 'ml-platform',
+    'cost-center': 'cc-1234',
+    environment: 'prod',
+    'data-classification': dataClassification,
+    'managed-by': 'pulumi',
+    'pulumi-project': 'checkpoints-aws',
+    'pulumi-stack': 'prod',
+    'checkpoint-store': store,
+  });
+
+  it('puts the standard tags in the inputs of every taggable resource', () => {
+    const taggable: string[] = [TYPES.bucket, TYPES.directoryBucket, TYPES.key, TYPES.role];
+    const tagged = customResources(snapshot).filter((resource) => taggable.includes(resource.type));
+    expect(tagged.map((resource) => resource.name).sort()).toEqual([
+      'llm-fast-bucket',
+      'llm-fast-key',
+      'llm-fast-reader',
+      'llm-fast-writer',
+      'llm-pretrain-bucket',
+      'llm-pretrain-key',
+      'llm-pretrain-reader',
+      'llm-pretrain-writer',
+    ]);
+    for (const resource of tagged) {
+      const store = resource.name.startsWith('llm-fast') ? 'llm-fast' : 'llm-pretrain';
+      const classification = store === 'llm-fast' ? 'restricted' : 'confidential';
+      expect({ name: resource.name, tags: resource.inputs['tags'] }).toEqual({
+        name: resource.name,
+        tags: tagsOf(store, classification),
+      });
+    }
+  });
+
+  it('leaves out only the resource types AWS cannot tag', () => {
+    const untagged = customResources(snapshot).filter((resource) => resource.inputs['tags'] === undefined);
+    expect([...new Set(untagged.map((resource) => resource.type))].sort()).toEqual(
+      [
+        TYPES.alias,
+        TYPES.bucketPolicy,
+        TYPES.encryption,
+        TYPES.lifecycle,
+        TYPES.ownership,
+        TYPES.publicAccessBlock,
+        TYPES.rolePolicy,
+        TYPES.versioning,
+      ].sort(),
+    );
+  });
+});
+
+describe('outputs', () => {
+  it('gives each store its URI, region, role ARNs and the environment of a training job, no credential', async () => {
+    const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+    const role = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`;
+    const standardUri = 's3://checkpoints-aws-prod-llm-pretrain-0d2516/';
+    const fastUri = 's3://checkpoints-aws-prod-llm-fast-3c7d3e--use1-az4--x-s3/';
+    expect(snapshot.outputs).toEqual({
+      stores: {
+        'llm-pretrain': {
+          uri: standardUri,
+          location: 'us-east-1',
+          writerIdentity: role('checkpoints-aws-prod-llm-pretrain-writer-0d2516'),
+          readerIdentity: role('checkpoints-aws-prod-llm-pretrain-reader-0d2516'),
+          env: {
+            CHECKPOINT_URI: standardUri,
+            AWS_REGION: 'us-east-1',
+            AWS_DEFAULT_REGION: 'us-east-1',
+            CHECKPOINT_ROLE_ARN: role('checkpoints-aws-prod-llm-pretrain-writer-0d2516'),
+          },
+        },
+        'llm-fast': {
+          uri: fastUri,
+          location: 'us-east-1',
+          writerIdentity: role('checkpoints-aws-prod-llm-fast-writer-3c7d3e'),
+          readerIdentity: role('checkpoints-aws-prod-llm-fast-reader-3c7d3e'),
+          env: {
+            CHECKPOINT_URI: fastUri,
+            AWS_REGION: 'us-east-1',
+            AWS_DEFAULT_REGION: 'us-east-1',
+            CHECKPOINT_ROLE_ARN: role('checkpoints-aws-prod-llm-fast-writer-3c7d3e'),
+          },
+        },
+      },
+    });
+  });
+
+  it('reports the region the stack deploys to', async () => {
+    const snapshot = await renderStack({ region: 'eu-west-1', stores: [standardStore] });
+    const outputs = snapshot.outputs['stores'] as Record<
+      string,
+      { location: string; env: Record<string, string> }
+    >;
+    expect(outputs['llm-pretrain']?.location).toBe('eu-west-1');
+    expect(outputs['llm-pretrain']?.env['AWS_REGION']).toBe('eu-west-1');
+  });
+});
