@@ -1,4 +1,231 @@
-import type { CloudRules } from '../load';
+import type { CloudRules, Report } from '../load';
+import type { RawStore } from '../schema';
+import type { RetentionSpec, StoreSpec } from '../spec';
 
-/** gcp limits checked at config time (filled in by the gcp stack). */
-export const gcpRules: CloudRules = { cloud: 'gcp' };
+/** What the GCP rules need from outside the `checkpoints:` namespace. */
+export interface GcpProviderSettings {
+  /** `gcp:region`: where a store without its own `location` goes. */
+  region?: string | undefined;
+}
+
+/**
+ * Google Cloud limits checked at config time, so they fail here and not minutes into `pulumi up`:
+ * bucket location and Anywhere Cache zone, soft-delete bounds, what a hierarchical-namespace bucket
+ * cannot do, expiry inside a storage class's minimum storage duration, and IAM member formats.
+ */
+export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
+  return {
+    cloud: 'gcp',
+    storeKeys: ['zone', 'location'],
+    retentionDefaults: (tier) =>
+      // Hierarchical-namespace buckets have no object versioning: nothing noncurrent to keep or expire.
+      tier === 'high-throughput' ? { keepNoncurrentVersions: 0, noncurrentExpireDays: 0 } : {},
+    checkStore: (store, raw, report) => {
+      const region = checkLocation(store, provider, report);
+      if (store.tier === 'high-throughput') {
+        if (store.zone !== undefined) checkCacheZone(store.zone, region, report);
+        checkNoVersioningOptions(raw, report);
+      }
+      checkSoftDelete(store.retention, report);
+      checkExpiryAfterMinimumStorage(store.retention, report);
+      store.access.writers.forEach((member, index) =>
+        checkMember(member, `access.writers[${index}]`, report),
+      );
+      store.access.readers.forEach((member, index) =>
+        checkMember(member, `access.readers[${index}]`, report),
+      );
+    },
+  };
+}
+
+/** A Google Cloud region, e.g. us-central1 or northamerica-northeast1. */
+const GCP_REGION = /^[a-z]+-[a-z]+[0-9]+$/;
+
+/** A Google Cloud zone, e.g. us-central1-a. */
+const GCP_ZONE = /^[a-z]+-[a-z]+[0-9]+-[a-z]$/;
+
+/** Minimum storage durations of the classes stores use: the cool tier is NEARLINE, the archive tier ARCHIVE. */
+const NEARLINE_MINIMUM_DAYS = 30;
+const ARCHIVE_MINIMUM_DAYS = 365;
+
+/** Soft-delete retention Cloud Storage accepts (0 would disable it, which no store may do). */
+const GCS_SOFT_DELETE_DAYS = { min: 7, max: 90 } as const;
+
+const REGIONAL_ONLY =
+  'checkpoint stores are regional (next to the accelerators, with their KMS key and Anywhere Cache in the ' +
+  'same region), so multi-region and dual-region locations are not offered';
+
+/** Validates the bucket location (the store's own, else gcp:region); returns it when it is a region. */
+function checkLocation(store: StoreSpec, provider: GcpProviderSettings, report: Report): string | undefined {
+  if (store.location !== undefined) {
+    const problem = regionProblem(store.location);
+    if (problem === undefined) return store.location;
+    report('location', store.location, problem);
+    return undefined;
+  }
+  if (provider.region === undefined || provider.region === '') {
+    report(
+      'location',
+      undefined,
+      'is required when the stack sets no gcp:region: a Google Cloud region such as us-central1',
+    );
+    return undefined;
+  }
+  const problem = regionProblem(provider.region);
+  if (problem === undefined) return provider.region;
+  report(
+    'location',
+    undefined,
+    `is not set, so the bucket would go to gcp:region '${provider.region}', which ${problem}`,
+  );
+  return undefined;
+}
+
+function regionProblem(location: string): string | undefined {
+  if (GCP_REGION.test(location)) return undefined;
+  if (GCP_ZONE.test(location)) {
+    return `is a zone, not a region: use its region ${location.slice(0, -2)} (a high-throughput store names the zone in 'zone', for its Anywhere Cache)`;
+  }
+  if (GCP_REGION.test(location.toLowerCase())) {
+    return `must be written in lowercase, e.g. ${location.toLowerCase()}`;
+  }
+  if (/^[A-Za-z]+[0-9]*$/.test(location)) {
+    return `is not a region: ${REGIONAL_ONLY}; use a region such as us-central1`;
+  }
+  return 'is not a Google Cloud region; expected a region such as us-central1 or europe-west4';
+}
+
+function checkCacheZone(zone: string, region: string | undefined, report: Report): void {
+  if (!GCP_ZONE.test(zone)) {
+    const hint = GCP_REGION.test(zone) ? ` (that is a region; add the zone letter, e.g. ${zone}-a)` : '';
+    report('zone', zone, `must be a Google Cloud zone such as us-central1-a for the Anywhere Cache${hint}`);
+    return;
+  }
+  const zoneRegion = zone.slice(0, -2);
+  if (region !== undefined && zoneRegion !== region) {
+    report(
+      'zone',
+      zone,
+      `is in region ${zoneRegion}, but the bucket is in ${region}: an Anywhere Cache must be in a zone of the bucket's region, e.g. ${region}-a`,
+    );
+  }
+}
+
+function checkNoVersioningOptions(raw: RawStore, report: Report): void {
+  for (const key of ['keepNoncurrentVersions', 'noncurrentExpireDays'] as const) {
+    const value = raw.retention?.[key];
+    if (value !== undefined) {
+      report(
+        `retention.${key}`,
+        value,
+        'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning, ' +
+          `so there are no previous versions to keep or expire; remove retention.${key} ` +
+          '(soft delete keeps deleted objects recoverable for retention.softDeleteDays instead)',
+      );
+    }
+  }
+}
+
+function checkSoftDelete(retention: RetentionSpec, report: Report): void {
+  if (retention.softDeleteDays > GCS_SOFT_DELETE_DAYS.max) {
+    report(
+      'retention.softDeleteDays',
+      retention.softDeleteDays,
+      `Cloud Storage keeps soft-deleted objects for ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at most ${GCS_SOFT_DELETE_DAYS.max}`,
+    );
+  }
+}
+
+/**
+ * Lifecycle ages count from an object's creation, and so do minimum storage durations: an expiry younger
+ * than the minimum of the class the object is in by then bills every object for days it was never kept.
+ * Other early deletions (a job deleting an old checkpoint, a previous version expiring) depend on when
+ * they happen; libs/policy warns about those instead.
+ */
+function checkExpiryAfterMinimumStorage(retention: RetentionSpec, report: Report): void {
+  const { coolAfterDays, archiveAfterDays, expireAfterDays } = retention;
+  const classAtExpiry =
+    archiveAfterDays > 0
+      ? { name: 'ARCHIVE', key: 'archiveAfterDays', after: archiveAfterDays, minimum: ARCHIVE_MINIMUM_DAYS }
+      : coolAfterDays > 0
+        ? { name: 'NEARLINE', key: 'coolAfterDays', after: coolAfterDays, minimum: NEARLINE_MINIMUM_DAYS }
+        : undefined;
+  if (expireAfterDays === 0 || classAtExpiry === undefined || expireAfterDays >= classAtExpiry.minimum)
+    return;
+  const { name, key, after, minimum } = classAtExpiry;
+  report(
+    'retention.expireAfterDays',
+    expireAfterDays,
+    `objects move to ${name} at day ${after} (retention.${key}), which has a ${minimum}-day minimum storage ` +
+      `duration: deleting them at day ${expireAfterDays} is billed as if each were kept ${minimum} days; set ` +
+      `expireAfterDays to 0 (never) or at least ${minimum}, or retention.${key} to 0`,
+  );
+}
+
+const EMAIL = String.raw`[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}`;
+const DOMAIN = String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}`;
+// Google service accounts, service agents included, all live under gserviceaccount.com.
+const SERVICE_ACCOUNT = String.raw`[a-z0-9][a-z0-9._-]*@(?:[a-z0-9-]+\.)*gserviceaccount\.com`;
+const WORKLOAD_POOL = String.raw`projects/[0-9]{1,19}/locations/global/workloadIdentityPools/(?:[a-z0-9-]{4,32}|[a-z][a-z0-9-]{4,28}[a-z0-9]\.svc\.id\.goog)`;
+const WORKFORCE_POOL = String.raw`locations/global/workforcePools/[a-z][a-z0-9-]{4,61}[a-z0-9]`;
+const SUBJECT = String.raw`subject/\S{1,127}`;
+const SET = String.raw`(?:group/\S+|attribute\.[a-z_][a-z0-9_]{0,99}/\S+|\*)`;
+const IAM = 'iam\\.googleapis\\.com';
+
+/** The member forms stores accept, each with a strict pattern. */
+const MEMBER_FORMS: readonly RegExp[] = [
+  new RegExp(`^user:${EMAIL}$`),
+  new RegExp(`^group:${EMAIL}$`),
+  new RegExp(`^serviceAccount:${SERVICE_ACCOUNT}$`),
+  new RegExp(`^domain:${DOMAIN}$`, 'i'),
+  new RegExp(`^principal://${IAM}/${WORKLOAD_POOL}/${SUBJECT}$`),
+  new RegExp(`^principal://${IAM}/${WORKFORCE_POOL}/${SUBJECT}$`),
+  new RegExp(
+    `^principalSet://${IAM}/${WORKLOAD_POOL}/(?:${SET}|namespace/[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)$`,
+  ),
+  new RegExp(`^principalSet://${IAM}/${WORKFORCE_POOL}/${SET}$`),
+];
+
+const EXPECTED_MEMBERS =
+  'expected user:EMAIL, group:EMAIL, serviceAccount:NAME@PROJECT.iam.gserviceaccount.com, domain:DOMAIN, ' +
+  'principal://iam.googleapis.com/projects/PROJECT_NUMBER/locations/global/workloadIdentityPools/POOL/subject/SUBJECT, ' +
+  'principalSet://iam.googleapis.com/projects/PROJECT_NUMBER/locations/global/workloadIdentityPools/POOL/(group/GROUP | attribute.NAME/VALUE | namespace/NAMESPACE | *), ' +
+  'or the same two forms for locations/global/workforcePools/POOL';
+
+const PUBLIC_MEMBERS = new Set(['allusers', 'allauthenticatedusers', 'principalset://goog/public:all']);
+const BASIC_ROLE_MEMBERS = /^project(Owner|Editor|Viewer):/;
+const PREFIXES = ['user:', 'group:', 'serviceAccount:', 'domain:', 'principal://', 'principalSet://'];
+
+function checkMember(member: string, path: string, report: Report): void {
+  const problem = memberProblem(member);
+  if (problem !== undefined) report(path, member, problem);
+}
+
+function memberProblem(member: string): string | undefined {
+  if (PUBLIC_MEMBERS.has(member.toLowerCase())) {
+    return 'grants access to anyone: public access is never allowed on a checkpoint store; name the users, groups or service accounts that need it';
+  }
+  if (BASIC_ROLE_MEMBERS.test(member)) {
+    return 'grants access to every holder of a basic (owner/editor/viewer) role on a project; name a group or service account instead';
+  }
+  if (member.startsWith('deleted:')) return 'is a deleted principal; remove it';
+  if (/^user:.*@([a-z0-9-]+\.)*gserviceaccount\.com$/.test(member)) {
+    return `is a service account, not a user: write 'serviceAccount:${member.slice('user:'.length)}'`;
+  }
+  if (MEMBER_FORMS.some((form) => form.test(member))) return undefined;
+  return `${specificHint(member)}${EXPECTED_MEMBERS}`;
+}
+
+function specificHint(member: string): string {
+  const miscased = PREFIXES.find(
+    (prefix) => member.toLowerCase().startsWith(prefix.toLowerCase()) && !member.startsWith(prefix),
+  );
+  if (miscased) return `member types are case-sensitive: write '${miscased}'; `;
+  if (!member.includes(':') && member.includes('@')) {
+    return `has no member type: write e.g. 'user:${member}' or 'group:${member}'; `;
+  }
+  if (/^principal(Set)?:\/\/iam\.googleapis\.com\/projects\/[^/]*[^0-9/][^/]*\//.test(member)) {
+    return 'names the project by ID: workload identity pools are addressed by project number; ';
+  }
+  return 'is not a GCP IAM member; ';
+}

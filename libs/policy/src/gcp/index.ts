@@ -1,1 +1,2 @@
-export {};
+export * from './lifecycle';
+export * from './access';

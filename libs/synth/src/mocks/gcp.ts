@@ -2,6 +2,14 @@ import { digest, str, type CloudMocks } from './common';
 
 export const GCP_PROJECT_NUMBER = '123456789012';
 
+/** A fixed timestamp for computed creation times, so renders stay byte-for-byte reproducible. */
+const SYNTH_TIME = '2025-01-01T00:00:00.000000Z';
+
+/** An IAM policy etag: 8 bytes, base64, as Google returns it. */
+function etag(...parts: string[]): string {
+  return Buffer.from(digest('gcp-etag', ...parts).slice(0, 16), 'hex').toString('base64');
+}
+
 export function gcpMocks(config: Record<string, string>): CloudMocks {
   const defaultProject = config['gcp:project'] ?? 'synth-project';
   const defaultRegion = config['gcp:region'] ?? 'us-central1';
@@ -47,6 +55,34 @@ export function gcpMocks(config: Record<string, string>): CloudMocks {
       'gcp:kms/cryptoKey:CryptoKey': ({ name, inputs }) => {
         const id = `${str(inputs['keyRing'], 'projects/p/locations/l/keyRings/r')}/cryptoKeys/${str(inputs['name'], name)}`;
         return { id, state: { ...inputs } };
+      },
+      // IAM members: the provider's ID is `<resource>/<role>/<member>`, the etag that of the policy.
+      'gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember': ({ name, inputs }) => {
+        const id = `${str(inputs['cryptoKeyId'], 'projects/p/locations/l/keyRings/r/cryptoKeys/k')}/${str(inputs['role'], 'role')}/${str(inputs['member'], name)}`;
+        return { id, state: { ...inputs, etag: etag(id) } };
+      },
+      'gcp:storage/bucketIAMMember:BucketIAMMember': ({ name, inputs }) => {
+        const bucket = str(inputs['bucket'], 'bucket').replace(/^b\//, '');
+        const id = `b/${bucket}/${str(inputs['role'], 'role')}/${str(inputs['member'], name)}`;
+        return { id, state: { ...inputs, bucket: `b/${bucket}`, etag: etag(id) } };
+      },
+      'gcp:storage/anywhereCache:AnywhereCache': ({ name, inputs }) => {
+        // A bucket has at most one cache per zone, and the cache's ID is its zone.
+        const zone = str(inputs['zone'], `${defaultRegion}-a`);
+        const bucket = str(inputs['bucket'], name);
+        return {
+          id: `${bucket}/${zone}`,
+          state: {
+            ...inputs,
+            anywhereCacheId: zone,
+            ttl: str(inputs['ttl'], '86400s'),
+            admissionPolicy: str(inputs['admissionPolicy'], 'admit-on-first-miss'),
+            state: 'RUNNING',
+            pendingUpdate: false,
+            createTime: SYNTH_TIME,
+            updateTime: SYNTH_TIME,
+          },
+        };
       },
     },
     calls: {

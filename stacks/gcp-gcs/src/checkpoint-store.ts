@@ -1,0 +1,81 @@
+import * as pulumi from '@pulumi/pulumi';
+import { Bucket } from '@pulumi/gcp/storage/bucket';
+import type { StoreOutputs, StoreSpec } from '@checkpoints/config';
+import { names, type NameContext } from '@checkpoints/naming';
+import { gcsRetentionWarnings } from '@checkpoints/policy';
+import { checkpointBucketArgs } from './bucket';
+import { createAnywhereCache } from './cache';
+import { createCustomerManagedKey } from './encryption';
+import { createStoreIdentities, grantBucketAccess, type StoreIdentities } from './identities';
+
+export interface CheckpointStoreArgs {
+  store: StoreSpec;
+  /** The bucket's region: the store's `location`, else `gcp:region`. */
+  location: string;
+  names: NameContext;
+  /** The standard tag set as GCP labels, for every resource that takes labels. */
+  labels: Record<string, string>;
+}
+
+/**
+ * One checkpoint store: a private bucket (versioned, or with a hierarchical namespace and an optional
+ * Anywhere Cache on the high-throughput tier), its lifecycle, an optional customer-managed key, and a
+ * writer and a reader service account with object roles on that bucket alone.
+ */
+export class CheckpointStore extends pulumi.ComponentResource {
+  readonly outputs: StoreOutputs<pulumi.Output<string>>;
+
+  constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('checkpoints:gcp:CheckpointStore', name, {}, opts);
+    const { store, location, labels } = args;
+    const protection = { protect: store.protect, retainOnDelete: store.protect };
+
+    const identities = createStoreIdentities(this, name, args.names);
+    const key =
+      store.encryption === 'customer-managed'
+        ? createCustomerManagedKey(this, name, { names: args.names, location, labels, protection })
+        : undefined;
+    const bucket = new Bucket(
+      `${name}-bucket`,
+      checkpointBucketArgs({
+        name: names.gcsBucket(args.names),
+        store,
+        location,
+        labels,
+        ...(key ? { kmsKeyName: key.key.id } : {}),
+      }),
+      // The storage service agent must hold the key before the bucket names it as its default.
+      { parent: this, ...protection, dependsOn: key ? [key.serviceAgentGrant] : [] },
+    );
+    grantBucketAccess(this, name, bucket, identities, store.access);
+    if (store.tier === 'high-throughput' && store.zone !== undefined) {
+      createAnywhereCache(this, name, bucket, store.zone);
+    }
+    for (const warning of gcsRetentionWarnings(store.tier, store.retention)) {
+      void pulumi.log.warn(`store ${store.name}: ${warning}`, this);
+    }
+
+    this.outputs = storeOutputs(bucket, location, identities);
+    this.registerOutputs(this.outputs);
+  }
+}
+
+/** DESIGN section 5; `env` is what a training job needs as is: no key or token, only names. */
+function storeOutputs(
+  bucket: Bucket,
+  location: string,
+  identities: StoreIdentities,
+): StoreOutputs<pulumi.Output<string>> {
+  const uri = pulumi.interpolate`gs://${bucket.name}/`;
+  return {
+    uri,
+    location: pulumi.output(location),
+    writerIdentity: identities.writer.email,
+    readerIdentity: identities.reader.email,
+    env: {
+      CHECKPOINT_URI: uri,
+      GOOGLE_CLOUD_PROJECT: bucket.project,
+      CHECKPOINT_SERVICE_ACCOUNT: identities.writer.email,
+    },
+  };
+}

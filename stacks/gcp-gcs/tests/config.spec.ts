@@ -1,0 +1,171 @@
+import { join } from 'node:path';
+import {
+  customResources,
+  ofType,
+  readProject,
+  readStackConfig,
+  render,
+  stackConfigFile,
+} from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { refusal, stackConfig, store } from './render';
+
+describe('likely config mistakes fail before any resource, with the key path and why', () => {
+  it.each<[string, Record<string, string>, string, string]>([
+    [
+      'no gcp:region and no store location',
+      stackConfig([store()], { 'gcp:region': undefined }),
+      'checkpoints:stores[0].location',
+      'is required when the stack sets no gcp:region: a Google Cloud region such as us-central1',
+    ],
+    [
+      'gcp:region set to a zone',
+      stackConfig([store()], { 'gcp:region': 'us-central1-a' }),
+      'checkpoints:stores[0].location',
+      "is not set, so the bucket would go to gcp:region 'us-central1-a', which is a zone, not a region: use its region us-central1",
+    ],
+    [
+      'a multi-region location',
+      stackConfig([store({ location: 'EU' })]),
+      'checkpoints:stores[0].location',
+      'got "EU"; is not a region: checkpoint stores are regional',
+    ],
+    [
+      'a cache zone in another region',
+      stackConfig([store({ tier: 'high-throughput', zone: 'europe-west4-a' })]),
+      'checkpoints:stores[0].zone',
+      "is in region europe-west4, but the bucket is in us-central1: an Anywhere Cache must be in a zone of the bucket's region, e.g. us-central1-a",
+    ],
+    [
+      'a cache zone on the standard tier',
+      stackConfig([store({ zone: 'us-central1-a' })]),
+      'checkpoints:stores[0].zone',
+      "applies only to tier 'high-throughput'; remove it or set tier: high-throughput",
+    ],
+    [
+      'previous versions kept on the high-throughput tier',
+      stackConfig([store({ tier: 'high-throughput', retention: { keepNoncurrentVersions: 3 } })]),
+      'checkpoints:stores[0].retention.keepNoncurrentVersions',
+      'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning, so there are no previous versions to keep or expire',
+    ],
+    [
+      'soft delete longer than Cloud Storage keeps',
+      stackConfig([store({ retention: { softDeleteDays: 365 } })]),
+      'checkpoints:stores[0].retention.softDeleteDays',
+      'Cloud Storage keeps soft-deleted objects for 7 to 90 days; use at most 90',
+    ],
+    [
+      'expiry inside the ARCHIVE minimum storage duration',
+      stackConfig([store({ retention: { archiveAfterDays: 90, expireAfterDays: 180 } })]),
+      'checkpoints:stores[0].retention.expireAfterDays',
+      'objects move to ARCHIVE at day 90 (retention.archiveAfterDays), which has a 365-day minimum storage duration',
+    ],
+    [
+      'a public reader',
+      stackConfig([store({ access: { readers: ['allUsers'] } })]),
+      'checkpoints:stores[0].access.readers[0]',
+      'public access is never allowed on a checkpoint store',
+    ],
+    [
+      'a service account written as a user',
+      stackConfig([
+        store({ access: { writers: ['user:trainer@ml-platform-test-1234.iam.gserviceaccount.com'] } }),
+      ]),
+      'checkpoints:stores[0].access.writers[0]',
+      "is a service account, not a user: write 'serviceAccount:trainer@ml-platform-test-1234.iam.gserviceaccount.com'",
+    ],
+    [
+      'an email without member type',
+      stackConfig([store({ access: { writers: ['alice@example.com'] } })]),
+      'checkpoints:stores[0].access.writers[0]',
+      "has no member type: write e.g. 'user:alice@example.com' or 'group:alice@example.com'",
+    ],
+    [
+      'a typo in a retention key',
+      stackConfig([store({ retention: { softDeleteDay: 14 } })]),
+      'checkpoints:stores[0].retention.softDeleteDay',
+      "unknown key; did you mean 'softDeleteDays'?",
+    ],
+    [
+      'an Azure-only key',
+      { ...stackConfig([store()]), 'checkpoints:resourceGroupName': 'rg-ml' },
+      'checkpoints:resourceGroupName',
+      'is not used on gcp; it applies on azure only',
+    ],
+  ])('%s', async (_title, config, path, message) => {
+    const { error, resources } = await refusal(config);
+    expect(error.issues.map((issue) => issue.path)).toEqual([path]);
+    expect(error.message).toContain(`${path}: `);
+    expect(error.message).toContain(message);
+    expect(error.message).toContain('Invalid stack config in Pulumi.dev.yaml (1 problem)');
+    expect(resources.filter((resource) => resource.custom)).toEqual([]);
+  });
+
+  it('lists every problem of every store in one error', async () => {
+    const { error, resources } = await refusal(
+      stackConfig([
+        store({ location: 'us-central1-b', access: { writers: ['allAuthenticatedUsers'] } }),
+        store({
+          name: 'llm-hot',
+          tier: 'high-throughput',
+          zone: 'use1-az4',
+          retention: { noncurrentExpireDays: 3 },
+        }),
+      ]),
+    );
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].location',
+      'checkpoints:stores[0].access.writers[0]',
+      'checkpoints:stores[1].zone',
+      'checkpoints:stores[1].retention.noncurrentExpireDays',
+    ]);
+    expect(resources.filter((resource) => resource.custom)).toEqual([]);
+  });
+});
+
+describe('the stack config files', () => {
+  const project = readProject(join(__dirname, '..'));
+
+  async function renderFile(stack: string) {
+    const { config, secretKeys } = readStackConfig(stackConfigFile(project, stack), project);
+    expect(secretKeys).toEqual([]);
+    return render(checkpointStack, { project: project.name, stack, config, secretKeys });
+  }
+
+  it('declares project checkpoints-gcp running index.ts with TypeScript', () => {
+    expect(project.name).toBe('checkpoints-gcp');
+    expect(project.main).toBe(join(__dirname, '..', 'index.ts'));
+    expect(project.typescript).toBe(true);
+  });
+
+  it('dev: one standard store, Google-managed keys, unprotected', async () => {
+    const snapshot = await renderFile('dev');
+    expect(Object.keys(snapshot.outputs['stores'] as object)).toEqual(['llm-pretrain']);
+    const [bucket, ...others] = ofType(snapshot, 'gcp:storage/bucket:Bucket');
+    expect(others).toEqual([]);
+    expect(bucket?.inputs['versioning']).toEqual({ enabled: true });
+    expect(bucket?.inputs['encryption']).toBeUndefined();
+    expect(customResources(snapshot).some((resource) => resource.protect)).toBe(false);
+  });
+
+  it('prod: a customer-managed standard store and a high-throughput store with a cache, protected', async () => {
+    const snapshot = await renderFile('prod');
+    expect(Object.keys(snapshot.outputs['stores'] as object)).toEqual(['llm-pretrain', 'llm-pretrain-hot']);
+    const buckets = ofType(snapshot, 'gcp:storage/bucket:Bucket');
+    expect(
+      buckets
+        .map((bucket) => [bucket.name, bucket.inputs['versioning'], bucket.inputs['hierarchicalNamespace']])
+        .sort(),
+    ).toEqual(
+      [
+        ['llm-pretrain-bucket', { enabled: true }, undefined],
+        ['llm-pretrain-hot-bucket', { enabled: false }, { enabled: true }],
+      ].sort(),
+    );
+    expect(buckets.every((bucket) => bucket.protect && bucket.retainOnDelete)).toBe(true);
+    expect(buckets.every((bucket) => bucket.inputs['encryption'] !== undefined)).toBe(true);
+    expect(
+      ofType(snapshot, 'gcp:storage/anywhereCache:AnywhereCache').map((cache) => cache.inputs['zone']),
+    ).toEqual(['us-central1-a']);
+  });
+});
