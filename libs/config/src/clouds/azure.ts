@@ -2,13 +2,19 @@ import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { RetentionSpec, StoreSpec, Tier } from '../spec';
 
-/** Microsoft Entra object IDs are GUIDs; Azure compares them without regard to case. */
-const OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * `<type>:<object ID>`. Role assignments must name the principal's type: ARM refuses a type that does not
+ * match the directory, and the provider assumes 'User' when none is given, which breaks groups and apps.
+ * Object IDs are GUIDs, compared by Azure without regard to case.
+ */
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const PRINCIPAL = new RegExp(`^(user|group|servicePrincipal):(${GUID})$`);
 
-const OBJECT_ID_FORMAT =
-  'must be the Microsoft Entra object ID of a user, group or service principal, a GUID such as ' +
-  '3f2504e0-4f89-41d3-9a0c-0305e82c3301 (for an app: `az ad sp show --id <app-id> --query id -o tsv`; ' +
-  'the application (client) ID is not accepted by role assignments)';
+const PRINCIPAL_FORMAT =
+  "must be 'user:', 'group:' or 'servicePrincipal:' followed by the principal's Microsoft Entra object ID, " +
+  'e.g. group:3f2504e0-4f89-41d3-9a0c-0305e82c3301 (a group: `az ad group show -g <name> --query id -o tsv`; ' +
+  'an app or managed identity: its service principal, `az ad sp show --id <client-id> --query id -o tsv`; ' +
+  'the application (client) ID is not an object ID)';
 
 const NO_VERSIONING =
   'ADLS Gen2 accounts have a hierarchical namespace, which cannot have blob versioning, so there are no ' +
@@ -39,8 +45,8 @@ export const azureRules: CloudRules = {
   retentionDefaults: azureRetentionDefaults,
   checkStore(store, raw, report) {
     checkRetention(store.tier, raw.retention ?? {}, report);
-    checkObjectIds(store.access.writers, 'access.writers', report);
-    checkObjectIds(store.access.readers, 'access.readers', report);
+    checkPrincipals(store.access.writers, 'access.writers', report);
+    checkPrincipals(store.access.readers, 'access.readers', report);
   },
 };
 
@@ -66,14 +72,15 @@ function checkRetention(tier: Tier, retention: NonNullable<RawStore['retention']
   }
 }
 
-function checkObjectIds(principals: StoreSpec['access']['writers'], path: string, report: Report): void {
-  const lowered = principals.map((principal) => principal.toLowerCase());
+function checkPrincipals(principals: StoreSpec['access']['writers'], path: string, report: Report): void {
+  const objectIds = principals.map((principal) => PRINCIPAL.exec(principal)?.[2]?.toLowerCase());
   principals.forEach((principal, index) => {
-    if (!OBJECT_ID.test(principal)) {
-      report(`${path}[${index}]`, principal, OBJECT_ID_FORMAT);
-    } else if (lowered.indexOf(lowered[index] ?? '') !== index && principals.indexOf(principal) === index) {
-      // Exact repeats are reported by the common rules; these differ only in case, which Azure ignores.
-      report(`${path}[${index}]`, principal, 'is listed twice (object IDs are not case-sensitive)');
+    const objectId = objectIds[index];
+    if (objectId === undefined) {
+      report(`${path}[${index}]`, principal, PRINCIPAL_FORMAT);
+    } else if (objectIds.indexOf(objectId) !== index && principals.indexOf(principal) === index) {
+      // Exact repeats are reported by the common rules; these name one object ID differently.
+      report(`${path}[${index}]`, principal, `names object ID ${objectId} a second time`);
     }
   });
 }

@@ -1,5 +1,6 @@
 import {
   adlsFilesystemGrants,
+  azurePrincipal,
   azureRoleDefinitionId,
   type AdlsRoleGrant,
   type AzureBuiltInRole,
@@ -13,6 +14,7 @@ const storeIdentities: AdlsRoleGrant[] = [
 ];
 const alice = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const group = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const pipeline = 'c56a4180-65aa-42ec-a945-5fd21dec0538';
 
 describe('azureRoleDefinitionId', () => {
   it.each<[AzureBuiltInRole, string]>([
@@ -26,40 +28,95 @@ describe('azureRoleDefinitionId', () => {
   });
 });
 
+describe('azurePrincipal', () => {
+  it.each([
+    [`user:${alice}`, 'User', alice],
+    [`group:${group}`, 'Group', group],
+    [`servicePrincipal:${pipeline}`, 'ServicePrincipal', pipeline],
+    [`group:${group.toUpperCase()}`, 'Group', group],
+  ])('%s', (entry, principalType, objectId) => {
+    expect(azurePrincipal(entry)).toEqual({ principalType, objectId });
+  });
+
+  it.each([alice, `Group:${group}`, `serviceAccount:${pipeline}`, `toString:${alice}`])(
+    'refuses %s',
+    (entry) => {
+      expect(() => azurePrincipal(entry)).toThrow(
+        `'${entry}' is not 'user:', 'group:' or 'servicePrincipal:' followed by an object ID`,
+      );
+    },
+  );
+});
+
 describe('adlsFilesystemGrants', () => {
   it.each<[string, { writers: string[]; readers: string[] }, AdlsRoleGrant[]]>([
     ['store identities only', { writers: [], readers: [] }, storeIdentities],
     [
-      'a writer principal',
-      { writers: [alice], readers: [] },
+      'a writer user',
+      { writers: [`user:${alice}`], readers: [] },
       [
         ...storeIdentities,
-        { role: CONTRIBUTOR, grantee: { kind: 'principal', purpose: 'writer', objectId: alice } },
+        {
+          role: CONTRIBUTOR,
+          grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
+        },
       ],
     ],
     [
       'a reader group',
-      { writers: [], readers: [group] },
+      { writers: [], readers: [`group:${group}`] },
       [
         ...storeIdentities,
-        { role: READER, grantee: { kind: 'principal', purpose: 'reader', objectId: group } },
+        {
+          role: READER,
+          grantee: { kind: 'principal', purpose: 'reader', principalType: 'Group', objectId: group },
+        },
+      ],
+    ],
+    [
+      'a writing pipeline and a reading group',
+      { writers: [`servicePrincipal:${pipeline}`], readers: [`group:${group}`] },
+      [
+        ...storeIdentities,
+        {
+          role: CONTRIBUTOR,
+          grantee: {
+            kind: 'principal',
+            purpose: 'writer',
+            principalType: 'ServicePrincipal',
+            objectId: pipeline,
+          },
+        },
+        {
+          role: READER,
+          grantee: { kind: 'principal', purpose: 'reader', principalType: 'Group', objectId: group },
+        },
       ],
     ],
     [
       'the same principal as writer and reader',
-      { writers: [alice], readers: [alice] },
+      { writers: [`user:${alice}`], readers: [`user:${alice}`] },
       [
         ...storeIdentities,
-        { role: CONTRIBUTOR, grantee: { kind: 'principal', purpose: 'writer', objectId: alice } },
-        { role: READER, grantee: { kind: 'principal', purpose: 'reader', objectId: alice } },
+        {
+          role: CONTRIBUTOR,
+          grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
+        },
+        {
+          role: READER,
+          grantee: { kind: 'principal', purpose: 'reader', principalType: 'User', objectId: alice },
+        },
       ],
     ],
     [
       'upper-case object IDs are lowered',
-      { writers: [alice.toUpperCase()], readers: [] },
+      { writers: [`user:${alice.toUpperCase()}`], readers: [] },
       [
         ...storeIdentities,
-        { role: CONTRIBUTOR, grantee: { kind: 'principal', purpose: 'writer', objectId: alice } },
+        {
+          role: CONTRIBUTOR,
+          grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
+        },
       ],
     ],
   ])('%s', (_title, access, grants) => {
@@ -67,7 +124,9 @@ describe('adlsFilesystemGrants', () => {
   });
 
   it('never grants an owner, contributor or key operator role', () => {
-    const roles = new Set(adlsFilesystemGrants({ writers: [alice], readers: [group] }).map((g) => g.role));
+    const roles = new Set(
+      adlsFilesystemGrants({ writers: [`user:${alice}`], readers: [`group:${group}`] }).map((g) => g.role),
+    );
     expect([...roles].sort()).toEqual([READER, CONTRIBUTOR].sort());
   });
 });

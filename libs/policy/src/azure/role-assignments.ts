@@ -22,10 +22,19 @@ export const ADLS_ROLE_BY_PURPOSE = {
 
 export type AdlsPurpose = keyof typeof ADLS_ROLE_BY_PURPOSE;
 
+/** The `principalType` of a role assignment, by the prefix an `access` entry carries. */
+export const AZURE_PRINCIPAL_TYPES = {
+  user: 'User',
+  group: 'Group',
+  servicePrincipal: 'ServicePrincipal',
+} as const;
+
+export type AzurePrincipalType = (typeof AZURE_PRINCIPAL_TYPES)[keyof typeof AZURE_PRINCIPAL_TYPES];
+
 /** Who receives a role: the store's own managed identity, or a principal named in `access`. */
 export type AdlsGrantee =
   | { kind: 'store-identity'; purpose: AdlsPurpose }
-  | { kind: 'principal'; purpose: AdlsPurpose; objectId: string };
+  | { kind: 'principal'; purpose: AdlsPurpose; principalType: AzurePrincipalType; objectId: string };
 
 export interface AdlsRoleGrant {
   role: AzureBuiltInRole;
@@ -33,15 +42,32 @@ export interface AdlsRoleGrant {
 }
 
 /**
+ * Reads an `access` entry, `user:`, `group:` or `servicePrincipal:` and an object ID (as `azureRules`
+ * validates it). The object ID is lowercased, the form Azure returns, so a differently cased ID in config
+ * never shows as a change.
+ * @throws Error for an entry without one of those prefixes.
+ */
+export function azurePrincipal(entry: string): { principalType: AzurePrincipalType; objectId: string } {
+  const separator = entry.indexOf(':');
+  const prefix = entry.slice(0, separator);
+  if (separator < 0 || !Object.hasOwn(AZURE_PRINCIPAL_TYPES, prefix)) {
+    throw new Error(`'${entry}' is not 'user:', 'group:' or 'servicePrincipal:' followed by an object ID`);
+  }
+  return {
+    principalType: AZURE_PRINCIPAL_TYPES[prefix as keyof typeof AZURE_PRINCIPAL_TYPES],
+    objectId: entry.slice(separator + 1).toLowerCase(),
+  };
+}
+
+/**
  * Every role assignment on a store's filesystem: the store's writer and reader identities first, then
- * `access.writers` and `access.readers`. Object IDs are lowercased, the form Azure returns, so a
- * differently cased ID in config never shows as a change.
+ * `access.writers` and `access.readers`.
  */
 export function adlsFilesystemGrants(access: AccessSpec): AdlsRoleGrant[] {
-  const principals = (purpose: AdlsPurpose, objectIds: readonly string[]): AdlsRoleGrant[] =>
-    objectIds.map((objectId) => ({
+  const principals = (purpose: AdlsPurpose, entries: readonly string[]): AdlsRoleGrant[] =>
+    entries.map((entry) => ({
       role: ADLS_ROLE_BY_PURPOSE[purpose],
-      grantee: { kind: 'principal', purpose, objectId: objectId.toLowerCase() },
+      grantee: { kind: 'principal', purpose, ...azurePrincipal(entry) },
     }));
   return [
     { role: ADLS_ROLE_BY_PURPOSE.writer, grantee: { kind: 'store-identity', purpose: 'writer' } },

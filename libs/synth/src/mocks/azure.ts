@@ -7,6 +7,8 @@ export function azureMocks(config: Record<string, string>): CloudMocks {
   const location = config['azure-native:location'] ?? 'eastus';
   const subscription = str(config['azure-native:subscriptionId'], AZURE_SUBSCRIPTION_ID);
   const groupId = (group: string) => `/subscriptions/${subscription}/resourceGroups/${group}`;
+  const accountId = (inputs: Record<string, unknown>, account: string) =>
+    `${groupId(str(inputs['resourceGroupName'], 'rg'))}/providers/Microsoft.Storage/storageAccounts/${account}`;
 
   return {
     resources: {
@@ -37,6 +39,16 @@ export function azureMocks(config: Record<string, string>): CloudMocks {
         const container = str(inputs['containerName'], name);
         const id = `${groupId(str(inputs['resourceGroupName'], 'rg'))}/providers/Microsoft.Storage/storageAccounts/${account}/blobServices/default/containers/${container}`;
         return { id, state: { ...inputs, name: container } };
+      },
+      'azure-native:storage:BlobServiceProperties': ({ inputs }) => {
+        const account = str(inputs['accountName'], 'account');
+        const id = `${accountId(inputs, account)}/blobServices/default`;
+        return { id, state: { ...inputs, name: 'default' } };
+      },
+      'azure-native:storage:ManagementPolicy': ({ inputs }) => {
+        const account = str(inputs['accountName'], 'account');
+        const id = `${accountId(inputs, account)}/managementPolicies/default`;
+        return { id, state: { ...inputs, name: 'DefaultManagementPolicy' } };
       },
       'azure-native:managedidentity:UserAssignedIdentity': ({ name, inputs }) => {
         const identity = str(inputs['resourceName'], name);

@@ -1,0 +1,95 @@
+import * as pulumi from '@pulumi/pulumi';
+import { getClientConfigOutput } from '@pulumi/azure-native/authorization/getClientConfig';
+import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
+import {
+  azureRules,
+  ConfigError,
+  DATA_CLASSIFICATIONS,
+  loadStackSpec,
+  type ConfigIssue,
+  type StackSpec,
+  type StoreOutputs,
+} from '@checkpoints/config';
+import { nameRules, names } from '@checkpoints/naming';
+import { azureTags, standardTags } from '@checkpoints/tagging';
+import { CheckpointStore } from './checkpoint-store';
+
+interface AzureStackConfig {
+  spec: StackSpec;
+  location: string;
+}
+
+/** Every store of the stack's config, each with its outputs (DESIGN section 5). */
+export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
+  const { spec, location } = loadAzureConfig();
+  const client = getClientConfigOutput();
+  const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
+  const stores = spec.stores.map((store) => {
+    const component = new CheckpointStore(store.name, {
+      store,
+      stack: { environment: spec.environment, owner: spec.owner, costCenter: spec.costCenter },
+      location,
+      resourceGroupName,
+      subscriptionId: client.subscriptionId,
+      tenantId: client.tenantId,
+    });
+    return [store.name, component.outputs] as const;
+  });
+  return { stores: Object.fromEntries(stores) };
+}
+
+/** The `checkpoints:` spec and `azure-native:location`, every problem of both reported at once. */
+function loadAzureConfig(): AzureStackConfig {
+  const source = `Pulumi.${pulumi.getStack()}.yaml`;
+  const issues: ConfigIssue[] = [];
+  let spec: StackSpec | undefined;
+  try {
+    spec = loadStackSpec(pulumi.runtime.allConfig(), azureRules, source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  const location = new pulumi.Config('azure-native').get('location');
+  if (!location) {
+    issues.push({
+      path: 'azure-native:location',
+      value: undefined,
+      message: 'is required: the Azure region of every store and identity, e.g. eastus2',
+    });
+  }
+  const groupName = spec?.resourceGroupName;
+  const groupProblem = groupName === undefined ? undefined : nameRules.resourceGroup(groupName);
+  if (groupProblem)
+    issues.push({ path: 'checkpoints:resourceGroupName', value: groupName, message: groupProblem });
+  if (!spec || !location || issues.length > 0) throw new ConfigError(issues, source);
+  return { spec, location };
+}
+
+/**
+ * One resource group per stack. Deleting a group deletes everything in it, retained accounts included,
+ * so the group is protected whenever any store is.
+ */
+function createResourceGroup(spec: StackSpec, location: string): ResourceGroup {
+  const stack = { project: pulumi.getProject(), stack: pulumi.getStack() };
+  const { environment, owner, costCenter } = spec;
+  const protect = spec.stores.some((store) => store.protect);
+  return new ResourceGroup(
+    'checkpoints',
+    {
+      resourceGroupName: names.resourceGroup(stack),
+      location,
+      tags: azureTags(
+        standardTags({ environment, owner, costCenter, ...stack, dataClassification: mostSensitive(spec) }),
+      ),
+    },
+    protect ? { protect, retainOnDelete: true } : {},
+  );
+}
+
+/** The group holds every store, so it is labelled with the most sensitive classification among them. */
+function mostSensitive(spec: StackSpec): string {
+  const rank = Math.max(
+    ...spec.stores.map((store) => DATA_CLASSIFICATIONS.indexOf(store.dataClassification)),
+  );
+  return DATA_CLASSIFICATIONS[rank] ?? 'restricted';
+}

@@ -1,0 +1,138 @@
+import type { ConfigIssue } from '@checkpoints/config';
+import { nameRules } from '@checkpoints/naming';
+import { byName } from '@checkpoints/synth';
+import { refusal, renderStack, stackConfig, T, type StackValues } from './render';
+
+const store = { name: 'llm', dataClassification: 'internal' };
+const objectId = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+describe('config a user could get wrong', () => {
+  it.each<[string, StackValues, ConfigIssue]>([
+    [
+      'no location',
+      { location: undefined, stores: [store] },
+      {
+        path: 'azure-native:location',
+        value: undefined,
+        message: 'is required: the Azure region of every store and identity, e.g. eastus2',
+      },
+    ],
+    [
+      'a resource group name Azure refuses',
+      { resourceGroupName: 'ml checkpoints.', stores: [store] },
+      {
+        path: 'checkpoints:resourceGroupName',
+        value: 'ml checkpoints.',
+        message:
+          "Azure resource group names must be 1-90 characters of letters, digits, '-', '_', '.', '(' and ')' " +
+          "and not end with '.'; got 'ml checkpoints.' (15 chars, contains ' ', ends with '.')",
+      },
+    ],
+    [
+      'an availability zone',
+      { stores: [{ ...store, tier: 'high-throughput', zone: '2' }] },
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: '2',
+        message: 'is not used on azure; it applies on aws and gcp (high-throughput tier) only',
+      },
+    ],
+    [
+      'versions kept, as on S3',
+      { stores: [{ ...store, retention: { keepNoncurrentVersions: 3 } }] },
+      {
+        path: 'checkpoints:stores[0].retention.keepNoncurrentVersions',
+        value: 3,
+        message:
+          'ADLS Gen2 accounts have a hierarchical namespace, which cannot have blob versioning, so there are no ' +
+          'previous versions to keep; deleted files stay recoverable for retention.softDeleteDays instead. ' +
+          'Remove retention.keepNoncurrentVersions',
+      },
+    ],
+    [
+      'archive on a standard store',
+      { stores: [{ ...store, retention: { archiveAfterDays: 180 } }] },
+      {
+        path: 'checkpoints:stores[0].retention.archiveAfterDays',
+        value: 180,
+        message:
+          'the archive tier is not available on zone-redundant (ZRS) accounts, which standard stores use so ' +
+          'checkpoints survive a zone outage; use retention.coolAfterDays and retention.expireAfterDays, or set 0 (never)',
+      },
+    ],
+    [
+      'cool tier on a premium store',
+      { stores: [{ ...store, tier: 'high-throughput', retention: { coolAfterDays: 30 } }] },
+      {
+        path: 'checkpoints:stores[0].retention.coolAfterDays',
+        value: 30,
+        message:
+          "premium block blob accounts (tier 'high-throughput') have no access tiers, so nothing can move to cool " +
+          'or archive; use tier: standard or remove retention.coolAfterDays',
+      },
+    ],
+    [
+      'an upload cleanup age',
+      { stores: [{ ...store, retention: { abortIncompleteUploadDays: 2 } }] },
+      {
+        path: 'checkpoints:stores[0].retention.abortIncompleteUploadDays',
+        value: 2,
+        message:
+          'ADLS Gen2 has no rule for incomplete uploads: blocks that are never committed are discarded by the ' +
+          'service after 7 days. Remove retention.abortIncompleteUploadDays',
+      },
+    ],
+    [
+      'soft delete shorter than a week',
+      { stores: [{ ...store, retention: { softDeleteDays: 1 } }] },
+      {
+        path: 'checkpoints:stores[0].retention.softDeleteDays',
+        value: 1,
+        message: 'allowed: a whole number of days from 7 to 365',
+      },
+    ],
+    [
+      'an object ID without its type',
+      { stores: [{ ...store, access: { readers: [objectId] } }] },
+      {
+        path: 'checkpoints:stores[0].access.readers[0]',
+        value: objectId,
+        message:
+          "must be 'user:', 'group:' or 'servicePrincipal:' followed by the principal's Microsoft Entra object ID, " +
+          'e.g. group:3f2504e0-4f89-41d3-9a0c-0305e82c3301 (a group: `az ad group show -g <name> --query id -o tsv`; ' +
+          'an app or managed identity: its service principal, `az ad sp show --id <client-id> --query id -o tsv`; ' +
+          'the application (client) ID is not an object ID)',
+      },
+    ],
+  ])('%s', async (_title, values, issue) => {
+    const { issues, registered } = await refusal(stackConfig(values));
+    expect(issues).toEqual([issue]);
+    expect(registered.filter((resource) => resource.custom)).toEqual([]);
+  });
+
+  it('reports problems of the cloud keys and the store spec together, naming the file', async () => {
+    const { issues, message, registered } = await refusal(
+      stackConfig({ location: undefined, stores: [{ ...store, retention: { noncurrentExpireDays: 7 } }] }),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].retention.noncurrentExpireDays',
+      'azure-native:location',
+    ]);
+    expect(message).toMatch(/^Invalid stack config in Pulumi\.dev\.yaml \(2 problems\):/);
+    expect(registered.filter((resource) => resource.custom)).toEqual([]);
+  });
+});
+
+describe('names within Azure limits', () => {
+  it('fits the longest store name into a valid storage account and Key Vault name', async () => {
+    const name = 'a-very-long-checkpoint-store-nm';
+    const snapshot = await renderStack(
+      { environment: 'prod', stores: [{ name, dataClassification: 'internal' }] },
+      'production-eastus2',
+    );
+    const account = byName(snapshot, T.account, name).inputs['accountName'] as string;
+    const vault = byName(snapshot, T.vault, name).inputs['vaultName'] as string;
+    expect([account, vault].map((n) => n.length)).toEqual([24, 24]);
+    expect([nameRules.storageAccount(account), nameRules.keyVault(vault)]).toEqual([undefined, undefined]);
+  });
+});
