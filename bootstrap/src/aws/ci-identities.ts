@@ -1,0 +1,108 @@
+import * as pulumi from '@pulumi/pulumi';
+import { getCallerIdentityOutput } from '@pulumi/aws/getCallerIdentity';
+import { getPartitionOutput } from '@pulumi/aws/getPartition';
+import { OpenIdConnectProvider } from '@pulumi/aws/iam/openIdConnectProvider';
+import { Role } from '@pulumi/aws/iam/role';
+import { RolePolicy } from '@pulumi/aws/iam/rolePolicy';
+import { awsTags, type Tags } from '@checkpoints/tagging';
+import type { CiIdentities, CiIdentityArgs } from '../identity-args';
+import { AWS_STS_AUDIENCE, environmentSubject, GITHUB_OIDC_ISSUER, pullRequestSubject } from '../github';
+import { ciNames, deployPurpose, type CiPurpose } from '../names';
+import { outputNames } from '../outputs';
+import {
+  deployPolicy,
+  githubTrustPolicy,
+  previewPolicy,
+  type AwsAccount,
+  type PolicyDocument,
+} from './policies';
+
+export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
+  /** Reuse the account's existing GitHub OIDC provider instead of creating one (one per issuer per account). */
+  oidcProviderArn?: string;
+}
+
+/**
+ * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests, and a
+ * deploy role per environment trusted by jobs that passed that GitHub environment's protection rules.
+ */
+export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdentities {
+  /** Repository variables: the role ARNs the workflows assume. */
+  readonly variables: Record<string, pulumi.Output<string>>;
+
+  constructor(name: string, args: AwsCiIdentitiesArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('checkpoints:bootstrap:AwsCiIdentities', name, {}, opts);
+    const providerArn = args.oidcProviderArn
+      ? pulumi.output(args.oidcProviderArn)
+      : this.createOidcProvider(args.tags()).arn;
+    const account = this.account();
+
+    const preview = this.createRole(args, 'preview', providerArn, pullRequestSubject(args.repository), {
+      description: `Previews the checkpoint-storage stacks for pull requests of ${args.repository.fullName} (read-only)`,
+      policy: account.apply((resolved) => previewPolicy(resolved, args.environments)),
+      tags: args.tags(),
+    });
+    this.variables = { [outputNames.awsPreviewRole]: preview.arn };
+    for (const environment of args.environments) {
+      const deploy = this.createRole(
+        args,
+        deployPurpose(environment),
+        providerArn,
+        environmentSubject(args.repository, environment),
+        {
+          description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${args.repository.fullName}`,
+          policy: account.apply((resolved) => deployPolicy(resolved, environment)),
+          tags: args.tags(environment),
+        },
+      );
+      this.variables[outputNames.awsDeployRole(environment)] = deploy.arn;
+    }
+    this.registerOutputs(this.variables);
+  }
+
+  /** Trust anchor of every role here: protected, since deleting it breaks CI until it is re-created. */
+  private createOidcProvider(tags: Tags): OpenIdConnectProvider {
+    return new OpenIdConnectProvider(
+      'github',
+      { url: GITHUB_OIDC_ISSUER, clientIdLists: [AWS_STS_AUDIENCE], tags: awsTags(tags) },
+      { parent: this, protect: true },
+    );
+  }
+
+  private account(): pulumi.Output<AwsAccount> {
+    const caller = getCallerIdentityOutput({}, { parent: this });
+    const partition = getPartitionOutput({}, { parent: this });
+    return pulumi
+      .all([caller.accountId, partition.partition])
+      .apply(([accountId, partitionName]) => ({ accountId, partition: partitionName }));
+  }
+
+  private createRole(
+    args: AwsCiIdentitiesArgs,
+    purpose: CiPurpose,
+    providerArn: pulumi.Output<string>,
+    subject: string,
+    role: { description: string; policy: pulumi.Output<PolicyDocument>; tags: Tags },
+  ): Role {
+    const created = new Role(
+      purpose,
+      {
+        name: ciNames.awsRole(args.context, purpose),
+        description: role.description,
+        assumeRolePolicy: providerArn.apply((arn) => JSON.stringify(githubTrustPolicy(arn, subject))),
+        tags: awsTags(role.tags),
+      },
+      { parent: this },
+    );
+    new RolePolicy(
+      `${purpose}-permissions`,
+      {
+        name: 'checkpoint-stacks',
+        role: created.name,
+        policy: role.policy.apply((doc) => JSON.stringify(doc)),
+      },
+      { parent: this },
+    );
+    return created;
+  }
+}

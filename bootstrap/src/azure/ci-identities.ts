@@ -1,0 +1,156 @@
+import * as pulumi from '@pulumi/pulumi';
+import { RoleAssignment } from '@pulumi/azure-native/authorization/roleAssignment';
+import { FederatedIdentityCredential } from '@pulumi/azure-native/managedidentity/federatedIdentityCredential';
+import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
+import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
+import { azureTags, type Tags } from '@checkpoints/tagging';
+import type { AzureSettings } from '../config';
+import type { CiIdentities, CiIdentityArgs } from '../identity-args';
+import {
+  AZURE_TOKEN_EXCHANGE_AUDIENCE,
+  environmentSubject,
+  GITHUB_OIDC_ISSUER,
+  pullRequestSubject,
+} from '../github';
+import { ciNames, deployPurpose, type CiPurpose } from '../names';
+import { outputNames } from '../outputs';
+import {
+  assignableRolesCondition,
+  AZURE_DEPLOY_ROLES,
+  AZURE_PREVIEW_ROLES,
+  resourceGroupId,
+  roleAssignmentName,
+  roleDefinitionId,
+  type AzureRole,
+} from './roles';
+
+export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
+  settings: AzureSettings;
+}
+
+interface RoleGrant {
+  role: AzureRole;
+  /** Resource group of a stack. */
+  resourceGroup: string;
+  condition?: string;
+}
+
+/**
+ * User-assigned identities GitHub federates into: a read-only preview identity for this repository's pull
+ * requests and a deploy identity per GitHub environment, each with rights on the stacks' resource groups
+ * only. They live in a resource group of their own, out of reach of the deploy identities' rights.
+ */
+export class AzureCiIdentities extends pulumi.ComponentResource implements CiIdentities {
+  /** Repository variables: the tenant, subscription and client IDs `azure/login` needs. */
+  readonly variables: Record<string, pulumi.Output<string>>;
+
+  constructor(name: string, args: AzureCiIdentitiesArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('checkpoints:bootstrap:AzureCiIdentities', name, {}, opts);
+    const { repository, settings } = args;
+    const group = new ResourceGroup(
+      'ci-identities',
+      {
+        resourceGroupName: ciNames.azureResourceGroup(args.context),
+        location: settings.location,
+        tags: azureTags(args.tags()),
+      },
+      { parent: this },
+    );
+
+    // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
+    // those groups, and subscription-wide Reader would show the preview every other workload too.
+    const preview = this.createIdentity(args, group, 'preview', pullRequestSubject(repository), args.tags(), [
+      ...args.environments.flatMap((environment) =>
+        AZURE_PREVIEW_ROLES.map((role) => ({
+          role,
+          resourceGroup: settings.stackResourceGroups[environment],
+        })),
+      ),
+    ]);
+    this.variables = {
+      [outputNames.azureTenantId]: preview.tenantId,
+      [outputNames.azureSubscriptionId]: pulumi.output(settings.subscriptionId),
+      [outputNames.azurePreviewClientId]: preview.clientId,
+    };
+    for (const environment of args.environments) {
+      const resourceGroup = settings.stackResourceGroups[environment];
+      const deploy = this.createIdentity(
+        args,
+        group,
+        deployPurpose(environment),
+        environmentSubject(repository, environment),
+        args.tags(environment),
+        AZURE_DEPLOY_ROLES.map((role) => ({
+          role,
+          resourceGroup,
+          ...(role === 'Role Based Access Control Administrator'
+            ? { condition: assignableRolesCondition() }
+            : {}),
+        })),
+      );
+      this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
+    }
+    this.registerOutputs(this.variables);
+  }
+
+  private createIdentity(
+    args: AzureCiIdentitiesArgs,
+    group: ResourceGroup,
+    purpose: CiPurpose,
+    subject: string,
+    tags: Tags,
+    grants: RoleGrant[],
+  ): UserAssignedIdentity {
+    const identity = new UserAssignedIdentity(
+      purpose,
+      {
+        resourceGroupName: group.name,
+        resourceName: ciNames.azureIdentity(args.context, purpose),
+        location: args.settings.location,
+        tags: azureTags(tags),
+      },
+      { parent: this },
+    );
+    new FederatedIdentityCredential(
+      `${purpose}-github`,
+      {
+        resourceGroupName: group.name,
+        resourceName: identity.name,
+        federatedIdentityCredentialResourceName: ciNames.azureFederatedCredential(purpose),
+        issuer: GITHUB_OIDC_ISSUER,
+        subject,
+        audiences: [AZURE_TOKEN_EXCHANGE_AUDIENCE],
+      },
+      { parent: this, protect: true },
+    );
+    for (const grant of grants) this.assignRole(args, purpose, identity, grant);
+    return identity;
+  }
+
+  private assignRole(
+    { settings, repository }: AzureCiIdentitiesArgs,
+    purpose: CiPurpose,
+    identity: UserAssignedIdentity,
+    grant: RoleGrant,
+  ): RoleAssignment {
+    const scope = resourceGroupId(settings.subscriptionId, grant.resourceGroup);
+    const roleDefinition = roleDefinitionId(settings.subscriptionId, grant.role);
+    const slug = grant.role.toLowerCase().replace(/\s+/g, '-');
+    return new RoleAssignment(
+      `${purpose}-${grant.resourceGroup}-${slug}`,
+      {
+        scope,
+        roleDefinitionId: roleDefinition,
+        principalId: identity.principalId,
+        // A new identity takes a while to reach every directory replica; saying what it is spares the wait.
+        principalType: 'ServicePrincipal',
+        roleAssignmentName: identity.principalId.apply((principalId) =>
+          roleAssignmentName(scope, roleDefinition, principalId),
+        ),
+        description: `CI ${purpose} of ${repository.fullName}`,
+        ...(grant.condition ? { condition: grant.condition, conditionVersion: '2.0' } : {}),
+      },
+      { parent: this },
+    );
+  }
+}

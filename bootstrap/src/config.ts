@@ -1,0 +1,377 @@
+import { z } from 'zod';
+import {
+  CLOUDS,
+  closestKey,
+  ConfigError,
+  ENVIRONMENTS,
+  type Cloud,
+  type ConfigIssue,
+  type Environment,
+} from '@checkpoints/config';
+import { nameRules } from '@checkpoints/naming';
+
+export const NAMESPACE = 'bootstrap';
+
+/** A GitHub repository; `fullName` is `owner/name`, as the `repository` claim of its OIDC tokens spells it. */
+export interface Repository {
+  owner: string;
+  name: string;
+  fullName: string;
+}
+
+export interface AwsSettings {
+  region: string;
+  /** The account's GitHub OIDC provider, when it already exists (an account holds one per issuer URL). */
+  oidcProviderArn?: string;
+}
+
+export interface GcpSettings {
+  /** Where the workload identity pool and the CI service accounts live (`gcp:project`). */
+  project: string;
+  /** Per environment of `environments`, the project its GCP stack deploys into (default: `project`). */
+  stackProjects: Record<Environment, string>;
+}
+
+export interface AzureSettings {
+  subscriptionId: string;
+  location: string;
+  /** Per environment of `environments`, the existing resource group its Azure stack deploys into. */
+  stackResourceGroups: Record<Environment, string>;
+}
+
+export interface BootstrapConfig {
+  repository: Repository;
+  environments: Environment[];
+  clouds: Cloud[];
+  owner: string;
+  costCenter: string;
+  aws?: AwsSettings;
+  gcp?: GcpSettings;
+  azure?: AzureSettings;
+}
+
+// GitHub's own rules: owner of letters, digits and single inner hyphens; repository name of letters,
+// digits, '.', '_' and '-' other than '.' and '..'.
+const REPOSITORY = /^([A-Za-z0-9](?:-?[A-Za-z0-9]){0,38})\/(?!\.\.?$)([A-Za-z0-9._-]{1,100})$/;
+const OIDC_PROVIDER_ARN =
+  /^arn:aws(?:-cn|-us-gov)?:iam::\d{12}:oidc-provider\/token\.actions\.githubusercontent\.com$/;
+const AWS_REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+const AZURE_SUBSCRIPTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const perEnvironment = (value: z.ZodString) => z.record(z.string(), value);
+
+const schema = z.strictObject({
+  repository: z.string().regex(REPOSITORY),
+  environments: z.array(z.enum(ENVIRONMENTS)).min(1),
+  clouds: z.array(z.enum(CLOUDS)).min(1),
+  owner: z.string().min(1).max(63),
+  costCenter: z.string().min(1).max(63),
+  aws: z.strictObject({ oidcProviderArn: z.string().regex(OIDC_PROVIDER_ARN).optional() }).optional(),
+  gcp: z
+    .strictObject({ stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional() })
+    .optional(),
+  azure: z.strictObject({ stackResourceGroups: perEnvironment(z.string()) }).optional(),
+});
+
+type RawConfig = z.infer<typeof schema>;
+
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(schema.shape),
+  aws: ['oidcProviderArn'],
+  gcp: ['stackProjects'],
+  azure: ['stackResourceGroups'],
+};
+
+const ENVIRONMENT_LIST = ENVIRONMENTS.join(' | ');
+
+/** What each key allows, in the words a user needs to fix it; `[]` marks one item of a list or map. */
+const ALLOWED: Record<string, string> = {
+  repository:
+    "the GitHub repository CI runs in, as owner/name (e.g. acme/checkpoint-storage): no URL, no '.git', no wildcard",
+  environments: `a list of one or more GitHub environments, each one of ${ENVIRONMENT_LIST} (the stack it deploys has the same name)`,
+  'environments[]': `one of ${ENVIRONMENT_LIST}`,
+  clouds: `a list of one or more of ${CLOUDS.join(' | ')}`,
+  'clouds[]': `one of ${CLOUDS.join(' | ')}`,
+  owner: 'a non-empty string of at most 63 characters (the owning team, used as a tag)',
+  costCenter: 'a non-empty string of at most 63 characters (used as a tag)',
+  aws: 'a mapping with the optional key oidcProviderArn',
+  oidcProviderArn:
+    "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
+  gcp: 'a mapping with the optional key stackProjects',
+  stackProjects:
+    'a mapping of environment to the GCP project ID its stack deploys into (default: gcp:project)',
+  'stackProjects[]':
+    'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
+  azure: 'a mapping with the key stackResourceGroups',
+  stackResourceGroups:
+    'a mapping of every environment to the existing resource group its Azure stack deploys into (checkpoints:resourceGroupName there)',
+  'stackResourceGroups[]':
+    "an Azure resource group name: 1-90 letters, digits, '-', '_', '.', '(' and ')', not ending with '.'",
+};
+
+/** Provider keys a cloud needs, with what they must hold. */
+const PROVIDER_KEYS: Record<Cloud, { key: string; pattern: RegExp; allowed: string }[]> = {
+  aws: [
+    {
+      key: 'aws:region',
+      pattern: AWS_REGION,
+      allowed: 'an AWS region such as us-east-1 (IAM is global; the region picks the STS endpoint)',
+    },
+  ],
+  gcp: [
+    {
+      key: 'gcp:project',
+      pattern: GCP_PROJECT_ID,
+      allowed: 'the ID of the GCP project that holds the workload identity pool and the CI service accounts',
+    },
+  ],
+  azure: [
+    {
+      key: 'azure-native:subscriptionId',
+      pattern: AZURE_SUBSCRIPTION_ID,
+      allowed: 'the ID (a GUID) of the Azure subscription the stacks deploy into',
+    },
+    {
+      key: 'azure-native:location',
+      pattern: /^[a-z][a-z0-9]*$/,
+      allowed: 'the Azure region of the CI identities, e.g. eastus2',
+    },
+  ],
+};
+
+/**
+ * Validates the `bootstrap:` namespace and the provider keys of the enabled clouds.
+ * @param allConfig every config key of the stack, as `pulumi.runtime.allConfig()` gives it.
+ * @param source the stack config file, named in the error.
+ * @throws ConfigError listing every problem, before any resource is registered.
+ */
+export function loadBootstrapConfig(allConfig: Record<string, string>, source?: string): BootstrapConfig {
+  const values = readNamespace(allConfig);
+  const parsed = schema.safeParse(values);
+  // Provider keys are checked whenever the cloud list itself is readable, so one run lists every problem.
+  const clouds = schema.shape.clouds.safeParse(values['clouds']);
+  const providerIssues = clouds.success ? providerKeyIssues(new Set(clouds.data), allConfig) : [];
+  if (!parsed.success) {
+    throw new ConfigError(
+      [...parsed.error.issues.flatMap((issue) => toConfigIssues(issue, values)), ...providerIssues],
+      source,
+    );
+  }
+  const issues = [...duplicateIssues(parsed.data), ...settingsIssues(parsed.data), ...providerIssues];
+  if (issues.length > 0) throw new ConfigError(issues, source);
+  return toBootstrapConfig(parsed.data, allConfig);
+}
+
+function readNamespace(allConfig: Record<string, string>): Record<string, unknown> {
+  const prefix = `${NAMESPACE}:`;
+  return Object.fromEntries(
+    Object.entries(allConfig)
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, text]) => [key.slice(prefix.length), parseValue(text)]),
+  );
+}
+
+/** Pulumi hands structured config values to programs as JSON text. */
+function parseValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return text;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function formatPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>((path, segment, index) => {
+    if (typeof segment === 'number') return `${path}[${segment}]`;
+    return index === 0 ? `${path}${String(segment)}` : `${path}.${String(segment)}`;
+  }, `${NAMESPACE}:`);
+}
+
+function toConfigIssues(issue: z.core.$ZodIssue, root: Record<string, unknown>): ConfigIssue[] {
+  const segments = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const known = KNOWN_KEYS[segments.join('.')] ?? [];
+    return issue.keys.map((key) => {
+      const hint = closestKey(key, known);
+      return {
+        path: formatPath([...segments, key]),
+        value: undefined,
+        message: `unknown key; ${hint ? `did you mean '${hint}'? ` : ''}known keys here: ${known.join(', ')}`,
+      };
+    });
+  }
+  const value = valueAt(root, segments);
+  const allowed = ALLOWED[allowedKey(segments)] ?? issue.message;
+  if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];
+  return [
+    { path: formatPath(segments), value, message: `${repositoryHint(segments, value)}allowed: ${allowed}` },
+  ];
+}
+
+/** `environments[1]` -> 'environments[]'; `gcp.stackProjects.prod` -> 'stackProjects[]'. */
+function allowedKey(segments: readonly (string | number)[]): string {
+  const last = segments.at(-1);
+  const parent = segments.at(-2);
+  if (typeof last === 'number') return `${String(parent)}[]`;
+  if (parent === 'stackProjects' || parent === 'stackResourceGroups') return `${parent}[]`;
+  return String(last ?? '');
+}
+
+/** The usual slip is pasting the repository's URL: name the value to write instead. */
+function repositoryHint(segments: readonly (string | number)[], value: unknown): string {
+  if (segments.join('.') !== 'repository' || typeof value !== 'string') return '';
+  const fromUrl = /github\.com[/:]([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(value);
+  const candidate = fromUrl ? `${fromUrl[1]}/${fromUrl[2]}` : undefined;
+  return candidate && REPOSITORY.test(candidate) ? `did you mean '${candidate}'? ` : '';
+}
+
+function valueAt(root: unknown, segments: readonly (string | number)[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+function duplicateIssues(raw: RawConfig): ConfigIssue[] {
+  return (['environments', 'clouds'] as const).flatMap((key) =>
+    (raw[key] as readonly string[]).flatMap((item, index, list) =>
+      list.indexOf(item) === index
+        ? []
+        : [{ path: formatPath([key, index]), value: item, message: 'is listed twice' }],
+    ),
+  );
+}
+
+/** Each enabled cloud needs its provider keys, each with a value of the right shape. */
+function providerKeyIssues(enabled: ReadonlySet<Cloud>, allConfig: Record<string, string>): ConfigIssue[] {
+  return CLOUDS.filter((cloud) => enabled.has(cloud)).flatMap((cloud) =>
+    PROVIDER_KEYS[cloud].flatMap(({ key, pattern, allowed }): ConfigIssue[] => {
+      const value = allConfig[key];
+      if (value === undefined || value === '') {
+        return [
+          {
+            path: key,
+            value: undefined,
+            message: `is required when ${cloud} is in ${NAMESPACE}:clouds: ${allowed}`,
+          },
+        ];
+      }
+      return pattern.test(value) ? [] : [{ path: key, value, message: `allowed: ${allowed}` }];
+    }),
+  );
+}
+
+/** Settings of a cloud that is not enabled are a mistake; those of an enabled cloud must fit the environments. */
+function settingsIssues(raw: RawConfig): ConfigIssue[] {
+  const enabled = new Set(raw.clouds);
+  const notEnabled = CLOUDS.filter((cloud) => !enabled.has(cloud) && raw[cloud] !== undefined).map(
+    (cloud) => ({
+      path: formatPath([cloud]),
+      value: raw[cloud],
+      message: `is set, but ${cloud} is not in ${NAMESPACE}:clouds (${raw.clouds.join(', ')}); add it there or remove this key`,
+    }),
+  );
+  return [
+    ...notEnabled,
+    ...(enabled.has('gcp')
+      ? environmentMapIssues(['gcp', 'stackProjects'], raw.gcp?.stackProjects, raw.environments, false)
+      : []),
+    ...(enabled.has('azure')
+      ? [
+          ...environmentMapIssues(
+            ['azure', 'stackResourceGroups'],
+            raw.azure?.stackResourceGroups,
+            raw.environments,
+            true,
+          ),
+          ...resourceGroupNameIssues(raw.azure?.stackResourceGroups ?? {}),
+        ]
+      : []),
+  ];
+}
+
+function resourceGroupNameIssues(groups: Record<string, string>): ConfigIssue[] {
+  return Object.entries(groups).flatMap(([environment, group]) => {
+    const problem = nameRules.resourceGroup(group);
+    return problem === undefined
+      ? []
+      : [{ path: formatPath(['azure', 'stackResourceGroups', environment]), value: group, message: problem }];
+  });
+}
+
+function environmentMapIssues(
+  segments: readonly string[],
+  map: Record<string, string> | undefined,
+  environments: readonly Environment[],
+  everyEnvironmentRequired: boolean,
+): ConfigIssue[] {
+  const listed = environments.join(', ');
+  const unknown = Object.keys(map ?? {})
+    .filter((key) => !environments.includes(key as Environment))
+    .map((key) => ({
+      path: formatPath([...segments, key]),
+      value: map?.[key],
+      message: `is not an environment of ${NAMESPACE}:environments (${listed})`,
+    }));
+  const missing = everyEnvironmentRequired
+    ? environments
+        .filter((environment) => map?.[environment] === undefined)
+        .map((environment) => ({
+          path: formatPath([...segments, environment]),
+          value: undefined,
+          message: `is required: ${ALLOWED[`${segments.at(-1)}[]`]}; deploy rights are granted on that group alone`,
+        }))
+    : [];
+  return [...unknown, ...missing];
+}
+
+function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): BootstrapConfig {
+  const match = REPOSITORY.exec(raw.repository);
+  const [owner = '', name = ''] = match ? [match[1], match[2]] : [];
+  const config: BootstrapConfig = {
+    repository: { owner, name, fullName: raw.repository },
+    environments: raw.environments,
+    clouds: raw.clouds,
+    owner: raw.owner,
+    costCenter: raw.costCenter,
+  };
+  const setting = (key: string) => allConfig[key] ?? '';
+  if (raw.clouds.includes('aws')) {
+    config.aws = { region: setting('aws:region') };
+    if (raw.aws?.oidcProviderArn) config.aws.oidcProviderArn = raw.aws.oidcProviderArn;
+  }
+  if (raw.clouds.includes('gcp')) {
+    const project = setting('gcp:project');
+    config.gcp = {
+      project,
+      stackProjects: perEnvironmentValue(raw.environments, (env) => raw.gcp?.stackProjects?.[env] ?? project),
+    };
+  }
+  if (raw.clouds.includes('azure')) {
+    config.azure = {
+      subscriptionId: setting('azure-native:subscriptionId').toLowerCase(),
+      location: setting('azure-native:location'),
+      stackResourceGroups: perEnvironmentValue(
+        raw.environments,
+        (env) => raw.azure?.stackResourceGroups[env] ?? '',
+      ),
+    };
+  }
+  return config;
+}
+
+/** Holds exactly the configured environments: look it up with those only. */
+function perEnvironmentValue(
+  environments: readonly Environment[],
+  valueOf: (environment: Environment) => string,
+): Record<Environment, string> {
+  return Object.fromEntries(environments.map((environment) => [environment, valueOf(environment)])) as Record<
+    Environment,
+    string
+  >;
+}

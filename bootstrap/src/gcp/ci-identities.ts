@@ -1,0 +1,130 @@
+import * as pulumi from '@pulumi/pulumi';
+import { WorkloadIdentityPool } from '@pulumi/gcp/iam/workloadIdentityPool';
+import { WorkloadIdentityPoolProvider } from '@pulumi/gcp/iam/workloadIdentityPoolProvider';
+import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
+import { Account } from '@pulumi/gcp/serviceaccount/account';
+import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
+import type { GcpSettings } from '../config';
+import type { CiIdentities, CiIdentityArgs } from '../identity-args';
+import { environmentSubject, GITHUB_OIDC_ISSUER, pullRequestSubject } from '../github';
+import { ciNames, deployPurpose, type CiPurpose } from '../names';
+import { outputNames } from '../outputs';
+import {
+  federatedPrincipal,
+  GCP_DEPLOY_ROLES,
+  GCP_PREVIEW_ROLES,
+  GITHUB_ATTRIBUTE_MAPPING,
+  providerAudience,
+  repositoryCondition,
+  WORKLOAD_IDENTITY_USER,
+} from './roles';
+
+export interface GcpCiIdentitiesArgs extends CiIdentityArgs {
+  settings: GcpSettings;
+}
+
+/**
+ * A workload identity pool whose GitHub provider admits this repository's tokens only, a preview service
+ * account for its pull requests and a deploy service account per GitHub environment. Neither pools nor
+ * service accounts take labels.
+ */
+export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdentities {
+  /** Repository variables: the provider and the service accounts the workflows authenticate as. */
+  readonly variables: Record<string, pulumi.Output<string>>;
+
+  constructor(name: string, args: GcpCiIdentitiesArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('checkpoints:bootstrap:GcpCiIdentities', name, {}, opts);
+    const { context, repository, settings } = args;
+    const pool = new WorkloadIdentityPool(
+      'github',
+      {
+        project: settings.project,
+        workloadIdentityPoolId: ciNames.gcpWorkloadIdentityPool(context),
+        displayName: 'GitHub Actions',
+        description: `CI of ${repository.fullName}: previews and deploys of the checkpoint-storage stacks`,
+      },
+      { parent: this, protect: true },
+    );
+    const providerId = ciNames.gcpWorkloadIdentityProvider;
+    const provider = new WorkloadIdentityPoolProvider(
+      'github',
+      {
+        project: settings.project,
+        workloadIdentityPoolId: pool.workloadIdentityPoolId,
+        workloadIdentityPoolProviderId: providerId,
+        displayName: 'GitHub',
+        description: `OIDC tokens of GitHub Actions jobs of ${repository.fullName}`,
+        attributeMapping: GITHUB_ATTRIBUTE_MAPPING,
+        attributeCondition: repositoryCondition(repository),
+        oidc: {
+          issuerUri: GITHUB_OIDC_ISSUER,
+          allowedAudiences: [pool.name.apply((poolName) => providerAudience(poolName, providerId))],
+        },
+      },
+      { parent: this, protect: true },
+    );
+
+    const stackProjects = [
+      ...new Set(args.environments.map((environment) => settings.stackProjects[environment])),
+    ];
+    const preview = this.createServiceAccount(args, pool, 'preview', pullRequestSubject(repository), {
+      description: `Previews the checkpoint-storage stacks for pull requests of ${repository.fullName} (read-only)`,
+      grants: stackProjects.flatMap((project) => GCP_PREVIEW_ROLES.map((role) => ({ project, role }))),
+    });
+    this.variables = {
+      [outputNames.gcpWorkloadIdentityProvider]: provider.name,
+      [outputNames.gcpPreviewServiceAccount]: preview.email,
+    };
+    for (const environment of args.environments) {
+      const project = settings.stackProjects[environment];
+      const deploy = this.createServiceAccount(
+        args,
+        pool,
+        deployPurpose(environment),
+        environmentSubject(repository, environment),
+        {
+          description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${repository.fullName}`,
+          grants: GCP_DEPLOY_ROLES.map((role) => ({ project, role })),
+        },
+      );
+      this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
+    }
+    this.registerOutputs(this.variables);
+  }
+
+  private createServiceAccount(
+    args: GcpCiIdentitiesArgs,
+    pool: WorkloadIdentityPool,
+    purpose: CiPurpose,
+    subject: string,
+    account: { description: string; grants: { project: string; role: string }[] },
+  ): Account {
+    const serviceAccount = new Account(
+      purpose,
+      {
+        project: args.settings.project,
+        accountId: ciNames.gcpServiceAccountId(args.context, purpose),
+        displayName: `CI ${purpose}`,
+        description: account.description,
+      },
+      { parent: this },
+    );
+    new ServiceAccountIAMMember(
+      `${purpose}-federation`,
+      {
+        serviceAccountId: serviceAccount.name,
+        role: WORKLOAD_IDENTITY_USER,
+        member: pool.name.apply((poolName) => federatedPrincipal(poolName, subject)),
+      },
+      { parent: this },
+    );
+    for (const { project, role } of account.grants) {
+      new ProjectIAMMember(
+        `${purpose}-${project}-${role.replace(/^roles\//, '')}`,
+        { project, role, member: pulumi.interpolate`serviceAccount:${serviceAccount.email}` },
+        { parent: this },
+      );
+    }
+    return serviceAccount;
+  }
+}

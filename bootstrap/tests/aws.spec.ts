@@ -1,0 +1,523 @@
+import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
+import { names, type NameContext } from '@checkpoints/naming';
+import { AWS_ACCOUNT_ID, ofType, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import {
+  awsStackNamePrefixes,
+  deployPolicy,
+  previewPolicy,
+  type PolicyDocument,
+  type PolicyStatement,
+} from '../src/aws/policies';
+import { ciNames } from '../src/names';
+import {
+  actionDetails,
+  arnPattern,
+  conditionKeys,
+  expandAction,
+  resourceTemplates,
+  sampleArn,
+} from './iam-data';
+import { jsonInput, ofTypeByName, renderBootstrap, resource, standardTagsFor } from './helpers';
+
+const ACCOUNT = { partition: 'aws', accountId: AWS_ACCOUNT_ID };
+const PROVIDER_ARN = `arn:aws:iam::${AWS_ACCOUNT_ID}:oidc-provider/token.actions.githubusercontent.com`;
+const ROLE = 'aws:iam/role:Role';
+const ROLE_POLICY = 'aws:iam/rolePolicy:RolePolicy';
+
+function trustOf(snapshot: Snapshot, name: string): unknown {
+  return jsonInput(resource(snapshot, ROLE, name), 'assumeRolePolicy');
+}
+
+function permissionsOf(snapshot: Snapshot, name: string): PolicyDocument {
+  return jsonInput(resource(snapshot, ROLE_POLICY, `${name}-permissions`), 'policy') as PolicyDocument;
+}
+
+function trustFor(subject: string, providerArn = PROVIDER_ARN) {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { Federated: providerArn },
+        Action: 'sts:AssumeRoleWithWebIdentity',
+        Condition: {
+          StringEquals: {
+            'token.actions.githubusercontent.com:aud': 'sts.amazonaws.com',
+            'token.actions.githubusercontent.com:sub': subject,
+          },
+        },
+      },
+    ],
+  };
+}
+
+describe('AWS CI identities', () => {
+  let snapshot: Snapshot;
+  beforeAll(async () => {
+    snapshot = await renderBootstrap();
+  });
+
+  it('creates the GitHub OIDC provider for STS tokens, protected and tagged', () => {
+    const [provider, ...others] = ofType(snapshot, 'aws:iam/openIdConnectProvider:OpenIdConnectProvider');
+    expect(others).toEqual([]);
+    expect(provider?.inputs).toEqual({
+      url: 'https://token.actions.githubusercontent.com',
+      clientIdLists: ['sts.amazonaws.com'],
+      tags: standardTagsFor('prod'),
+    });
+    expect(provider?.protect).toBe(true);
+  });
+
+  it('has a preview role trusted by pull requests of the repository only', () => {
+    expect(trustOf(snapshot, 'preview')).toEqual(trustFor('repo:acme/checkpoint-storage:pull_request'));
+  });
+
+  it.each(['dev', 'prod'])('has a %s deploy role trusted by jobs of that GitHub environment only', (env) => {
+    expect(trustOf(snapshot, `deploy-${env}`)).toEqual(
+      trustFor(`repo:acme/checkpoint-storage:environment:${env}`),
+    );
+  });
+
+  it('names and tags the roles, and makes no other', () => {
+    const roles = ofTypeByName(snapshot, ROLE).map((role) => [role.inputs['name'], role.inputs['tags']]);
+    expect(roles).toEqual([
+      ['checkpoints-ci-deploy-dev', standardTagsFor('dev')],
+      ['checkpoints-ci-deploy-prod', standardTagsFor('prod')],
+      ['checkpoints-ci-preview', standardTagsFor('prod')],
+    ]);
+    const policies = ofTypeByName(snapshot, ROLE_POLICY).map((policy) => [
+      policy.inputs['role'],
+      policy.inputs['name'],
+    ]);
+    expect(policies).toEqual([
+      ['checkpoints-ci-deploy-dev', 'checkpoint-stacks'],
+      ['checkpoints-ci-deploy-prod', 'checkpoint-stacks'],
+      ['checkpoints-ci-preview', 'checkpoint-stacks'],
+    ]);
+  });
+
+  it('gives the preview role reads of the stacks of every environment, by name and tag', () => {
+    expect(permissionsOf(snapshot, 'preview')).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'ReadStackBuckets',
+          Effect: 'Allow',
+          Action: [
+            's3:GetAccelerateConfiguration',
+            's3:GetBucket*',
+            's3:GetEncryptionConfiguration',
+            's3:GetLifecycleConfiguration',
+            's3:GetReplicationConfiguration',
+            's3:ListBucket',
+          ],
+          Resource: ['arn:aws:s3:::checkpoints-aws-dev-*', 'arn:aws:s3:::checkpoints-aws-prod-*'],
+        },
+        {
+          Sid: 'ReadStackDirectoryBuckets',
+          Effect: 'Allow',
+          Action: [
+            's3express:GetBucketPolicy',
+            's3express:GetEncryptionConfiguration',
+            's3express:GetLifecycleConfiguration',
+            's3express:ListTagsForResource',
+          ],
+          Resource: [
+            'arn:aws:s3express:*:123456789012:bucket/aws-dev-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-dev-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/aws-prod-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3',
+          ],
+        },
+        {
+          Sid: 'ReadStackRoles',
+          Effect: 'Allow',
+          Action: [
+            'iam:GetRole',
+            'iam:GetRolePolicy',
+            'iam:ListAttachedRolePolicies',
+            'iam:ListRolePolicies',
+            'iam:ListRoleTags',
+          ],
+          Resource: [
+            'arn:aws:iam::123456789012:role/aws-dev-*',
+            'arn:aws:iam::123456789012:role/checkpoints-aws-dev-*',
+            'arn:aws:iam::123456789012:role/aws-prod-*',
+            'arn:aws:iam::123456789012:role/checkpoints-aws-prod-*',
+          ],
+        },
+        {
+          Sid: 'ReadStackKeys',
+          Effect: 'Allow',
+          Action: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
+          Resource: ['arn:aws:kms:*:123456789012:key/*'],
+          Condition: {
+            StringEquals: {
+              'aws:ResourceTag/pulumi-project': 'checkpoints-aws',
+              'aws:ResourceTag/pulumi-stack': ['dev', 'prod'],
+            },
+          },
+        },
+        {
+          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Effect: 'Allow',
+          Action: ['s3express:CreateSession'],
+          Resource: [
+            'arn:aws:s3express:*:123456789012:bucket/aws-dev-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-dev-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/aws-prod-*--x-s3',
+            'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3',
+          ],
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+        },
+        {
+          Sid: 'ListDirectoryBuckets',
+          Effect: 'Allow',
+          Action: ['s3express:ListAllMyDirectoryBuckets'],
+          Resource: ['*'],
+        },
+        { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+      ],
+    });
+  });
+
+  it('gives a deploy role the management of its own environment’s stack only', () => {
+    const directoryBuckets = [
+      'arn:aws:s3express:*:123456789012:bucket/aws-prod-*--x-s3',
+      'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3',
+    ];
+    const prodTags = (prefix: string) => ({
+      StringEquals: { [`${prefix}/pulumi-project`]: 'checkpoints-aws', [`${prefix}/pulumi-stack`]: 'prod' },
+    });
+    expect(permissionsOf(snapshot, 'deploy-prod')).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'ManageStackBuckets',
+          Effect: 'Allow',
+          Action: [
+            's3:CreateBucket',
+            's3:DeleteBucket',
+            's3:DeleteBucketPolicy',
+            's3:GetAccelerateConfiguration',
+            's3:GetBucket*',
+            's3:GetEncryptionConfiguration',
+            's3:GetLifecycleConfiguration',
+            's3:GetReplicationConfiguration',
+            's3:ListBucket',
+            's3:PutBucket*',
+            's3:PutEncryptionConfiguration',
+            's3:PutLifecycleConfiguration',
+          ],
+          Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
+        },
+        {
+          Sid: 'ManageStackDirectoryBuckets',
+          Effect: 'Allow',
+          Action: [
+            's3express:CreateBucket',
+            's3express:DeleteBucket',
+            's3express:DeleteBucketPolicy',
+            's3express:GetBucketPolicy',
+            's3express:GetEncryptionConfiguration',
+            's3express:GetLifecycleConfiguration',
+            's3express:ListTagsForResource',
+            's3express:PutBucketPolicy',
+            's3express:PutEncryptionConfiguration',
+            's3express:PutLifecycleConfiguration',
+            's3express:TagResource',
+            's3express:UntagResource',
+          ],
+          Resource: directoryBuckets,
+        },
+        {
+          Sid: 'ManageStackRoles',
+          Effect: 'Allow',
+          Action: [
+            'iam:CreateRole',
+            'iam:DeleteRole',
+            'iam:DeleteRolePolicy',
+            'iam:GetRole',
+            'iam:GetRolePolicy',
+            'iam:ListAttachedRolePolicies',
+            'iam:ListInstanceProfilesForRole',
+            'iam:ListRolePolicies',
+            'iam:ListRoleTags',
+            'iam:PutRolePolicy',
+            'iam:TagRole',
+            'iam:UntagRole',
+            'iam:UpdateAssumeRolePolicy',
+            'iam:UpdateRole',
+            'iam:UpdateRoleDescription',
+          ],
+          Resource: [
+            'arn:aws:iam::123456789012:role/aws-prod-*',
+            'arn:aws:iam::123456789012:role/checkpoints-aws-prod-*',
+          ],
+        },
+        {
+          Sid: 'CreateStackKeys',
+          Effect: 'Allow',
+          Action: ['kms:CreateKey'],
+          Resource: ['*'],
+          Condition: prodTags('aws:RequestTag'),
+        },
+        {
+          Sid: 'TagNewStackKeys',
+          Effect: 'Allow',
+          Action: ['kms:TagResource'],
+          Resource: ['arn:aws:kms:*:123456789012:key/*'],
+          Condition: prodTags('aws:RequestTag'),
+        },
+        {
+          Sid: 'ManageStackKeys',
+          Effect: 'Allow',
+          Action: [
+            'kms:CancelKeyDeletion',
+            'kms:CreateAlias',
+            'kms:DeleteAlias',
+            'kms:DescribeKey',
+            'kms:DisableKeyRotation',
+            'kms:EnableKeyRotation',
+            'kms:GetKeyPolicy',
+            'kms:GetKeyRotationStatus',
+            'kms:ListResourceTags',
+            'kms:PutKeyPolicy',
+            'kms:ScheduleKeyDeletion',
+            'kms:TagResource',
+            'kms:UntagResource',
+            'kms:UpdateAlias',
+            'kms:UpdateKeyDescription',
+          ],
+          Resource: ['arn:aws:kms:*:123456789012:key/*'],
+          Condition: prodTags('aws:ResourceTag'),
+        },
+        {
+          Sid: 'ManageStackKeyAliases',
+          Effect: 'Allow',
+          Action: ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
+          Resource: ['arn:aws:kms:*:123456789012:alias/checkpoints-aws-prod-*'],
+        },
+        {
+          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Effect: 'Allow',
+          Action: ['s3express:CreateSession'],
+          Resource: directoryBuckets,
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+        },
+        {
+          Sid: 'ListDirectoryBuckets',
+          Effect: 'Allow',
+          Action: ['s3express:ListAllMyDirectoryBuckets'],
+          Resource: ['*'],
+        },
+        { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+      ],
+    });
+    expect(permissionsOf(snapshot, 'deploy-dev')).toEqual(deployPolicy(ACCOUNT, 'dev'));
+  });
+
+  it('outputs the role ARNs as the repository variables', () => {
+    expect(snapshot.outputs).toMatchObject({
+      AWS_PREVIEW_ROLE_ARN: 'arn:aws:iam::123456789012:role/checkpoints-ci-preview',
+      AWS_DEPLOY_ROLE_ARN_DEV: 'arn:aws:iam::123456789012:role/checkpoints-ci-deploy-dev',
+      AWS_DEPLOY_ROLE_ARN_PROD: 'arn:aws:iam::123456789012:role/checkpoints-ci-deploy-prod',
+    });
+  });
+});
+
+describe('AWS CI identities with the account’s existing OIDC provider', () => {
+  const existing = 'arn:aws:iam::210987654321:oidc-provider/token.actions.githubusercontent.com';
+
+  it('creates no provider and trusts the existing one', async () => {
+    const snapshot = await renderBootstrap({ 'bootstrap:aws': { oidcProviderArn: existing } });
+    expect(ofType(snapshot, 'aws:iam/openIdConnectProvider:OpenIdConnectProvider')).toEqual([]);
+    const roles: RenderedResource[] = ofTypeByName(snapshot, ROLE);
+    expect(roles.map((role) => jsonInput(role, 'assumeRolePolicy'))).toEqual([
+      trustFor('repo:acme/checkpoint-storage:environment:dev', existing),
+      trustFor('repo:acme/checkpoint-storage:environment:prod', existing),
+      trustFor('repo:acme/checkpoint-storage:pull_request', existing),
+    ]);
+  });
+});
+
+/** Store names the AWS stack may be given: every length, and look-alikes of the other stacks' names. */
+const STORES = [
+  ...Array.from({ length: 30 }, (_, index) => 'q'.repeat(index + 2)),
+  'llm-pretrain',
+  'dev',
+  'prod-mirror',
+  'checkpoints-aws-prod',
+  'a1-b2-c3-d4-e5-f6-g7-h8-i9-j0k',
+];
+
+function generatedNames(environment: Environment) {
+  const contexts: NameContext[] = STORES.map((store) => ({
+    project: 'checkpoints-aws',
+    stack: environment,
+    store,
+  }));
+  return {
+    buckets: contexts.map((ctx) => `arn:aws:s3:::${names.s3Bucket(ctx)}`),
+    directoryBuckets: contexts.map(
+      (ctx) => `arn:aws:s3express:us-east-1:123456789012:bucket/${names.s3DirectoryBucket(ctx, 'use1-az4')}`,
+    ),
+    roles: contexts.flatMap((ctx) =>
+      (['writer', 'reader'] as const).map(
+        (purpose) => `arn:aws:iam::123456789012:role/${names.iamRole(ctx, purpose)}`,
+      ),
+    ),
+    keyAliases: contexts.map((ctx) => `arn:aws:kms:us-east-1:123456789012:${names.kmsKeyAlias(ctx)}`),
+  };
+}
+
+function resourcesOf(document: PolicyDocument, sid: string): RegExp[] {
+  const found = document.Statement.find((statement) => statement.Sid === sid);
+  if (!found) throw new Error(`no statement ${sid}`);
+  return found.Resource.map(arnPattern);
+}
+
+const covered = (patterns: RegExp[]) => (arn: string) => patterns.some((pattern) => pattern.test(arn));
+
+describe('AWS deploy rights follow the names the naming lib gives the AWS stack', () => {
+  it.each(ENVIRONMENTS)('cover every bucket, role and key alias of the %s stack', (environment) => {
+    const policy = deployPolicy(ACCOUNT, environment);
+    const generated = generatedNames(environment);
+    expect(
+      generated.buckets.filter((arn) => !covered(resourcesOf(policy, 'ManageStackBuckets'))(arn)),
+    ).toEqual([]);
+    expect(
+      generated.directoryBuckets.filter(
+        (arn) => !covered(resourcesOf(policy, 'ManageStackDirectoryBuckets'))(arn),
+      ),
+    ).toEqual([]);
+    expect(generated.roles.filter((arn) => !covered(resourcesOf(policy, 'ManageStackRoles'))(arn))).toEqual(
+      [],
+    );
+    expect(
+      generated.keyAliases.filter((arn) => !covered(resourcesOf(policy, 'ManageStackKeyAliases'))(arn)),
+    ).toEqual([]);
+  });
+
+  it.each(
+    ENVIRONMENTS.flatMap((deployed) =>
+      ENVIRONMENTS.filter((other) => other !== deployed).map((other) => [deployed, other] as const),
+    ),
+  )('of the %s stack reach nothing of the %s stack', (deployed, other) => {
+    const policy = deployPolicy(ACCOUNT, deployed);
+    const generated = generatedNames(other);
+    const reachable = [
+      ...generated.buckets.filter(covered(resourcesOf(policy, 'ManageStackBuckets'))),
+      ...generated.directoryBuckets.filter(covered(resourcesOf(policy, 'ManageStackDirectoryBuckets'))),
+      ...generated.roles.filter(covered(resourcesOf(policy, 'ManageStackRoles'))),
+      ...generated.keyAliases.filter(covered(resourcesOf(policy, 'ManageStackKeyAliases'))),
+    ];
+    expect(reachable).toEqual([]);
+  });
+
+  it('leave the CI roles themselves out of reach: no deploy role can rewrite its own trust', () => {
+    const ciRoles = ['preview', 'deploy-dev', 'deploy-staging', 'deploy-prod'].map(
+      (purpose) =>
+        `arn:aws:iam::123456789012:role/${ciNames.awsRole({ project: 'checkpoints-bootstrap', stack: 'ci' }, purpose as 'preview')}`,
+    );
+    const rolePatterns = ENVIRONMENTS.flatMap((environment) =>
+      resourcesOf(deployPolicy(ACCOUNT, environment), 'ManageStackRoles'),
+    );
+    expect(ciRoles.filter(covered(rolePatterns))).toEqual([]);
+  });
+
+  it('learn every prefix from the naming lib', () => {
+    expect(awsStackNamePrefixes('prod')).toEqual({
+      buckets: ['checkpoints-aws-prod-'],
+      directoryBuckets: ['aws-prod-', 'checkpoints-aws-prod-'],
+      roles: ['aws-prod-', 'checkpoints-aws-prod-'],
+      keyAliases: ['alias/checkpoints-aws-prod-'],
+    });
+  });
+});
+
+describe('AWS CI policies hold up against AWS’s own action and resource catalogue', () => {
+  const documents: [string, PolicyDocument][] = [
+    ['preview', previewPolicy(ACCOUNT, [...ENVIRONMENTS])],
+    ...ENVIRONMENTS.map((environment): [string, PolicyDocument] => [
+      `deploy-${environment}`,
+      deployPolicy(ACCOUNT, environment),
+    ]),
+  ];
+  const statements = documents.flatMap(([role, document]) =>
+    document.Statement.map((statement): [string, string, PolicyStatement] => [
+      role,
+      statement.Sid,
+      statement,
+    ]),
+  );
+
+  it.each(statements)(
+    '%s %s: every action exists and applies to every resource given',
+    async (_role, _sid, statement) => {
+      for (const action of statement.Action) {
+        const expanded = await expandAction(action);
+        expect(expanded.length).toBeGreaterThan(0);
+        for (const { service, name } of expanded) {
+          const details = await actionDetails(service, name);
+          if (statement.Resource.includes('*')) {
+            // `*` only where AWS supports nothing narrower.
+            expect([`${service}:${name}`, details.isWildcardOnly]).toEqual([`${service}:${name}`, true]);
+            continue;
+          }
+          const templates = await resourceTemplates(service, name);
+          for (const arn of statement.Resource) {
+            expect([
+              `${service}:${name}`,
+              arn,
+              templates.some((template) => template.test(sampleArn(arn))),
+            ]).toEqual([`${service}:${name}`, arn, true]);
+          }
+        }
+      }
+    },
+  );
+
+  it.each(statements)(
+    '%s %s: every condition key is one the actions honour',
+    async (_role, _sid, statement) => {
+      const keys = Object.values(statement.Condition ?? {}).flatMap((operator) => Object.keys(operator));
+      for (const action of statement.Action) {
+        for (const { service, name } of await expandAction(action)) {
+          const supported = await conditionKeys(service, name);
+          for (const key of keys) {
+            expect([`${service}:${name}`, key, supported.some((pattern) => pattern.test(key))]).toEqual([
+              `${service}:${name}`,
+              key,
+              true,
+            ]);
+          }
+        }
+      }
+    },
+  );
+
+  it('preview reads and lists only, but for the read-only directory bucket session', async () => {
+    const [, preview] = documents[0] ?? [];
+    const levels = new Map<string, string>();
+    for (const statement of preview?.Statement ?? []) {
+      for (const action of statement.Action) {
+        for (const { service, name } of await expandAction(action)) {
+          levels.set(`${service}:${name}`, (await actionDetails(service, name)).accessLevel);
+        }
+      }
+    }
+    const writes = [...levels].filter(([, level]) => level !== 'Read' && level !== 'List');
+    expect(writes).toEqual([['s3express:CreateSession', 'Write']]);
+    expect(
+      [...levels.keys()].filter((action) => /^s3:(GetObject|PutObject|DeleteObject)/.test(action)),
+    ).toEqual([]);
+  });
+
+  it.each(documents)(
+    '%s fits in the 10,240 characters IAM allows a role’s inline policies',
+    (_role, document) => {
+      expect(JSON.stringify(document).length).toBeLessThan(10_240);
+    },
+  );
+});

