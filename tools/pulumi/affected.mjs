@@ -1,0 +1,306 @@
+#!/usr/bin/env node
+/**
+ * Which stacks a change touches, times their environments: the matrix behind the preview,
+ * deploy and drift workflows, and a quick answer locally.
+ *
+ *   checkpoints-affected [--base=REF] [--head=REF] [--all] [--environments=dev,prod]
+ *                        [--exclude=PROJECT,...] [--json] [--github-output]
+ *
+ * Projects come from `nx show projects --affected --with-target preview` (every project with a
+ * preview target under --all); environments from the Pulumi.<env>.yaml files in each project's
+ * Pulumi folder (its preview target's cwd, honouring `stackConfigDir`), or the --environments
+ * list (kept to the stacks that have a file). Prints a readable table, or with --json the
+ * `{"include": [...]}` object a GitHub matrix takes; --github-output also writes `matrix` and
+ * `count` to $GITHUB_OUTPUT.
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { appendFileSync, existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+
+/** Provider packages that tell which cloud a project deploys to (and so which login it needs). */
+const CLOUD_PACKAGES = { '@pulumi/aws': 'aws', '@pulumi/gcp': 'gcp', '@pulumi/azure-native': 'azure' };
+/** Stack config keys holding the region, per cloud. */
+const REGION_KEYS = { aws: 'aws:region', gcp: 'gcp:region', azure: 'azure-native:location' };
+
+const USAGE = `usage: checkpoints-affected [--base=REF] [--head=REF] [--all] [--environments=a,b]
+                            [--exclude=PROJECT,...] [--json] [--github-output]
+  --base, --head   the change to look at (nx defaults: base = nx.json defaultBase, head = the work tree)
+  --all            every project with a preview target, affected or not (nightly drift)
+  --environments   only these stacks (default: every Pulumi.<env>.yaml of each project)
+  --exclude        leave these projects out (e.g. bootstrap, which an administrator runs)
+  --json           print {"include": [...]} for a GitHub Actions matrix
+  --github-output  also write matrix=<json> and count=<n> to $GITHUB_OUTPUT`;
+
+/**
+ * @typedef {{ project: string, stack: string, clouds: string, region: string, workDir: string }} Entry
+ * @typedef {{ root: string, targets?: Record<string, { options?: { cwd?: string } }> }} ProjectData
+ */
+
+/**
+ * @param {string[]} args
+ * @param {string} cwd
+ */
+function nx(args, cwd) {
+  const result = spawnSync(process.execPath, [nxEntry(cwd), ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (result.status !== 0) {
+    throw new Error(`nx ${args.join(' ')} failed (${result.status}):\n${result.stderr}${result.stdout}`);
+  }
+  return result.stdout;
+}
+
+/**
+ * The workspace's own nx, run with this very node (no shell, no npx).
+ * @param {string} root
+ */
+function nxEntry(root) {
+  const manifest = createRequire(join(root, 'package.json')).resolve('nx/package.json');
+  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin.nx);
+}
+
+/** @param {string} text output that ends with a JSON document (nx may print notices before it) */
+function lastJson(text) {
+  const start = text.search(/^[[{]/m);
+  if (start < 0) throw new Error(`expected JSON from nx, got:\n${text}`);
+  return JSON.parse(text.slice(start));
+}
+
+/**
+ * @param {string} root the workspace root
+ * @param {{ base?: string, head?: string, all?: boolean }} options
+ * @returns {string[]}
+ */
+export function projectsWithPreview(root, options) {
+  const args = ['show', 'projects', '--with-target', 'preview', '--json'];
+  if (!options.all) {
+    args.push('--affected');
+    if (options.base) args.push(`--base=${options.base}`);
+    if (options.head) args.push(`--head=${options.head}`);
+  }
+  return /** @type {string[]} */ (lastJson(nx(args, root)));
+}
+
+/**
+ * @param {string} root
+ * @returns {Record<string, ProjectData>}
+ */
+export function projectData(root) {
+  const graph = lastJson(nx(['graph', '--file=stdout'], root));
+  /** @type {Record<string, ProjectData>} */
+  const data = {};
+  for (const [name, node] of Object.entries(graph.graph.nodes)) {
+    data[name] = /** @type {{ data: ProjectData }} */ (node).data;
+  }
+  return data;
+}
+
+/**
+ * The folder holding a project's Pulumi.yaml: its preview target's cwd (the bootstrap project
+ * runs from the workspace root), else the project root.
+ * @param {string} root
+ * @param {ProjectData} project
+ */
+export function pulumiDir(root, project) {
+  const cwd = project.targets?.['preview']?.options?.cwd ?? project.root;
+  return isAbsolute(cwd) ? cwd : resolve(root, cwd);
+}
+
+/**
+ * Stack names with a Pulumi.<stack>.yaml in the project's stack config folder, sorted.
+ * @param {string} dir the Pulumi project folder
+ */
+export function stackNames(dir) {
+  const projectFile = ['Pulumi.yaml', 'Pulumi.yml'].map((name) => join(dir, name)).find(existsSync);
+  if (!projectFile) throw new Error(`no Pulumi.yaml in ${dir}`);
+  const project = parse(readFileSync(projectFile, 'utf8')) ?? {};
+  const configDir = resolve(dir, typeof project.stackConfigDir === 'string' ? project.stackConfigDir : '.');
+  if (!existsSync(configDir)) return { configDir, stacks: [] };
+  const stacks = readdirSync(configDir)
+    .map((file) => /^Pulumi\.(.+)\.ya?ml$/.exec(file)?.[1])
+    .filter((stack) => stack !== undefined)
+    .sort();
+  return { configDir, stacks: /** @type {string[]} */ (stacks) };
+}
+
+/**
+ * Clouds a project deploys to, from the provider packages in its package.json.
+ * @param {string} root
+ * @param {ProjectData} project
+ */
+export function cloudsOf(root, project) {
+  const file = join(root, project.root, 'package.json');
+  if (!existsSync(file)) return [];
+  const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  const deps = { ...manifest.dependencies, ...manifest.devDependencies };
+  return Object.entries(CLOUD_PACKAGES)
+    .filter(([pkg]) => pkg in deps)
+    .map(([, cloud]) => cloud);
+}
+
+/**
+ * @param {string} configDir
+ * @param {string} stack
+ * @param {string[]} clouds
+ */
+function regionOf(configDir, stack, clouds) {
+  const file = ['yaml', 'yml'].map((ext) => join(configDir, `Pulumi.${stack}.${ext}`)).find(existsSync);
+  if (!file || clouds.length !== 1) return '';
+  const config = (parse(readFileSync(file, 'utf8')) ?? {}).config ?? {};
+  const value = config[REGION_KEYS[/** @type {keyof typeof REGION_KEYS} */ (clouds[0])]];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The matrix: every (project, stack) pair, sorted by project then stack.
+ * @param {string} root
+ * @param {{ base?: string, head?: string, all?: boolean, environments?: string[], exclude?: string[] }} options
+ * @returns {{ entries: Entry[], notes: string[] }}
+ */
+export function affectedStacks(root, options = {}) {
+  const exclude = new Set(options.exclude ?? []);
+  const names = projectsWithPreview(root, options).filter((name) => !exclude.has(name));
+  /** @type {string[]} */
+  const notes = [];
+  if (names.length === 0) return { entries: [], notes };
+  const projects = projectData(root);
+  /** @type {Entry[]} */
+  const entries = [];
+  for (const name of [...names].sort()) {
+    const project = projects[name];
+    if (!project) throw new Error(`nx listed project '${name}' but the project graph has no such node`);
+    const dir = pulumiDir(root, project);
+    const { configDir, stacks } = stackNames(dir);
+    let chosen = stacks;
+    if (options.environments) {
+      chosen = options.environments.filter((stack) => stacks.includes(stack));
+      for (const stack of options.environments.filter((env) => !stacks.includes(env))) {
+        notes.push(`${name}: no Pulumi.${stack}.yaml in ${relative(root, configDir) || '.'}, skipped`);
+      }
+    }
+    const clouds = cloudsOf(root, project);
+    for (const stack of chosen) {
+      entries.push({
+        project: name,
+        stack,
+        clouds: clouds.join(','),
+        region: regionOf(configDir, stack, clouds),
+        workDir: relative(root, dir) || '.',
+      });
+    }
+  }
+  return { entries, notes };
+}
+
+/** @param {Entry[]} entries */
+export function formatTable(entries) {
+  if (entries.length === 0) return 'No stack is affected.';
+  const rows = [
+    ['PROJECT', 'STACK', 'CLOUD', 'REGION', 'FOLDER'],
+    ...entries.map((e) => [e.project, e.stack, e.clouds, e.region || '-', e.workDir]),
+  ];
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+  const projects = new Set(entries.map((e) => e.project)).size;
+  return `${lines.join('\n')}\n\n${entries.length} stack(s) in ${projects} project(s).`;
+}
+
+/** @param {string | undefined} list */
+function csv(list) {
+  return list === undefined
+    ? undefined
+    : list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+}
+
+/**
+ * @param {string[]} argv
+ * @param {string} root
+ * @returns {number} the exit status
+ */
+export function main(argv, root) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        base: { type: 'string' },
+        head: { type: 'string' },
+        all: { type: 'boolean' },
+        environments: { type: 'string' },
+        exclude: { type: 'string' },
+        json: { type: 'boolean' },
+        'github-output': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`checkpoints-affected: ${/** @type {Error} */ (error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.all && (values.base || values.head)) {
+    console.error(`checkpoints-affected: --all takes no --base/--head\n${USAGE}`);
+    return 2;
+  }
+  /** @type {Parameters<typeof affectedStacks>[1]} */
+  const options = { all: values.all ?? false };
+  if (values.base) options.base = values.base;
+  if (values.head) options.head = values.head;
+  const environments = csv(values.environments);
+  if (environments) options.environments = environments;
+  options.exclude = csv(values.exclude) ?? [];
+  const { entries, notes } = affectedStacks(root, options);
+  for (const note of notes) console.error(`checkpoints-affected: ${note}`);
+  const matrix = JSON.stringify({ include: entries });
+  console.log(values.json ? matrix : formatTable(entries));
+  if (values['github-output']) {
+    const file = process.env['GITHUB_OUTPUT'];
+    if (!file) {
+      console.error('checkpoints-affected: --github-output needs $GITHUB_OUTPUT (set by GitHub Actions)');
+      return 2;
+    }
+    appendFileSync(file, `matrix=${matrix}\ncount=${entries.length}\n`);
+  }
+  return 0;
+}
+
+/**
+ * The workspace to look at: the nearest folder holding nx.json, from the current folder up.
+ * @param {string} from
+ */
+export function findWorkspaceRoot(from) {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nx.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no nx.json in ${from} or any folder above it`);
+  }
+}
+
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const root = findWorkspaceRoot(process.cwd());
+    process.exitCode = main(process.argv.slice(2), root);
+  } catch (error) {
+    console.error(`checkpoints-affected: ${/** @type {Error} */ (error).message}`);
+    process.exitCode = 1;
+  }
+}

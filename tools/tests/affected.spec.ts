@@ -1,0 +1,173 @@
+/**
+ * checkpoints-affected on a throwaway git repository holding the workspace's real nx.json,
+ * package.json and project files (node_modules linked), with small Pulumi stack files of its own.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AFFECTED, run, tempDir, WORKSPACE } from './helpers';
+
+interface Entry {
+  project: string;
+  stack: string;
+  clouds: string;
+  region: string;
+  workDir: string;
+}
+
+const LIBS = ['config', 'naming', 'policy', 'synth', 'tagging'];
+const STACK_REGIONS: Record<string, Record<string, string>> = {
+  'aws-s3': { 'aws:region': 'us-east-1' },
+  'gcp-gcs': { 'gcp:region': 'europe-west4' },
+  'azure-adls': { 'azure-native:location': 'westeurope' },
+};
+
+let repo: string;
+const commits: Record<string, string> = {};
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  }).trim();
+}
+
+function write(path: string, content: string) {
+  mkdirSync(dirname(join(repo, path)), { recursive: true });
+  writeFileSync(join(repo, path), content);
+}
+
+function commit(name: string, change: () => void) {
+  change();
+  git('add', '-A');
+  git('commit', '-q', '-m', name);
+  commits[name] = git('rev-parse', 'HEAD');
+}
+
+function affected(args: string[], env: Record<string, string> = {}) {
+  const result = run(process.execPath, [AFFECTED, ...args], { cwd: repo, env });
+  if (result.status !== 0) throw new Error(`checkpoints-affected failed: ${result.stderr}`);
+  return result;
+}
+
+function matrix(args: string[]): Entry[] {
+  return (JSON.parse(affected([...args, '--json']).stdout) as { include: Entry[] }).include;
+}
+
+const pairs = (entries: Entry[]) => entries.map((e) => `${e.project}/${e.stack}`);
+
+beforeAll(() => {
+  repo = tempDir('affected-');
+  const copy = (path: string) => cpSync(join(WORKSPACE, path), join(repo, path));
+  for (const file of ['nx.json', 'tsconfig.base.json']) copy(file);
+  const manifest = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8'));
+  manifest.workspaces = ['libs/*', 'stacks/*'];
+  write('package.json', JSON.stringify(manifest, null, 2));
+  for (const lib of LIBS) {
+    for (const file of ['package.json', 'project.json']) copy(`libs/${lib}/${file}`);
+    write(`libs/${lib}/src/index.ts`, 'export {};\n');
+  }
+  for (const [stack, region] of Object.entries(STACK_REGIONS)) {
+    for (const file of ['package.json', 'project.json']) copy(`stacks/${stack}/${file}`);
+    write(`stacks/${stack}/index.ts`, 'export {};\n');
+    write(`stacks/${stack}/Pulumi.yaml`, `name: checkpoints-${stack}\nruntime: nodejs\n`);
+    for (const env of ['dev', 'prod']) {
+      const [key, value] = Object.entries(region)[0] ?? [];
+      write(
+        `stacks/${stack}/Pulumi.${env}.yaml`,
+        `config:\n  ${key}: ${value}\n  checkpoints:environment: ${env}\n`,
+      );
+    }
+  }
+  write('.gitignore', 'node_modules\n.nx\n');
+  symlinkSync(join(WORKSPACE, 'node_modules'), join(repo, 'node_modules'));
+  git('init', '-q', '-b', 'main');
+  commit('base', () => undefined);
+  commit('gcp-gcs', () =>
+    appendFileSync(join(repo, 'stacks/gcp-gcs/index.ts'), '// a change to the GCS stack\n'),
+  );
+  commit('naming', () => appendFileSync(join(repo, 'libs/naming/src/index.ts'), '// a change to naming\n'));
+  commit('docs', () => write('docs/notes.md', '# notes\n'));
+  commit('prod-config', () =>
+    appendFileSync(join(repo, 'stacks/aws-s3/Pulumi.prod.yaml'), '  checkpoints:owner: ml-platform\n'),
+  );
+});
+
+it('a change to stacks/gcp-gcs gives only gcp-gcs, in each of its environments', () => {
+  expect(matrix([`--base=${commits['base']}`, `--head=${commits['gcp-gcs']}`])).toEqual([
+    { project: 'gcp-gcs', stack: 'dev', clouds: 'gcp', region: 'europe-west4', workDir: 'stacks/gcp-gcs' },
+    { project: 'gcp-gcs', stack: 'prod', clouds: 'gcp', region: 'europe-west4', workDir: 'stacks/gcp-gcs' },
+  ]);
+});
+
+it('a change to libs/naming gives all three stacks', () => {
+  const entries = matrix([`--base=${commits['gcp-gcs']}`, `--head=${commits['naming']}`]);
+  expect(pairs(entries)).toEqual([
+    'aws-s3/dev',
+    'aws-s3/prod',
+    'azure-adls/dev',
+    'azure-adls/prod',
+    'gcp-gcs/dev',
+    'gcp-gcs/prod',
+  ]);
+  expect(Object.fromEntries(entries.map((e) => [e.project, e.clouds]))).toEqual({
+    'aws-s3': 'aws',
+    'azure-adls': 'azure',
+    'gcp-gcs': 'gcp',
+  });
+});
+
+it('a change to one stack config file gives that stack', () => {
+  expect(pairs(matrix([`--base=${commits['docs']}`, `--head=${commits['prod-config']}`]))).toEqual([
+    'aws-s3/dev',
+    'aws-s3/prod',
+  ]);
+});
+
+it('a change outside every project gives an empty matrix, and says so', () => {
+  const range = [`--base=${commits['naming']}`, `--head=${commits['docs']}`];
+  expect(matrix(range)).toEqual([]);
+  expect(affected(range).stdout.trim()).toBe('No stack is affected.');
+});
+
+it('--environments and --exclude narrow the matrix; a missing stack file is noted, not invented', () => {
+  const result = affected([
+    `--base=${commits['gcp-gcs']}`,
+    `--head=${commits['naming']}`,
+    '--environments=prod,staging',
+    '--exclude=azure-adls',
+    '--json',
+  ]);
+  expect(pairs((JSON.parse(result.stdout) as { include: Entry[] }).include)).toEqual([
+    'aws-s3/prod',
+    'gcp-gcs/prod',
+  ]);
+  expect(result.stderr).toContain('aws-s3: no Pulumi.staging.yaml in stacks/aws-s3, skipped');
+});
+
+it('--all lists every stack whatever changed (the nightly drift matrix)', () => {
+  expect(matrix(['--all'])).toHaveLength(6);
+});
+
+it('prints a readable table locally, and writes matrix and count for GitHub', () => {
+  const output = join(repo, 'github-output');
+  writeFileSync(output, '');
+  const result = affected([`--base=${commits['base']}`, `--head=${commits['gcp-gcs']}`, '--github-output'], {
+    GITHUB_OUTPUT: output,
+  });
+  expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+    'PROJECT  STACK  CLOUD  REGION        FOLDER',
+    'gcp-gcs  dev    gcp    europe-west4  stacks/gcp-gcs',
+    'gcp-gcs  prod   gcp    europe-west4  stacks/gcp-gcs',
+  ]);
+  const lines = readFileSync(output, 'utf8').trim().split('\n');
+  expect(lines[1]).toBe('count=2');
+  expect(JSON.parse((lines[0] ?? '').replace(/^matrix=/, '')).include).toHaveLength(2);
+});

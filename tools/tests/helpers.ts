@@ -1,0 +1,116 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+
+export const WORKSPACE = resolve(__dirname, '..', '..');
+export const RUNNER = join(WORKSPACE, 'tools', 'pulumi', 'run.mjs');
+export const AFFECTED = join(WORKSPACE, 'tools', 'pulumi', 'affected.mjs');
+export const SYNTH_REPORT = join(WORKSPACE, 'tools', 'pulumi', 'synth-report.mjs');
+export const POLICY_PACK = join(WORKSPACE, 'libs', 'policy');
+export const MINIMUM_VERSION = readFileSync(
+  join(WORKSPACE, 'tools', 'pulumi', 'pulumi-version.txt'),
+  'utf8',
+).trim();
+export const STACKS = ['aws-s3', 'gcp-gcs', 'azure-adls'] as const;
+export const NODE_DIR = dirname(process.execPath);
+
+const temporary: string[] = [];
+
+/** A fresh temporary folder, removed after the test file that asked for it. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+export interface PulumiCall {
+  argv: string[];
+  cwd: string;
+}
+
+/**
+ * A recording stand-in for the Pulumi CLI (POSIX sh, so each call costs milliseconds): logs the
+ * working folder and argv of every call, answers `pulumi version` with $FAKE_PULUMI_VERSION and
+ * exits with $FAKE_PULUMI_EXIT otherwise. Fields are split by \x1f, calls by \x1e.
+ */
+export function standIn(): {
+  bin: string;
+  log: string;
+  calls: () => PulumiCall[];
+  commands: () => PulumiCall[];
+} {
+  const dir = tempDir('fake-pulumi-');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const log = join(dir, 'calls.log');
+  const script = [
+    '#!/bin/sh',
+    `{ printf '%s\\037' "$(pwd -P)" "$@"; printf '\\036'; } >> '${log}'`,
+    'if [ "$1" = version ]; then',
+    `  echo "\${FAKE_PULUMI_VERSION:-v${MINIMUM_VERSION}}"`,
+    '  exit 0',
+    'fi',
+    'exit "${FAKE_PULUMI_EXIT:-0}"',
+    '',
+  ].join('\n');
+  writeFileSync(join(bin, 'pulumi'), script);
+  chmodSync(join(bin, 'pulumi'), 0o755);
+  const calls = (): PulumiCall[] =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\x1e')
+          .filter(Boolean)
+          .map((record) => {
+            const [cwd = '', ...argv] = record.split('\x1f').slice(0, -1);
+            return { argv, cwd };
+          })
+      : [];
+  return { bin, log, calls, commands: () => calls().filter((call) => call.argv[0] !== 'version') };
+}
+
+/** PATH with the stand-in first, then node, and nothing else that could hold a real `pulumi`. */
+export function pathWith(...dirs: string[]): string {
+  return [...dirs, NODE_DIR, '/usr/bin', '/bin'].join(delimiter);
+}
+
+/** This process's environment without what an outer `nx run` set for its own task. */
+function outsideNx(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('NX_')));
+}
+
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd: options.cwd ?? WORKSPACE,
+    encoding: 'utf8',
+    env: { ...outsideNx(), NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', ...options.env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** The exact argv each target must hand the CLI, after `pulumi`. */
+export function expectedArgv(target: string, stack: string, extra: string[] = []): string[] {
+  const head = (command: string) => [command, '--stack', stack, '--non-interactive'];
+  switch (target) {
+    case 'preview':
+      return [...head('preview'), '--policy-pack', POLICY_PACK, '--diff', ...extra];
+    case 'up':
+      return [...head('up'), '--policy-pack', POLICY_PACK, '--diff', '--yes', ...extra];
+    case 'refresh':
+      return [...head('refresh'), '--yes', '--diff', ...extra];
+    case 'destroy':
+      return [...head('destroy'), ...extra];
+    case 'drift':
+      return [...head('preview'), '--refresh', '--expect-no-changes', '--diff', ...extra];
+    default:
+      throw new Error(`no such target ${target}`);
+  }
+}

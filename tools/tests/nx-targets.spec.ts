@@ -1,0 +1,99 @@
+/**
+ * The nx wiring, through real `nx run` invocations (about 2 s each, so a few that prove what the
+ * runner tests cannot: the targets exist on every stack, reach the runner from the stack's own
+ * folder with the right stack, and carry the CLI's failure back out).
+ */
+import { join } from 'node:path';
+import { expectedArgv, pathWith, run, STACKS, standIn, WORKSPACE } from './helpers';
+
+const TARGETS = ['preview', 'up', 'refresh', 'destroy', 'drift'];
+
+function nx(args: string[], env: Record<string, string | undefined> = {}) {
+  return run(process.execPath, [join(WORKSPACE, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), ...args], {
+    env: { NX_SKIP_NX_CACHE: 'true', FORCE_COLOR: '0', ...env },
+  });
+}
+
+interface Target {
+  executor?: string;
+  cache?: boolean;
+  dependsOn?: unknown[];
+  options?: Record<string, unknown>;
+  configurations?: Record<string, Record<string, unknown>>;
+}
+
+describe('the five targets on every stack project', () => {
+  let projects: Record<string, { data: { root: string; targets: Record<string, Target> } }>;
+
+  beforeAll(() => {
+    const result = nx(['graph', '--file=stdout']);
+    expect(result.status).toBe(0);
+    projects = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))).graph.nodes;
+  });
+
+  it.each(STACKS.flatMap((stack) => TARGETS.map((target) => [stack, target] as const)))(
+    '%s:%s runs checkpoints-pulumi in the stack folder, never cached',
+    (project, name) => {
+      const target = projects[project]?.data.targets[name];
+      expect(target).toMatchObject({
+        executor: 'nx:run-commands',
+        cache: false,
+        options: { command: `checkpoints-pulumi ${name}`, cwd: `stacks/${project}` },
+        configurations: { dev: { stack: 'dev' }, prod: { stack: 'prod' } },
+      });
+      expect(target?.options?.['stack']).toBe(name === 'destroy' ? undefined : 'dev');
+    },
+  );
+
+  it.each(STACKS)("%s:up runs only after that project's test and typecheck", (project) => {
+    expect(projects[project]?.data.targets['up']?.dependsOn).toEqual(['test', 'typecheck']);
+    for (const name of TARGETS.filter((target) => target !== 'up')) {
+      expect(projects[project]?.data.targets[name]?.dependsOn).toBeUndefined();
+    }
+  });
+});
+
+describe('nx run reaches the CLI with the exact argv and folder', () => {
+  const cases: Array<[string, string[], string[], string[]]> = [
+    ['aws-s3:preview', [], ['preview', 'dev'], []],
+    ['gcp-gcs:up', ['-c', 'prod', '--exclude-task-dependencies'], ['up', 'prod'], []],
+    ['azure-adls:refresh', ['--stack=prod'], ['refresh', 'prod'], []],
+    ['aws-s3:destroy', ['--stack=dev', '--yes'], ['destroy', 'dev'], ['--yes']],
+    ['gcp-gcs:drift', ['--stack=prod'], ['drift', 'prod'], []],
+    [
+      'azure-adls:preview',
+      ['--', '--target=urn:pulumi:dev::checkpoints-azure::x::y'],
+      ['preview', 'dev'],
+      ['--target=urn:pulumi:dev::checkpoints-azure::x::y'],
+    ],
+  ];
+
+  it.each(cases)('nx run %s %j', (task, args, [target = '', stack = ''], extra) => {
+    const fake = standIn();
+    const result = nx(['run', task, ...args], { PATH: pathWith(fake.bin) });
+    expect(result.status).toBe(0);
+    const project = task.split(':')[0] ?? '';
+    expect(fake.commands()).toEqual([
+      { argv: expectedArgv(target, stack, extra), cwd: join(WORKSPACE, 'stacks', project) },
+    ]);
+  });
+
+  it('fails the target when the CLI fails', () => {
+    const fake = standIn();
+    const result = nx(['run', 'aws-s3:preview', '--stack=prod'], {
+      PATH: pathWith(fake.bin),
+      FAKE_PULUMI_EXIT: '1',
+    });
+    expect(fake.commands()).toHaveLength(1);
+    expect(result.status).toBe(1);
+  });
+
+  it('says how to install the CLI when it is missing', () => {
+    const fake = standIn();
+    const result = nx(['run', 'gcp-gcs:drift'], { PATH: pathWith() });
+    expect(fake.calls()).toEqual([]);
+    expect(result.status).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toContain("The Pulumi CLI ('pulumi') is not on PATH.");
+    expect(`${result.stdout}${result.stderr}`).toContain('curl -fsSL https://get.pulumi.com');
+  });
+});
