@@ -21,7 +21,7 @@ describe('synth CLI', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('synth-fixture / dev: 2 resources (2 components)');
-    expect(result.stdout).toMatch(/ckpt-bucket\s+aws:s3\/bucket:Bucket\s+protect,retain/);
+    expect(result.stdout).toMatch(/ckpt-key\s+aws:kms\/key:Key\s+protect,retain/);
     expect(result.stdout).toContain('Policies: 0 mandatory and 0 advisory violation(s)');
     const json = JSON.parse(readFileSync(join(result.out, 'dev.json'), 'utf8'));
     expect(Object.keys(json)).toEqual(['project', 'stack', 'resources', 'outputs', 'violations']);

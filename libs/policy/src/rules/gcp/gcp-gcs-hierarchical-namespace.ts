@@ -1,0 +1,21 @@
+import { resourceRule } from '../define';
+import { GCS_BUCKET } from './tokens';
+import { read, state } from './values';
+
+export const gcpGcsHierarchicalNamespace = resourceRule({
+  name: 'gcp-gcs-hierarchical-namespace',
+  description:
+    'A hierarchical-namespace bucket (the high-throughput tier) leaves Object Versioning off: Cloud Storage rejects versioning on such a bucket, and soft delete is its recovery',
+  source:
+    'Google Cloud: Cloud Storage hierarchical namespace — incompatible features (Object Versioning); DESIGN section 4 (hierarchical namespace on for high-throughput)',
+  types: [GCS_BUCKET],
+  validate: (props, _args, report) => {
+    if (read(props, 'hierarchicalNamespace', 'enabled') !== true) return;
+    const versioning = read(props, 'versioning', 'enabled');
+    if (versioning !== false && versioning !== undefined) {
+      report(
+        `hierarchicalNamespace.enabled is true and versioning.enabled ${state(versioning)}; versioning must be false or unset (Cloud Storage rejects versioning on a hierarchical-namespace bucket; soft delete recovers it)`,
+      );
+    }
+  },
+});

@@ -1,0 +1,18 @@
+import { resourceRule } from '../define';
+import { GCS_BUCKET } from './tokens';
+import { read, state } from './values';
+
+export const gcpGcsNoForceDestroy = resourceRule({
+  name: 'gcp-gcs-no-force-destroy',
+  description:
+    'No Cloud Storage bucket sets forceDestroy: deleting a bucket that still holds checkpoints must fail rather than delete them all',
+  source:
+    'DESIGN section 4 (data never lost to a deploy); Pulumi Registry: gcp.storage.Bucket forceDestroy; Google Cloud: Cloud Storage data protection options',
+  types: [GCS_BUCKET],
+  validate: (props, _args, report) => {
+    const value = read(props, 'forceDestroy');
+    if (value !== false && value !== undefined) {
+      report(`forceDestroy ${state(value)}; must be false or unset`);
+    }
+  },
+});

@@ -1,0 +1,43 @@
+import { violationsOf } from '../../testing';
+import { gcpGcsVersioning } from './gcp-gcs-versioning';
+import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+
+describe('gcp-gcs-versioning', () => {
+  it('passes a versioned bucket and a hierarchical-namespace bucket without versions', async () => {
+    expect(
+      await violationsOf(gcpGcsVersioning, [
+        { type: BUCKET, props: versionedBucket() },
+        { type: BUCKET, props: hierarchicalBucket() },
+      ]),
+    ).toEqual([]);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      'versioning off',
+      { versioning: { enabled: false } },
+      'versioning.enabled is false; must be true on a bucket without a hierarchical namespace',
+    ],
+    [
+      'no versioning block',
+      { versioning: undefined },
+      'versioning.enabled is not set; must be true on a bucket without a hierarchical namespace',
+    ],
+    [
+      'hierarchical namespace explicitly off',
+      { versioning: undefined, hierarchicalNamespace: { enabled: false } },
+      'versioning.enabled is not set; must be true on a bucket without a hierarchical namespace',
+    ],
+  ])('flags a flat bucket with %s', async (_title, overrides, message) => {
+    expect(
+      await violationsOf(gcpGcsVersioning, [{ type: BUCKET, props: versionedBucket(overrides) }]),
+    ).toEqual([message]);
+  });
+
+  it('flags versioning unknown on a real preview', async () => {
+    const props = previewProps(versionedBucket({ versioning: previewUnknown.object }));
+    expect(await violationsOf(gcpGcsVersioning, [{ type: BUCKET, props }])).toEqual([
+      'versioning.enabled is unknown during preview; must be true on a bucket without a hierarchical namespace',
+    ]);
+  });
+});

@@ -1,0 +1,21 @@
+import { resourceRule } from '../define';
+import { GCS_BUCKET } from './tokens';
+import { read, state } from './values';
+
+export const gcpGcsVersioning = resourceRule({
+  name: 'gcp-gcs-versioning',
+  description:
+    'A Cloud Storage bucket without a hierarchical namespace keeps object versions, so an overwritten or deleted checkpoint is recovered from its previous version (hierarchical-namespace buckets cannot be versioned: soft delete recovers them, see gcp-gcs-soft-delete)',
+  source:
+    'Google Cloud: Cloud Storage data protection options — Object Versioning; DESIGN section 4 (recover from mistakes: versioning or soft delete)',
+  types: [GCS_BUCKET],
+  validate: (props, _args, report) => {
+    if (read(props, 'hierarchicalNamespace', 'enabled') === true) return;
+    const enabled = read(props, 'versioning', 'enabled');
+    if (enabled !== true) {
+      report(
+        `versioning.enabled ${state(enabled)}; must be true on a bucket without a hierarchical namespace`,
+      );
+    }
+  },
+});

@@ -1,0 +1,75 @@
+/** Spec helpers of the GCP rules: compliant resources shaped like the gcp-gcs stack's, and real-preview props. */
+import * as sdkProxy from '@pulumi/policy/proxy';
+import { standardTagSet } from '../../testing';
+
+// @pulumi/policy marks these @internal (absent from its typings); they are what its server hands to policies.
+const sdk = sdkProxy as unknown as {
+  unknownCheckingProxy<T extends object>(props: T): T;
+  unknownStringValue: string;
+  unknownBooleanValue: string;
+  unknownNumberValue: string;
+  unknownArrayValue: string;
+  unknownObjectValue: string;
+};
+
+/** The sentinels a real preview puts where a value is not computed yet. */
+export const previewUnknown = {
+  string: sdk.unknownStringValue,
+  boolean: sdk.unknownBooleanValue,
+  number: sdk.unknownNumberValue,
+  array: sdk.unknownArrayValue,
+  object: sdk.unknownObjectValue,
+};
+
+/** Props as the policy server passes them on a real preview: reading an unknown value throws. */
+export function previewProps(props: Record<string, unknown>): Record<string, unknown> {
+  return sdk.unknownCheckingProxy(props);
+}
+
+const KEY_ID =
+  'projects/ml-platform-prod-7310/locations/us-central1/keyRings/checkpoints-gcp-prod-llm-pretrain-4300f0/cryptoKeys/checkpoints-llm-pretrain';
+
+/** The standard tier's bucket as the gcp-gcs stack registers it (versioned, CMEK, 14 days of soft delete). */
+export function versionedBucket(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'checkpoints-gcp-prod-llm-pretrain-4300f0',
+    location: 'us-central1',
+    storageClass: 'STANDARD',
+    uniformBucketLevelAccess: true,
+    publicAccessPrevention: 'enforced',
+    forceDestroy: false,
+    versioning: { enabled: true },
+    softDeletePolicy: { retentionDurationSeconds: 1_209_600 },
+    lifecycleRules: [
+      { action: { type: 'AbortIncompleteMultipartUpload' }, condition: { age: 1 } },
+      {
+        action: { type: 'Delete' },
+        condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 7, numNewerVersions: 4 },
+      },
+      {
+        action: { type: 'SetStorageClass', storageClass: 'NEARLINE' },
+        condition: { age: 30, withState: 'LIVE', matchesStorageClasses: ['STANDARD'] },
+      },
+    ],
+    encryption: { defaultKmsKeyName: KEY_ID },
+    labels: standardTagSet('prod'),
+    ...overrides,
+  };
+}
+
+/** The high-throughput tier's bucket: hierarchical namespace, no versioning, 7 days of soft delete. */
+export function hierarchicalBucket(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return versionedBucket({
+    name: 'checkpoints-gcp-prod-llm-pretrain-hot-4c5d98',
+    versioning: { enabled: false },
+    hierarchicalNamespace: { enabled: true },
+    softDeletePolicy: { retentionDurationSeconds: 604_800 },
+    lifecycleRules: [
+      { action: { type: 'AbortIncompleteMultipartUpload' }, condition: { age: 1 } },
+      { action: { type: 'Delete' }, condition: { age: 14, withState: 'LIVE' } },
+    ],
+    ...overrides,
+  });
+}
+
+export const BUCKET = 'gcp:storage/bucket:Bucket';
