@@ -86,11 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       : EXIT.clean;
   } catch (error) {
     const cause: unknown = error instanceof RenderFailure ? error.cause : error;
-    if (
-      cause instanceof ConfigError ||
-      cause instanceof StackFileError ||
-      cause instanceof PolicyConfigError
-    ) {
+    if (isUserError(cause)) {
       console.error(`synth: ${cause.message}`);
       return EXIT.invalid;
     }
@@ -99,6 +95,16 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.programFailed;
   }
+}
+
+/**
+ * Problems the user fixes in their files: our config, stack-file and policy-config errors, and Pulumi's own
+ * RunErrors (e.g. a missing required key), which carry the marker Pulumi's runner uses to hide the stack trace.
+ */
+function isUserError(error: unknown): error is Error {
+  if (error instanceof ConfigError || error instanceof StackFileError || error instanceof PolicyConfigError)
+    return true;
+  return error instanceof Error && (error as { __pulumiRunError?: unknown }).__pulumiRunError === true;
 }
 
 export async function synthesize(options: Options): Promise<Snapshot> {

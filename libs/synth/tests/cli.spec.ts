@@ -2,10 +2,30 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { main } from '../src/cli';
 
 const project = join(__dirname, 'fixtures', 'project');
 const bin = join(__dirname, '..', 'bin', 'synth.js');
 
+/** In process, for the paths that end before or inside the program: same `main`, no process start-up cost. */
+async function synthInProcess(...args: string[]) {
+  const out = mkdtempSync(join(tmpdir(), 'synth-'));
+  // A real run loads the program once per process; here every run must load it afresh.
+  jest.resetModules();
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((text: string) => void stdout.push(text));
+  const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void stderr.push(text));
+  try {
+    const status = await main([`--cwd=${project}`, `--out=${out}`, ...args]);
+    return { status, stdout: stdout.join('\n'), stderr: stderr.join('\n'), out };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+/** As a user runs it: a new Node process loading the stack through ts-node, exactly like Pulumi's runner. */
 function synth(...args: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'synth-'));
   const result = spawnSync(process.execPath, [bin, `--out=${out}`, ...args], {
@@ -57,26 +77,32 @@ describe('synth CLI', () => {
       ['--stack=badspec'],
       "checkpoints:stores[0].retention.coolAfterDay: unknown key; did you mean 'coolAfterDays'?",
     ],
-    [['--stack=nope'], 'no stack config file Pulumi.nope.yaml in .; stacks with a config file here:'],
+    [
+      ['--stack=nope'],
+      '; stacks with a config file here: badspec, broken, crash, dev, weak (or pass --config-file=PATH)',
+    ],
     [['--stack=broken'], 'Pulumi.broken.yaml:3:1: invalid YAML'],
     [['--bogus'], "unknown flag '--bogus'; allowed: --stack, --config-file, --out, --cwd, --help"],
     [['--stack=a/b'], '--stack=a/b: a stack name has letters'],
     [[`--config-file=${join(project, 'missing.yaml')}`], 'missing.yaml: file not found'],
-  ])('exits 2 with a clear message for %j', (args, message) => {
-    const result = synth(...args);
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const result = await synthInProcess(...args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('renders any config file given with --config-file', () => {
-    const result = synth(`--config-file=${join(project, 'Pulumi.weak.yaml')}`, '--stack=custom');
+  it('renders any config file given with --config-file', async () => {
+    const result = await synthInProcess(
+      `--config-file=${join(project, 'Pulumi.weak.yaml')}`,
+      '--stack=custom',
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('synth-fixture / custom');
   });
 
-  it('exits 3 when the program itself fails', () => {
-    const result = synth('--stack=crash');
+  it('exits 3 when the program itself fails', async () => {
+    const result = await synthInProcess('--stack=crash');
     expect(result.status).toBe(3);
     expect(result.stderr).toContain('fixture crashed on purpose');
   });
