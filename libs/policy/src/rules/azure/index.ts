@@ -1,3 +1,29 @@
 import type { SourcedPolicy } from '../define';
+import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
+import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
+import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
+import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';
+import { azureStorageHierarchicalNamespace } from './azure-storage-hierarchical-namespace';
+import { azureStorageInfrastructureEncryption } from './azure-storage-infrastructure-encryption';
+import { azureStorageLifecyclePolicy } from './azure-storage-lifecycle-policy';
+import { azureStorageNoCrossTenantReplication } from './azure-storage-no-cross-tenant-replication';
+import { azureStorageNoPublicAccess } from './azure-storage-no-public-access';
+import { azureStorageNoSharedKey } from './azure-storage-no-shared-key';
+import { azureStorageSecureTransport } from './azure-storage-secure-transport';
+import { azureStorageSoftDelete } from './azure-storage-soft-delete';
 
-export const azurePolicies: SourcedPolicy[] = [];
+/** The Azure rules, in the order docs/policies-azure.md lists them (DESIGN section 4 rows, then least privilege). */
+export const azurePolicies: SourcedPolicy[] = [
+  azureStorageNoPublicAccess,
+  azureStorageNoCrossTenantReplication,
+  azureStorageSecureTransport,
+  azureStorageInfrastructureEncryption,
+  azureKeyvaultRecoverable,
+  azureKeyvaultRbacAuthorization,
+  azureStorageNoSharedKey,
+  azureStorageSoftDelete,
+  azureStorageHierarchicalNamespace,
+  azureStorageLifecyclePolicy,
+  azureRbacLeastPrivilege,
+  azureRbacStoreDataPlaneRoles,
+];

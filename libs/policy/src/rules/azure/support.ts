@@ -1,0 +1,232 @@
+/**
+ * What the Azure rules share: reading inputs that may be unknown on a real preview, matching azure-native
+ * type tokens (the default and the API-version-pinned ones), finding an account's companion resources
+ * through `propertyDependencies`, and the built-in role definitions the least-privilege rules name.
+ */
+import type { PolicyResource, ResourceValidationPolicy } from '@pulumi/policy';
+import { resourceRule, type ResourceRule, type RuleSource } from '../define';
+
+/**
+ * A value the engine cannot know yet. On a real preview, reading one through @pulumi/policy's proxy throws
+ * its UnknownValueError (which would turn the whole check into an advisory "can't run during preview");
+ * synth writes it as "[unknown]" (and a secret as "[secret]"). Rules read inputs through `read` instead and
+ * treat UNKNOWN as a violation only where the baseline requires a literal.
+ */
+export const UNKNOWN: unique symbol = Symbol('unknown during preview');
+
+const SYNTH_MARKS: ReadonlySet<string> = new Set(['[unknown]', '[secret]']);
+
+/** @pulumi/policy's UnknownValueError, recognised without loading the policy SDK's server. */
+function isUnknownValueError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.constructor.name === 'UnknownValueError' || 'unknownTypeSentinel' in error)
+  );
+}
+
+function marked(value: unknown): unknown {
+  return typeof value === 'string' && SYNTH_MARKS.has(value) ? UNKNOWN : value;
+}
+
+/** The value at `path`: `undefined` when absent, UNKNOWN when it (or anything on the way) is not known yet. */
+export function read(value: unknown, ...path: (string | number)[]): unknown {
+  let current = marked(value);
+  for (const key of path) {
+    if (current === UNKNOWN) return UNKNOWN;
+    if (current === null || typeof current !== 'object') return undefined;
+    try {
+      current = marked((current as Record<string | number, unknown>)[key]);
+    } catch (error) {
+      if (isUnknownValueError(error)) return UNKNOWN;
+      throw error;
+    }
+  }
+  return current;
+}
+
+/** The elements of the list at `path`, each read on its own; UNKNOWN when the list is; `undefined` when absent. */
+export function readList(
+  value: unknown,
+  ...path: (string | number)[]
+): unknown[] | typeof UNKNOWN | undefined {
+  const list = read(value, ...path);
+  if (list === UNKNOWN) return UNKNOWN;
+  if (!Array.isArray(list)) return undefined;
+  const length = read(list, 'length');
+  if (typeof length !== 'number') return UNKNOWN;
+  return Array.from({ length }, (_, index) => read(list, index));
+}
+
+/** How a message shows a value: `is not set`, `is unknown during preview`, `is "TLS1_0"`. */
+export function state(value: unknown): string {
+  if (value === UNKNOWN) return 'is unknown during preview';
+  if (value === undefined || value === null) return 'is not set';
+  return `is ${JSON.stringify(value)}`;
+}
+
+/** azure-native type tokens of the resources the Azure rules read. */
+export const T = {
+  storageAccount: 'azure-native:storage:StorageAccount',
+  blobContainer: 'azure-native:storage:BlobContainer',
+  blobServiceProperties: 'azure-native:storage:BlobServiceProperties',
+  managementPolicy: 'azure-native:storage:ManagementPolicy',
+  vault: 'azure-native:keyvault:Vault',
+  roleAssignment: 'azure-native:authorization:RoleAssignment',
+  pimRoleEligibilitySchedule: 'azure-native:authorization:PimRoleEligibilitySchedule',
+} as const;
+
+/** Everything that grants an Azure role to a principal on a scope: directly, or as a PIM eligibility. */
+export const ROLE_GRANT_TYPES: readonly string[] = [T.roleAssignment, T.pimRoleEligibilitySchedule];
+
+/**
+ * Whether `type` is the resource `token` names: the token itself, or the same resource from a package
+ * pinned to an API version (`azure-native:storage/v20240101:StorageAccount`), which azure-native v3 lets a
+ * program generate; a rule must not be bypassed by choosing one.
+ */
+export function isAzureType(type: string, token: string): boolean {
+  if (type === token) return true;
+  const [provider, module, name] = token.split(':');
+  const parts = type.split(':');
+  if (parts.length !== 3 || parts[0] !== provider || parts[2] !== name) return false;
+  const pinned = parts[1] ?? '';
+  return (
+    pinned.startsWith(`${module}/`) &&
+    /^v\d{8}(preview|privatepreview)?$/.test(pinned.slice(`${module}/`.length))
+  );
+}
+
+export function isAnyAzureType(type: string, tokens: readonly string[]): boolean {
+  return tokens.some((token) => isAzureType(type, token));
+}
+
+/** The azure-native module of a type token (`storage`, `keyvault`), version pin removed. */
+export function azureModuleOf(type: string): string | undefined {
+  const [provider, module] = type.split(':');
+  if (provider !== 'azure-native' || module === undefined) return undefined;
+  return module.split('/')[0];
+}
+
+/** `resourceRule`, matching the rule's tokens in their API-version-pinned forms too (see `isAzureType`). */
+export function azureResourceRule(rule: ResourceRule): ResourceValidationPolicy & RuleSource {
+  return {
+    ...resourceRule(rule),
+    validateResource: (args, report) => {
+      if (!isAnyAzureType(args.type, rule.types)) return;
+      return rule.validate(args.props, args, report);
+    },
+  };
+}
+
+/** How a message names a storage account: its account name when known, else its logical name. */
+export function accountLabel(account: PolicyResource): string {
+  const name = read(account.props, 'accountName');
+  return `storage account '${typeof name === 'string' ? name : account.name}'`;
+}
+
+/**
+ * Whether a companion resource (blob service properties, management policy) belongs to this account: its
+ * `accountName` input depends on the account (how a real first preview shows it), or, both being known, it
+ * names the account.
+ */
+export function belongsTo(companion: PolicyResource, account: PolicyResource): boolean {
+  if (
+    (companion.propertyDependencies['accountName'] ?? []).some((dependency) => dependency.urn === account.urn)
+  ) {
+    return true;
+  }
+  const named = read(companion.props, 'accountName');
+  const name = read(account.props, 'accountName');
+  return typeof named === 'string' && named === name;
+}
+
+export interface CompanionCheck {
+  /** Type token of the companion every storage account needs. */
+  companionType: string;
+  /** Reported on an account with no such companion. */
+  missing(account: string): string;
+  /** What is wrong with one companion, if anything; `account` is the account it belongs to, if found. */
+  problems(companion: PolicyResource, account: PolicyResource | undefined): string[];
+}
+
+/**
+ * A stack check of an account setting held by a separate resource: every storage account has a companion
+ * linked to it, and every companion of the stack is compliant (reported on it, whichever account it is of).
+ */
+export function checkAccountCompanion(
+  check: CompanionCheck,
+  resources: readonly PolicyResource[],
+  report: (message: string, urn?: string) => void,
+): void {
+  const accounts = resources.filter((resource) => isAzureType(resource.type, T.storageAccount));
+  const companions = resources.filter((resource) => isAzureType(resource.type, check.companionType));
+  for (const account of accounts) {
+    if (!companions.some((companion) => belongsTo(companion, account))) {
+      report(check.missing(accountLabel(account)), account.urn);
+    }
+  }
+  for (const companion of companions) {
+    const account = accounts.find((candidate) => belongsTo(companion, candidate));
+    for (const problem of check.problems(companion, account)) {
+      report(`${companion.type.split(':').pop()} '${companion.name}': ${problem}`, companion.urn);
+    }
+  }
+}
+
+/** Azure built-in role definition GUIDs (the same in every tenant), from Microsoft's built-in roles reference. */
+export const ROLES = {
+  owner: { name: 'Owner', id: '8e3af657-a8ff-443c-a75c-2fe8c4bcb635' },
+  contributor: { name: 'Contributor', id: 'b24988ac-6180-42a0-ab88-20f7382dd24c' },
+  userAccessAdministrator: { name: 'User Access Administrator', id: '18d7d88d-d35e-4fb5-a5c3-7773c20a72d9' },
+  rbacAdministrator: {
+    name: 'Role Based Access Control Administrator',
+    id: 'f58310d9-a9f6-439a-9e8d-f62e7b41a168',
+  },
+  storageAccountKeyOperator: {
+    name: 'Storage Account Key Operator Service Role',
+    id: '81a9662b-bebf-436f-a333-f67b29880f12',
+  },
+  storageBlobDataOwner: { name: 'Storage Blob Data Owner', id: 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b' },
+  storageBlobDataContributor: {
+    name: 'Storage Blob Data Contributor',
+    id: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
+  },
+  storageBlobDataReader: { name: 'Storage Blob Data Reader', id: '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1' },
+  keyVaultCryptoServiceEncryptionUser: {
+    name: 'Key Vault Crypto Service Encryption User',
+    id: 'e147488a-f6f5-4113-8e2d-b22465e65bf6',
+  },
+} as const;
+
+export interface Role {
+  name: string;
+  id: string;
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isGuid(value: string): boolean {
+  return GUID.test(value);
+}
+
+/**
+ * The role definition GUID of a `roleDefinitionId` (`/subscriptions/<s>/providers/Microsoft.Authorization/
+ * roleDefinitions/<guid>`, or the bare GUID), lowercased; `undefined` when it names none; UNKNOWN passes.
+ */
+export function roleGuidOf(roleDefinitionId: unknown): string | typeof UNKNOWN | undefined {
+  if (roleDefinitionId === UNKNOWN) return UNKNOWN;
+  if (typeof roleDefinitionId !== 'string') return undefined;
+  const last = roleDefinitionId.split('/').pop() ?? '';
+  return isGuid(last) ? last.toLowerCase() : undefined;
+}
+
+/** How a message names a role: `Owner (8e3af657-...)`, or the GUID alone for a role not listed here. */
+export function roleLabel(guid: string): string {
+  const known = Object.values(ROLES).find((role) => role.id === guid);
+  return known ? `${known.name} (${guid})` : guid;
+}
+
+/** `A`, `A or B`, `A, B or C`. */
+export function oneOf(roles: readonly Role[]): string {
+  const names = roles.map((role) => role.name);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
