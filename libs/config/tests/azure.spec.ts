@@ -43,11 +43,11 @@ describe('azure retention defaults', () => {
   ] as const)(
     '%s: no versioning, no upload cleanup, tiers only where the account has them',
     (tier, tiers) => {
-      expect(storeOf({ tier }).retention).toEqual({
+      expect(storeOf({ tier, retention: { expireAfterDays: 400 } }).retention).toEqual({
         keepNoncurrentVersions: 0,
         noncurrentExpireDays: 0,
         abortIncompleteUploadDays: 0,
-        expireAfterDays: 0,
+        expireAfterDays: 400,
         softDeleteDays: 7,
         ...tiers,
       });
@@ -140,7 +140,7 @@ describe('azure bad config', () => {
     ],
     [
       'archive on high-throughput, even 0',
-      { tier: 'high-throughput', retention: { archiveAfterDays: 0 } },
+      { tier: 'high-throughput', retention: { archiveAfterDays: 0, expireAfterDays: 14 } },
       'retention.archiveAfterDays',
       0,
       `${tiers}retention.archiveAfterDays`,
@@ -210,7 +210,7 @@ describe('azure bad config', () => {
     ],
     [
       'a zone',
-      { tier: 'high-throughput', zone: '1' },
+      { tier: 'high-throughput', zone: '1', retention: { expireAfterDays: 14 } },
       'zone',
       '1',
       'is not used on azure; it applies on aws and gcp (high-throughput tier) only',
@@ -241,4 +241,36 @@ describe('azure bad config', () => {
       'checkpoints:stores[0].access.writers[0]',
     ]);
   });
+});
+
+describe('lifecycle policy required by the baseline', () => {
+  const base = {
+    'checkpoints:environment': 'dev',
+    'checkpoints:owner': 'ml-platform',
+    'checkpoints:costCenter': 'cc-1234',
+  };
+  const load = (store: Record<string, unknown>) => () =>
+    loadStackSpec(
+      {
+        ...base,
+        'checkpoints:stores': JSON.stringify([{ name: 'llm', dataClassification: 'internal', ...store }]),
+      },
+      azureRules,
+    );
+
+  it.each([
+    [{ tier: 'high-throughput' }, 'set retention.expireAfterDays above 0'],
+    [{ retention: { coolAfterDays: 0 } }, 'set retention.coolAfterDays or retention.expireAfterDays above 0'],
+  ])('refuses %j, which would leave no lifecycle rule', (store, hint) => {
+    expect(load(store)).toThrow(
+      `checkpoints:stores[0].retention.expireAfterDays: got 0; leaves the account without a lifecycle management policy, which the baseline requires (DESIGN section 4); ${hint}`,
+    );
+  });
+
+  it.each([[{ tier: 'high-throughput', retention: { expireAfterDays: 14 } }], [{}]])(
+    'accepts %j',
+    (store) => {
+      expect(load(store)).not.toThrow();
+    },
+  );
 });

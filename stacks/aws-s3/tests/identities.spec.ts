@@ -83,7 +83,7 @@ describe('standard store roles', () => {
     });
   });
 
-  it('writer trust: exactly the configured principals, IAM ARNs and services apart', () => {
+  it('writer trust: exactly the configured principals, IAM ARNs and services apart, services for the deploying account only', () => {
     expect(documentOf(resource(snapshot, 'role', 'llm-pretrain-writer'), 'assumeRolePolicy')).toEqual({
       Version: '2012-10-17',
       Statement: [
@@ -98,6 +98,8 @@ describe('standard store roles', () => {
           Effect: 'Allow',
           Principal: { Service: ['sagemaker.amazonaws.com'] },
           Action: ['sts:AssumeRole'],
+          // The account getCallerIdentity reports, i.e. the one the stack deploys to.
+          Condition: { StringEquals: { 'aws:SourceAccount': ACCOUNT } },
         },
         {
           Sid: 'ConfiguredSessionTaggingServices',

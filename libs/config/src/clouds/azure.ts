@@ -45,6 +45,7 @@ export const azureRules: CloudRules = {
   retentionDefaults: azureRetentionDefaults,
   checkStore(store, raw, report) {
     checkRetention(store.tier, raw.retention ?? {}, report);
+    checkLifecycleNotEmpty(store, report);
     checkPrincipals(store.access.writers, 'access.writers', report);
     checkPrincipals(store.access.readers, 'access.readers', report);
   },
@@ -70,6 +71,25 @@ function checkRetention(tier: Tier, retention: NonNullable<RawStore['retention']
   } else if ((retention.archiveAfterDays ?? 0) > 0) {
     report('retention.archiveAfterDays', retention.archiveAfterDays, NO_ARCHIVE_ON_ZRS);
   }
+}
+
+/**
+ * The baseline requires a lifecycle management policy on every account, and Azure has no rule for
+ * incomplete uploads (uncommitted blocks expire on their own), so a store must tier or expire something.
+ * Deleting checkpoints by default would be worse than asking.
+ */
+function checkLifecycleNotEmpty(store: StoreSpec, report: Report): void {
+  const { coolAfterDays, archiveAfterDays, expireAfterDays } = store.retention;
+  if (coolAfterDays > 0 || archiveAfterDays > 0 || expireAfterDays > 0) return;
+  const options =
+    store.tier === 'standard'
+      ? 'retention.coolAfterDays or retention.expireAfterDays'
+      : 'retention.expireAfterDays';
+  report(
+    'retention.expireAfterDays',
+    expireAfterDays,
+    `leaves the account without a lifecycle management policy, which the baseline requires (DESIGN section 4); set ${options} above 0`,
+  );
 }
 
 function checkPrincipals(principals: StoreSpec['access']['writers'], path: string, report: Report): void {

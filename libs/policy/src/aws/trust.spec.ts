@@ -32,7 +32,7 @@ describe('awsTrustPolicy', () => {
       ],
     ],
     [
-      'service principals go under Principal.Service',
+      'service principals go under Principal.Service, only for the deploying account (confused deputy)',
       ['sagemaker.amazonaws.com', 'ec2.amazonaws.com'],
       [
         {
@@ -40,11 +40,12 @@ describe('awsTrustPolicy', () => {
           Effect: 'Allow',
           Principal: { Service: ['sagemaker.amazonaws.com', 'ec2.amazonaws.com'] },
           Action: ['sts:AssumeRole'],
+          Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } },
         },
       ],
     ],
     [
-      'EKS Pod Identity also tags the session, and nothing else gets sts:TagSession',
+      'EKS Pod Identity also tags the session, nothing else gets sts:TagSession, and it has no source account',
       ['pods.eks.amazonaws.com', trainingRole, 'sagemaker.amazonaws.com'],
       [
         {
@@ -58,6 +59,7 @@ describe('awsTrustPolicy', () => {
           Effect: 'Allow',
           Principal: { Service: ['sagemaker.amazonaws.com'] },
           Action: ['sts:AssumeRole'],
+          Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } },
         },
         {
           Sid: 'ConfiguredSessionTaggingServices',
@@ -69,5 +71,27 @@ describe('awsTrustPolicy', () => {
     ],
   ])('%s', (_title, principals, statements) => {
     expect(awsTrustPolicy(principals, root)).toEqual({ Version: '2012-10-17', Statement: statements });
+  });
+});
+
+describe('awsTrustPolicy in other partitions and with a bad root', () => {
+  it('reads the account of a GovCloud root', () => {
+    expect(
+      awsTrustPolicy(['sagemaker.amazonaws.com'], 'arn:aws-us-gov:iam::210987654321:root').Statement,
+    ).toEqual([
+      {
+        Sid: 'ConfiguredServices',
+        Effect: 'Allow',
+        Principal: { Service: ['sagemaker.amazonaws.com'] },
+        Action: ['sts:AssumeRole'],
+        Condition: { StringEquals: { 'aws:SourceAccount': '210987654321' } },
+      },
+    ]);
+  });
+
+  it('refuses an ARN that is not an account root', () => {
+    expect(() => awsTrustPolicy([], trainingRole)).toThrow(
+      'awsTrustPolicy: arn:aws:iam::123456789012:role/ml/training-jobs is not an account root ARN (arn:<partition>:iam::<account>:root)',
+    );
   });
 });

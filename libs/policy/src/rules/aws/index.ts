@@ -1,3 +1,33 @@
 import type { SourcedPolicy } from '../define';
+import { awsIamNoAwsManagedPolicies } from './aws-iam-no-aws-managed-policies';
+import { awsIamNoLongLivedCredentials } from './aws-iam-no-long-lived-credentials';
+import { awsIamNoPublicPrincipals } from './aws-iam-no-public-principals';
+import { awsIamNoWildcardActions } from './aws-iam-no-wildcard-actions';
+import { awsIamNoWildcardResources } from './aws-iam-no-wildcard-resources';
+import { awsKmsKeyRotation } from './aws-kms-key-rotation';
+import { awsS3AbortIncompleteUploads } from './aws-s3-abort-incomplete-uploads';
+import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
+import { awsS3DefaultEncryption } from './aws-s3-default-encryption';
+import { awsS3NoAcls } from './aws-s3-no-acls';
+import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
+import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
+import { awsS3TlsOnly } from './aws-s3-tls-only';
+import { awsS3Versioning } from './aws-s3-versioning';
 
-export const awsPolicies: SourcedPolicy[] = [];
+/** The AWS rules, in the order docs/policies-aws.md lists them. */
+export const awsPolicies: SourcedPolicy[] = [
+  awsS3PublicAccessBlock,
+  awsS3BucketOwnerEnforced,
+  awsS3NoAcls,
+  awsS3TlsOnly,
+  awsS3DefaultEncryption,
+  awsKmsKeyRotation,
+  awsS3Versioning,
+  awsS3AbortIncompleteUploads,
+  awsS3NoForceDestroy,
+  awsIamNoLongLivedCredentials,
+  awsIamNoWildcardActions,
+  awsIamNoWildcardResources,
+  awsIamNoPublicPrincipals,
+  awsIamNoAwsManagedPolicies,
+];

@@ -1,0 +1,170 @@
+/** Resources for the AWS rules' specs: a compliant store of each kind, linked as a real preview links it. */
+import * as proxyModule from '@pulumi/policy/proxy';
+import { policyResource, type ResourceUnderTest } from '../../testing';
+
+export const T = {
+  bucket: 'aws:s3/bucket:Bucket',
+  directoryBucket: 'aws:s3/directoryBucket:DirectoryBucket',
+  publicAccessBlock: 'aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock',
+  ownership: 'aws:s3/bucketOwnershipControls:BucketOwnershipControls',
+  versioning: 'aws:s3/bucketVersioning:BucketVersioning',
+  encryption: 'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
+  lifecycle: 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration',
+  bucketPolicy: 'aws:s3/bucketPolicy:BucketPolicy',
+  key: 'aws:kms/key:Key',
+  role: 'aws:iam/role:Role',
+  rolePolicy: 'aws:iam/rolePolicy:RolePolicy',
+  policy: 'aws:iam/policy:Policy',
+} as const;
+
+/** The policy SDK's own proxy and unknown sentinels, to render inputs as a real first preview sends them. */
+const proxy = proxyModule as unknown as {
+  unknownCheckingProxy<V extends object>(value: V): V;
+  unknownStringValue: string;
+  unknownBooleanValue: string;
+  unknownArrayValue: string;
+};
+
+export const UNKNOWN_STRING = proxy.unknownStringValue;
+export const UNKNOWN_BOOLEAN = proxy.unknownBooleanValue;
+export const UNKNOWN_ARRAY = proxy.unknownArrayValue;
+
+/** Resources as the policy SDK hands them over on a preview: reading an unknown input throws. */
+export function onPreview(resources: ResourceUnderTest[]): ResourceUnderTest[] {
+  return resources.map((resource) => ({ ...resource, props: proxy.unknownCheckingProxy(resource.props) }));
+}
+
+export function urnOf(resource: ResourceUnderTest): string {
+  return policyResource(resource).urn;
+}
+
+export const BUCKET = 'ckpt-bucket';
+export const BUCKET_ARN = `arn:aws:s3:::${BUCKET}`;
+export const DIRECTORY_BUCKET = 'ckpt--use1-az4--x-s3';
+export const DIRECTORY_ARN = `arn:aws:s3express:us-east-1:123456789012:bucket/${DIRECTORY_BUCKET}`;
+export const KEY_ARN = 'arn:aws:kms:us-east-1:123456789012:key/0a1b2c3d-0000-4000-a000-000000000001';
+
+/** A settings resource of `bucket`, linked through `propertyDependencies` only (its name unknown). */
+export function setting(
+  type: string,
+  bucket: ResourceUnderTest,
+  props: Record<string, unknown>,
+  name = `${bucket.name}-${type.split(':').pop()}`,
+): ResourceUnderTest {
+  return { type, name, props, propertyDependencies: { bucket: [urnOf(bucket)] } };
+}
+
+export function tlsDenyStatement(actions: string[], resources: string[]) {
+  return {
+    Sid: 'DenyInsecureTransport',
+    Effect: 'Deny',
+    Principal: '*',
+    Action: actions,
+    Resource: resources,
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+  };
+}
+
+export type StorePart =
+  'publicAccessBlock' | 'ownership' | 'versioning' | 'encryption' | 'lifecycle' | 'bucketPolicy';
+
+/**
+ * A general purpose bucket with every setting the baseline asks for; `replace` swaps a setting's inputs,
+ * `null` leaves it out.
+ */
+export function compliantBucket(
+  replace: Partial<Record<StorePart, Record<string, unknown> | null>> = {},
+): ResourceUnderTest[] {
+  const bucket: ResourceUnderTest = { type: T.bucket, name: 'ckpt-bucket', props: { bucket: BUCKET } };
+  const parts: Record<StorePart, Record<string, unknown>> = {
+    publicAccessBlock: {
+      blockPublicAcls: true,
+      blockPublicPolicy: true,
+      ignorePublicAcls: true,
+      restrictPublicBuckets: true,
+    },
+    ownership: { rule: { objectOwnership: 'BucketOwnerEnforced' } },
+    versioning: { versioningConfiguration: { status: 'Enabled' } },
+    encryption: {
+      rules: [
+        {
+          applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: KEY_ARN },
+          bucketKeyEnabled: true,
+        },
+      ],
+    },
+    lifecycle: {
+      rules: [
+        {
+          id: 'abort-incomplete-multipart-uploads',
+          status: 'Enabled',
+          filter: {},
+          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+        },
+      ],
+    },
+    bucketPolicy: {
+      policy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [tlsDenyStatement(['s3:*'], [BUCKET_ARN, `${BUCKET_ARN}/*`])],
+      }),
+    },
+  };
+  return [bucket, ...settingsOf(bucket, parts, replace)];
+}
+
+/** An S3 Express One Zone directory bucket with its encryption, lifecycle and policy. */
+export function compliantDirectoryBucket(
+  replace: Partial<Record<'encryption' | 'lifecycle' | 'bucketPolicy', Record<string, unknown> | null>> = {},
+): ResourceUnderTest[] {
+  const bucket: ResourceUnderTest = {
+    type: T.directoryBucket,
+    name: 'fast-bucket',
+    props: { bucket: DIRECTORY_BUCKET, location: { name: 'use1-az4', type: 'AvailabilityZone' } },
+  };
+  const parts = {
+    encryption: {
+      rules: [
+        {
+          applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: KEY_ARN },
+          bucketKeyEnabled: true,
+        },
+      ],
+    },
+    lifecycle: {
+      rules: [
+        {
+          id: 'abort-incomplete-multipart-uploads',
+          status: 'Enabled',
+          filter: {},
+          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+        },
+      ],
+    },
+    bucketPolicy: {
+      policy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [tlsDenyStatement(['s3express:CreateSession'], [DIRECTORY_ARN])],
+      }),
+    },
+  };
+  return [bucket, ...settingsOf(bucket, parts, replace)];
+}
+
+function settingsOf<P extends string>(
+  bucket: ResourceUnderTest,
+  parts: Record<P, Record<string, unknown>>,
+  replace: Partial<Record<P, Record<string, unknown> | null>>,
+): ResourceUnderTest[] {
+  return (Object.keys(parts) as P[]).flatMap((part) => {
+    const props = part in replace ? replace[part] : parts[part];
+    if (props === null || props === undefined) return [];
+    const type = T[part as keyof typeof T];
+    return [setting(type, bucket, props, `${bucket.name}-${part}`)];
+  });
+}
+
+/** An IAM document as a JSON input. */
+export function doc(...statements: object[]): string {
+  return JSON.stringify({ Version: '2012-10-17', Statement: statements });
+}

@@ -1,0 +1,249 @@
+/**
+ * What the AWS rules share: reading inputs that may be unknown on a real preview, finding the settings
+ * resources of a bucket through `propertyDependencies`, and reading IAM policy documents.
+ */
+import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
+import { asJson } from '../define';
+
+/**
+ * An input the engine cannot know yet (on a first preview, anything computed from another resource's
+ * outputs). On a real preview, reading one through the policy SDK's proxy throws its UnknownValueError,
+ * which would turn the whole check into an advisory "can't run during preview"; rules read inputs
+ * through `plain` instead and decide what an unknown means for them.
+ */
+export const UNKNOWN = Symbol('unknown during preview');
+
+function isUnknownValueError(error: unknown): boolean {
+  return error instanceof Error && 'unknownTypeSentinel' in error;
+}
+
+function readKey(value: object, key: string | number): unknown {
+  try {
+    return plain((value as Record<string | number, unknown>)[key]);
+  } catch (error) {
+    if (isUnknownValueError(error)) return UNKNOWN;
+    throw error;
+  }
+}
+
+/** A deep copy of an input with every unknown value replaced by `UNKNOWN`: safe to read and iterate. */
+export function plain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const length = value.length;
+    return Array.from({ length }, (_, index) => readKey(value, index));
+  }
+  return Object.fromEntries(Object.keys(value).map((key) => [key, readKey(value, key)]));
+}
+
+/** The inputs of a resource as a plain object (see `plain`). */
+export function inputsOf(resource: { props: Record<string, unknown> }): Record<string, unknown> {
+  const copy = plain(resource.props);
+  return copy !== null && typeof copy === 'object' ? (copy as Record<string, unknown>) : {};
+}
+
+/** A value for a message: `true`, `"ObjectWriter"`, `not set`, `unknown during preview`. */
+export function shown(value: unknown): string {
+  if (value === UNKNOWN) return 'unknown during preview';
+  if (value === undefined) return 'not set';
+  return JSON.stringify(value);
+}
+
+export const GENERAL_PURPOSE_BUCKETS: readonly string[] = [
+  'aws:s3/bucket:Bucket',
+  'aws:s3/bucketV2:BucketV2',
+];
+export const DIRECTORY_BUCKETS: readonly string[] = ['aws:s3/directoryBucket:DirectoryBucket'];
+export const ALL_BUCKETS: readonly string[] = [...GENERAL_PURPOSE_BUCKETS, ...DIRECTORY_BUCKETS];
+
+/** What a message calls a bucket: its name when known, else its logical name. */
+export function bucketLabel(bucket: PolicyResource): string {
+  const name = inputsOf(bucket)['bucket'];
+  return typeof name === 'string' ? name : bucket.name;
+}
+
+/**
+ * Whether a settings resource (public access block, versioning, policy...) configures this bucket: its
+ * `bucket` input depends on the bucket (how a real first preview shows it, the name being unknown), or,
+ * both being known, it names the bucket.
+ */
+export function configures(setting: PolicyResource, bucket: PolicyResource): boolean {
+  if ((setting.propertyDependencies['bucket'] ?? []).some((dependency) => dependency.urn === bucket.urn)) {
+    return true;
+  }
+  const named = inputsOf(setting)['bucket'];
+  const name = inputsOf(bucket)['bucket'];
+  return typeof named === 'string' && named === name;
+}
+
+/** The bucket a settings resource configures, if it is one of this stack's. */
+export function bucketOf(
+  setting: PolicyResource,
+  buckets: readonly PolicyResource[],
+): PolicyResource | undefined {
+  return buckets.find((bucket) => configures(setting, bucket));
+}
+
+export interface SettingCheck {
+  /** Bucket types that need the setting. */
+  bucketTypes: readonly string[];
+  /** Type tokens of the settings resource (the v7 name and its deprecated V2 alias). */
+  settingTypes: readonly string[];
+  /** Reported on a bucket with no such setting. */
+  missing(bucket: string): string;
+  /** What is wrong with one settings resource, if anything; `bucket` is the bucket it configures. */
+  problems(inputs: Record<string, unknown>, bucket: PolicyResource | undefined): string[];
+}
+
+/**
+ * A stack check of a bucket setting: every bucket of `bucketTypes` has a settings resource linked to it,
+ * and every settings resource of the stack is compliant (reported on it, whichever bucket it configures).
+ */
+export function checkBucketSetting(
+  check: SettingCheck,
+  args: StackValidationArgs,
+  report: (message: string, urn?: string) => void,
+): void {
+  const buckets = args.resources.filter((resource) => check.bucketTypes.includes(resource.type));
+  const allBuckets = args.resources.filter((resource) => ALL_BUCKETS.includes(resource.type));
+  const settings = args.resources.filter((resource) => check.settingTypes.includes(resource.type));
+  for (const bucket of buckets) {
+    if (!settings.some((setting) => configures(setting, bucket))) {
+      report(check.missing(bucketLabel(bucket)), bucket.urn);
+    }
+  }
+  for (const setting of settings) {
+    const bucket = bucketOf(setting, allBuckets);
+    for (const problem of check.problems(inputsOf(setting), bucket)) {
+      report(`${setting.type.split(':').pop()} '${setting.name}': ${problem}`, setting.urn);
+    }
+  }
+}
+
+/** A list input as a list: IAM accepts a single string where it takes a list. */
+export function listOf(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The kind of an IAM document decides which rules read it. */
+export type IamDocumentKind = 'identity' | 'trust' | 'resource' | 'key';
+
+export interface IamDocument {
+  /** Where it is, for messages: `policy`, `assumeRolePolicy`, `inlinePolicies[0].policy`. */
+  where: string;
+  kind: IamDocumentKind;
+  /** The parsed document, `UNKNOWN` when its text is not known yet, `undefined` when it is not JSON. */
+  document: unknown;
+}
+
+/** Inputs of each type that hold an IAM policy document, and what kind of document it is. */
+const IAM_DOCUMENT_INPUTS: Readonly<Record<string, readonly [string, IamDocumentKind][]>> = {
+  'aws:iam/policy:Policy': [['policy', 'identity']],
+  'aws:iam/rolePolicy:RolePolicy': [['policy', 'identity']],
+  'aws:iam/groupPolicy:GroupPolicy': [['policy', 'identity']],
+  'aws:iam/userPolicy:UserPolicy': [['policy', 'identity']],
+  'aws:iam/role:Role': [['assumeRolePolicy', 'trust']],
+  'aws:s3/bucketPolicy:BucketPolicy': [['policy', 'resource']],
+  'aws:s3/bucket:Bucket': [['policy', 'resource']],
+  'aws:s3/bucketV2:BucketV2': [['policy', 'resource']],
+  'aws:s3/accessPoint:AccessPoint': [['policy', 'resource']],
+  'aws:s3control/bucketPolicy:BucketPolicy': [['policy', 'resource']],
+  'aws:s3control/accessPointPolicy:AccessPointPolicy': [['policy', 'resource']],
+  'aws:kms/key:Key': [['policy', 'key']],
+  'aws:kms/keyPolicy:KeyPolicy': [['policy', 'key']],
+};
+
+export const IAM_DOCUMENT_TYPES: readonly string[] = Object.keys(IAM_DOCUMENT_INPUTS);
+
+function parsed(value: unknown): unknown {
+  if (value === UNKNOWN) return UNKNOWN;
+  return asJson(value);
+}
+
+/** Every IAM policy document among a resource's inputs; a role's inline policies included. */
+export function iamDocuments(type: string, inputs: Record<string, unknown>): IamDocument[] {
+  const documents: IamDocument[] = [];
+  for (const [input, kind] of IAM_DOCUMENT_INPUTS[type] ?? []) {
+    if (inputs[input] === undefined) continue;
+    documents.push({ where: input, kind, document: parsed(inputs[input]) });
+  }
+  if (type === 'aws:iam/role:Role') {
+    listOf(inputs['inlinePolicies']).forEach((inline, index) => {
+      const policy = inline === UNKNOWN ? UNKNOWN : (inline as Record<string, unknown> | null)?.['policy'];
+      if (policy === undefined) return;
+      documents.push({
+        where: `inlinePolicies[${index}].policy`,
+        kind: 'identity',
+        document: parsed(policy),
+      });
+    });
+  }
+  return documents;
+}
+
+/** One statement of a document, its lists as lists and how a message names it. */
+export interface IamStatement {
+  label: string;
+  effect: unknown;
+  principal: unknown;
+  notPrincipal: unknown;
+  actions: unknown[];
+  notActions: unknown[];
+  resources: unknown[];
+  notResources: unknown[];
+  condition: unknown;
+}
+
+/** The statements of a parsed document (a single statement object counts as a list of one). */
+export function statementsOf(document: unknown): IamStatement[] {
+  if (document === null || typeof document !== 'object') return [];
+  return listOf((document as Record<string, unknown>)['Statement']).map((raw, index) => {
+    const statement = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const sid = statement['Sid'];
+    return {
+      label: typeof sid === 'string' && sid !== '' ? `'${sid}'` : `#${index + 1}`,
+      effect: statement['Effect'],
+      principal: statement['Principal'],
+      notPrincipal: statement['NotPrincipal'],
+      actions: listOf(statement['Action']),
+      notActions: listOf(statement['NotAction']),
+      resources: listOf(statement['Resource']),
+      notResources: listOf(statement['NotResource']),
+      condition: statement['Condition'],
+    };
+  });
+}
+
+/** Anything but an explicit Deny is read as an Allow: a statement is never let off for a typo. */
+export function isAllow(statement: IamStatement): boolean {
+  return statement.effect !== 'Deny';
+}
+
+/** An IAM wildcard pattern (`*`, `?`) as a case-sensitive or -insensitive regular expression. */
+export function wildcardPattern(pattern: string, flags = ''): RegExp {
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`, flags);
+}
+
+/** The principals a Principal element names, flattened: `"*"` and `{ AWS: ["*"] }` both give `["*"]`. */
+export function principalsOf(principal: unknown): unknown[] {
+  if (principal === undefined) return [];
+  if (principal === null || typeof principal !== 'object' || Array.isArray(principal))
+    return listOf(principal);
+  return Object.values(principal as Record<string, unknown>).flatMap(listOf);
+}
+
+/** `at` over a `plain` copy: a path through an unknown value reads as `UNKNOWN`, not as absent. */
+export function read(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === UNKNOWN) return UNKNOWN;
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
