@@ -58,8 +58,8 @@ export const ciNames = {
     return id;
   },
   gcpWorkloadIdentityProvider: 'github-actions',
-  azureFederatedCredential: (purpose: CiPurpose) =>
-    purpose === 'preview' ? 'github-pull-request' : `github-environment-${purpose.slice('deploy-'.length)}`,
+  /** A federated credential per trusted subject: `github-pull-request`, `github-environment-<env>`. */
+  azureFederatedCredential: (subjectKey: string) => `github-${subjectKey}`,
 };
 
 /** Store names at both ends of the allowed lengths, differing in their first letter. */

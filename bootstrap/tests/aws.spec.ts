@@ -32,7 +32,10 @@ function permissionsOf(snapshot: Snapshot, name: string): PolicyDocument {
   return jsonInput(resource(snapshot, ROLE_POLICY, `${name}-permissions`), 'policy') as PolicyDocument;
 }
 
-function trustFor(subject: string, providerArn = PROVIDER_ARN) {
+const PULL_REQUEST = 'repo:acme/checkpoint-storage:pull_request';
+const DRIFT = 'repo:acme/checkpoint-storage:environment:drift';
+
+function trustFor(subject: string | string[], providerArn = PROVIDER_ARN) {
   return {
     Version: '2012-10-17',
     Statement: [
@@ -68,8 +71,10 @@ describe('AWS CI identities', () => {
     expect(provider?.protect).toBe(true);
   });
 
-  it('has a preview role trusted by pull requests of the repository only', () => {
-    expect(trustOf(snapshot, 'preview')).toEqual(trustFor('repo:acme/checkpoint-storage:pull_request'));
+  it("has a preview role trusted by the repository's pull requests and its drift environment only", () => {
+    expect(trustOf(snapshot, 'preview')).toEqual(trustFor([PULL_REQUEST, DRIFT]));
+    // Exact values: StringEquals, each subject spelt out; no StringLike, no wildcard anywhere.
+    expect(JSON.stringify(trustOf(snapshot, 'preview'))).not.toMatch(/StringLike|\*/);
   });
 
   it.each(['dev', 'prod'])('has a %s deploy role trusted by jobs of that GitHub environment only', (env) => {
@@ -336,7 +341,7 @@ describe('AWS CI identities with the account’s existing OIDC provider', () => 
     expect(roles.map((role) => jsonInput(role, 'assumeRolePolicy'))).toEqual([
       trustFor('repo:acme/checkpoint-storage:environment:dev', existing),
       trustFor('repo:acme/checkpoint-storage:environment:prod', existing),
-      trustFor('repo:acme/checkpoint-storage:pull_request', existing),
+      trustFor([PULL_REQUEST, DRIFT], existing),
     ]);
   });
 });

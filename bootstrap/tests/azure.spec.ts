@@ -13,7 +13,7 @@ const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', s
 const GROUP_SCOPE = (group: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
 const ROLE = (guid: string) =>
   `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
-const READER = 'acdd72a7-3374-4ea6-bc0b-58f26b19c0ad';
+const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
 const STORAGE_ACCOUNT_CONTRIBUTOR = '17d1049b-9a84-46fb-8f53-869881c3d3ab';
 const KEY_VAULT_CONTRIBUTOR = 'f25e0fa2-a7c8-4377-a976-54943a77a395';
 const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
@@ -75,25 +75,67 @@ describe('Azure CI identities', () => {
     ]);
   });
 
-  it.each([
-    ['preview', 'github-pull-request', 'repo:acme/checkpoint-storage:pull_request'],
-    ['deploy-dev', 'github-environment-dev', 'repo:acme/checkpoint-storage:environment:dev'],
-    ['deploy-prod', 'github-environment-prod', 'repo:acme/checkpoint-storage:environment:prod'],
-  ])(
-    'federates %s with one GitHub subject, for the token exchange audience only',
-    (purpose, credential, subject) => {
-      const federated = resource(snapshot, CREDENTIAL, `${purpose}-github`);
-      expect(federated.inputs).toEqual({
-        resourceGroupName: IDENTITY_GROUP,
-        resourceName: `checkpoints-ci-${purpose}`,
-        federatedIdentityCredentialResourceName: credential,
-        issuer: 'https://token.actions.githubusercontent.com',
-        subject,
-        audiences: ['api://AzureADTokenExchange'],
-      });
-      expect(federated.protect).toBe(true);
-    },
-  );
+  /** [logical name, inputs] of every federated credential of an identity. */
+  function credentialsOf(identity: string) {
+    return ofTypeByName(snapshot, CREDENTIAL)
+      .filter((credential) => credential.inputs['resourceName'] === `checkpoints-ci-${identity}`)
+      .map((credential) => [credential.name, credential.inputs]);
+  }
+
+  const federated = (credential: string, subject: string) => ({
+    resourceGroupName: IDENTITY_GROUP,
+    federatedIdentityCredentialResourceName: credential,
+    issuer: 'https://token.actions.githubusercontent.com',
+    subject,
+    audiences: ['api://AzureADTokenExchange'],
+  });
+
+  it("federates preview with exactly the repository's pull requests and its drift environment", () => {
+    expect(credentialsOf('preview')).toEqual([
+      // The credential preview always had keeps its name: renaming a protected resource fails the update.
+      [
+        'preview-github',
+        {
+          ...federated('github-pull-request', 'repo:acme/checkpoint-storage:pull_request'),
+          resourceName: 'checkpoints-ci-preview',
+        },
+      ],
+      [
+        'preview-github-environment-drift',
+        {
+          ...federated('github-environment-drift', 'repo:acme/checkpoint-storage:environment:drift'),
+          resourceName: 'checkpoints-ci-preview',
+        },
+      ],
+    ]);
+  });
+
+  it.each(['dev', 'prod'])('federates deploy-%s with exactly its GitHub environment', (environment) => {
+    expect(credentialsOf(`deploy-${environment}`)).toEqual([
+      [
+        `deploy-${environment}-github`,
+        {
+          ...federated(
+            `github-environment-${environment}`,
+            `repo:acme/checkpoint-storage:environment:${environment}`,
+          ),
+          resourceName: `checkpoints-ci-deploy-${environment}`,
+        },
+      ],
+    ]);
+  });
+
+  it('protects every federated credential, and writes one identity’s credentials one at a time', () => {
+    const credentials = ofType(snapshot, CREDENTIAL);
+    expect(credentials).toHaveLength(4);
+    for (const credential of credentials)
+      expect([credential.name, credential.protect]).toEqual([credential.name, true]);
+    // Azure answers concurrent writes of one identity's federated credentials with 409 Conflict.
+    const pullRequest = resource(snapshot, CREDENTIAL, 'preview-github');
+    expect(resource(snapshot, CREDENTIAL, 'preview-github-environment-drift').dependsOn).toContain(
+      pullRequest.urn,
+    );
+  });
 
   it("gives preview Reader on the stacks' resource groups and nothing on the subscription", () => {
     expect(assignmentsOf(snapshot, resource(snapshot, IDENTITY, 'preview'))).toEqual(

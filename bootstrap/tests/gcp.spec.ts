@@ -60,26 +60,46 @@ describe('GCP CI identities', () => {
     expect(provider.protect).toBe(true);
   });
 
-  it('lets each service account be used by its one federated subject only', () => {
-    const bindings = ofTypeByName(snapshot, 'gcp:serviceaccount/iAMMember:IAMMember').map(
-      (binding) => binding.inputs,
-    );
+  it('lets each service account be used by exactly its subjects: pull requests and drift for preview, its environment for deploy', () => {
+    const bindings = ofTypeByName(snapshot, 'gcp:serviceaccount/iAMMember:IAMMember').map((binding) => [
+      binding.name,
+      binding.inputs,
+    ]);
     expect(bindings).toEqual([
-      {
-        serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-deploy-dev')}`,
-        role: 'roles/iam.workloadIdentityUser',
-        member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:environment:dev`,
-      },
-      {
-        serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-deploy-prod')}`,
-        role: 'roles/iam.workloadIdentityUser',
-        member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:environment:prod`,
-      },
-      {
-        serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-preview')}`,
-        role: 'roles/iam.workloadIdentityUser',
-        member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:pull_request`,
-      },
+      [
+        'deploy-dev-federation',
+        {
+          serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-deploy-dev')}`,
+          role: 'roles/iam.workloadIdentityUser',
+          member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:environment:dev`,
+        },
+      ],
+      [
+        'deploy-prod-federation',
+        {
+          serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-deploy-prod')}`,
+          role: 'roles/iam.workloadIdentityUser',
+          member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:environment:prod`,
+        },
+      ],
+      [
+        // The binding the preview account always had keeps its name: renamed, deleting the old one
+        // would revoke the very member the new one grants.
+        'preview-federation',
+        {
+          serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-preview')}`,
+          role: 'roles/iam.workloadIdentityUser',
+          member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:pull_request`,
+        },
+      ],
+      [
+        'preview-federation-environment-drift',
+        {
+          serviceAccountId: `projects/acme-checkpoints-ci/serviceAccounts/${EMAIL('checkpoints-ci-preview')}`,
+          role: 'roles/iam.workloadIdentityUser',
+          member: `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:environment:drift`,
+        },
+      ],
     ]);
   });
 

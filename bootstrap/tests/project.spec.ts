@@ -45,6 +45,7 @@ describe('the root Pulumi project', () => {
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
+      'azure-native:managedidentity:FederatedIdentityCredential',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
     ]);

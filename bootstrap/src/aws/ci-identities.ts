@@ -6,7 +6,13 @@ import { Role } from '@pulumi/aws/iam/role';
 import { RolePolicy } from '@pulumi/aws/iam/rolePolicy';
 import { awsTags, type Tags } from '@checkpoints/tagging';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
-import { AWS_STS_AUDIENCE, environmentSubject, GITHUB_OIDC_ISSUER, pullRequestSubject } from '../github';
+import {
+  AWS_STS_AUDIENCE,
+  deploySubjects,
+  GITHUB_OIDC_ISSUER,
+  previewSubjects,
+  type TrustedSubject,
+} from '../github';
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
@@ -23,8 +29,9 @@ export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
 }
 
 /**
- * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests, and a
- * deploy role per environment trusted by jobs that passed that GitHub environment's protection rules.
+ * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests and its
+ * nightly drift check (the `drift` GitHub environment), and a deploy role per environment trusted by jobs
+ * that passed that GitHub environment's protection rules.
  */
 export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the role ARNs the workflows assume. */
@@ -37,8 +44,8 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       : this.createOidcProvider(args.tags()).arn;
     const account = this.account();
 
-    const preview = this.createRole(args, 'preview', providerArn, pullRequestSubject(args.repository), {
-      description: `Previews the checkpoint-storage stacks for pull requests of ${args.repository.fullName} (read-only)`,
+    const preview = this.createRole(args, 'preview', providerArn, previewSubjects(args.repository), {
+      description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${args.repository.fullName} (read-only)`,
       policy: account.apply((resolved) => previewPolicy(resolved, args.environments)),
       tags: args.tags(),
     });
@@ -48,7 +55,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
         args,
         deployPurpose(environment),
         providerArn,
-        environmentSubject(args.repository, environment),
+        deploySubjects(args.repository, environment),
         {
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${args.repository.fullName}`,
           policy: account.apply((resolved) => deployPolicy(resolved, environment)),
@@ -81,7 +88,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     args: AwsCiIdentitiesArgs,
     purpose: CiPurpose,
     providerArn: pulumi.Output<string>,
-    subject: string,
+    subjects: readonly [TrustedSubject, ...TrustedSubject[]],
     role: { description: string; policy: pulumi.Output<PolicyDocument>; tags: Tags },
   ): Role {
     const created = new Role(
@@ -89,7 +96,9 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       {
         name: ciNames.awsRole(args.context, purpose),
         description: role.description,
-        assumeRolePolicy: providerArn.apply((arn) => JSON.stringify(githubTrustPolicy(arn, subject))),
+        assumeRolePolicy: providerArn.apply((arn) =>
+          JSON.stringify(githubTrustPolicy(arn, subjectsOf(subjects))),
+        ),
         tags: awsTags(role.tags),
       },
       { parent: this },
@@ -105,4 +114,9 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     );
     return created;
   }
+}
+
+function subjectsOf(trusted: readonly [TrustedSubject, ...TrustedSubject[]]): [string, ...string[]] {
+  const [first, ...others] = trusted;
+  return [first.subject, ...others.map(({ subject }) => subject)];
 }

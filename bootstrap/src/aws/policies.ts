@@ -22,7 +22,7 @@ export interface TrustPolicyDocument {
     Effect: 'Allow';
     Principal: { Federated: string };
     Action: 'sts:AssumeRoleWithWebIdentity';
-    Condition: { StringEquals: Record<string, string> };
+    Condition: { StringEquals: Record<string, string | string[]> };
   }[];
 }
 
@@ -33,10 +33,15 @@ export interface AwsAccount {
 }
 
 /**
- * Trusts one OIDC subject of one repository, and tokens minted for STS only. `StringEquals` on both
- * claims: a `StringLike` or a missing `sub` condition would let any repository on GitHub in.
+ * Trusts exactly these OIDC subjects of one repository, and tokens minted for STS only. `StringEquals` on
+ * both claims (a list of subjects matches any one of them): a `StringLike` or a missing `sub` condition
+ * would let any repository on GitHub in.
  */
-export function githubTrustPolicy(providerArn: string, subject: string): TrustPolicyDocument {
+export function githubTrustPolicy(
+  providerArn: string,
+  subjects: readonly [string, ...string[]],
+): TrustPolicyDocument {
+  const [only] = subjects;
   return {
     Version: '2012-10-17',
     Statement: [
@@ -47,7 +52,7 @@ export function githubTrustPolicy(providerArn: string, subject: string): TrustPo
         Condition: {
           StringEquals: {
             [`${GITHUB_OIDC_HOST}:aud`]: AWS_STS_AUDIENCE,
-            [`${GITHUB_OIDC_HOST}:sub`]: subject,
+            [`${GITHUB_OIDC_HOST}:sub`]: subjects.length === 1 ? only : [...subjects],
           },
         },
       },

@@ -8,9 +8,10 @@ import type { AzureSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import {
   AZURE_TOKEN_EXCHANGE_AUDIENCE,
-  environmentSubject,
+  deploySubjects,
   GITHUB_OIDC_ISSUER,
-  pullRequestSubject,
+  previewSubjects,
+  type TrustedSubject,
 } from '../github';
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
@@ -37,8 +38,9 @@ interface RoleGrant {
 
 /**
  * User-assigned identities GitHub federates into: a read-only preview identity for this repository's pull
- * requests and a deploy identity per GitHub environment, each with rights on the stacks' resource groups
- * only. They live in a resource group of their own, out of reach of the deploy identities' rights.
+ * requests and nightly drift checks, and a deploy identity per GitHub environment, each with rights on the
+ * stacks' resource groups only. They live in a resource group of their own, out of reach of the deploy
+ * identities' rights.
  */
 export class AzureCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the tenant, subscription and client IDs `azure/login` needs. */
@@ -59,7 +61,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
 
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
     // those groups, and subscription-wide Reader would show the preview every other workload too.
-    const preview = this.createIdentity(args, group, 'preview', pullRequestSubject(repository), args.tags(), [
+    const preview = this.createIdentity(args, group, 'preview', previewSubjects(repository), args.tags(), [
       ...args.environments.flatMap((environment) =>
         AZURE_PREVIEW_ROLES.map((role) => ({
           role,
@@ -78,7 +80,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         args,
         group,
         deployPurpose(environment),
-        environmentSubject(repository, environment),
+        deploySubjects(repository, environment),
         args.tags(environment),
         AZURE_DEPLOY_ROLES.map((role) => ({
           role,
@@ -97,7 +99,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     args: AzureCiIdentitiesArgs,
     group: ResourceGroup,
     purpose: CiPurpose,
-    subject: string,
+    subjects: readonly [TrustedSubject, ...TrustedSubject[]],
     tags: Tags,
     grants: RoleGrant[],
   ): UserAssignedIdentity {
@@ -111,18 +113,24 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       },
       { parent: this },
     );
-    new FederatedIdentityCredential(
-      `${purpose}-github`,
-      {
-        resourceGroupName: group.name,
-        resourceName: identity.name,
-        federatedIdentityCredentialResourceName: ciNames.azureFederatedCredential(purpose),
-        issuer: GITHUB_OIDC_ISSUER,
-        subject,
-        audiences: [AZURE_TOKEN_EXCHANGE_AUDIENCE],
-      },
-      { parent: this, protect: true },
-    );
+    // One credential per trusted subject. The first keeps the name it always had (renaming a protected
+    // resource fails the update). Azure refuses concurrent writes of one identity's federated credentials
+    // (409 Conflict), so each waits for the one before it.
+    let previous: FederatedIdentityCredential | undefined;
+    for (const [index, { key, subject }] of subjects.entries()) {
+      previous = new FederatedIdentityCredential(
+        index === 0 ? `${purpose}-github` : `${purpose}-github-${key}`,
+        {
+          resourceGroupName: group.name,
+          resourceName: identity.name,
+          federatedIdentityCredentialResourceName: ciNames.azureFederatedCredential(key),
+          issuer: GITHUB_OIDC_ISSUER,
+          subject,
+          audiences: [AZURE_TOKEN_EXCHANGE_AUDIENCE],
+        },
+        { parent: this, protect: true, ...(previous ? { dependsOn: [previous] } : {}) },
+      );
+    }
     for (const grant of grants) this.assignRole(args, purpose, identity, grant);
     return identity;
   }

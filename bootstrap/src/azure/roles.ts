@@ -2,7 +2,7 @@ import { stableHash } from '@checkpoints/naming';
 
 /** Built-in role definitions by name: the GUIDs are the same in every tenant. */
 export const AZURE_ROLES = {
-  Reader: 'acdd72a7-3374-4ea6-bc0b-58f26b19c0ad',
+  Reader: 'acdd72a7-3385-48ef-bd42-f606fba81ae7',
   'Storage Account Contributor': '17d1049b-9a84-46fb-8f53-869881c3d3ab',
   'Key Vault Contributor': 'f25e0fa2-a7c8-4377-a976-54943a77a395',
   'Managed Identity Contributor': 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59',

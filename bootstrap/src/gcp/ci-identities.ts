@@ -6,7 +6,7 @@ import { Account } from '@pulumi/gcp/serviceaccount/account';
 import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
 import type { GcpSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
-import { environmentSubject, GITHUB_OIDC_ISSUER, pullRequestSubject } from '../github';
+import { deploySubjects, GITHUB_OIDC_ISSUER, previewSubjects, type TrustedSubject } from '../github';
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
@@ -25,8 +25,8 @@ export interface GcpCiIdentitiesArgs extends CiIdentityArgs {
 
 /**
  * A workload identity pool whose GitHub provider admits this repository's tokens only, a preview service
- * account for its pull requests and a deploy service account per GitHub environment. Neither pools nor
- * service accounts take labels.
+ * account for its pull requests and nightly drift checks, and a deploy service account per GitHub
+ * environment. Neither pools nor service accounts take labels.
  */
 export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the provider and the service accounts the workflows authenticate as. */
@@ -67,8 +67,8 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     const stackProjects = [
       ...new Set(args.environments.map((environment) => settings.stackProjects[environment])),
     ];
-    const preview = this.createServiceAccount(args, pool, 'preview', pullRequestSubject(repository), {
-      description: `Previews the checkpoint-storage stacks for pull requests of ${repository.fullName} (read-only)`,
+    const preview = this.createServiceAccount(args, pool, 'preview', previewSubjects(repository), {
+      description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${repository.fullName} (read-only)`,
       grants: stackProjects.flatMap((project) => GCP_PREVIEW_ROLES.map((role) => ({ project, role }))),
     });
     this.variables = {
@@ -81,7 +81,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         args,
         pool,
         deployPurpose(environment),
-        environmentSubject(repository, environment),
+        deploySubjects(repository, environment),
         {
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${repository.fullName}`,
           grants: GCP_DEPLOY_ROLES.map((role) => ({ project, role })),
@@ -96,7 +96,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     args: GcpCiIdentitiesArgs,
     pool: WorkloadIdentityPool,
     purpose: CiPurpose,
-    subject: string,
+    subjects: readonly [TrustedSubject, ...TrustedSubject[]],
     account: { description: string; grants: { project: string; role: string }[] },
   ): Account {
     const serviceAccount = new Account(
@@ -109,15 +109,19 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
       },
       { parent: this },
     );
-    new ServiceAccountIAMMember(
-      `${purpose}-federation`,
-      {
-        serviceAccountId: serviceAccount.name,
-        role: WORKLOAD_IDENTITY_USER,
-        member: pool.name.apply((poolName) => federatedPrincipal(poolName, subject)),
-      },
-      { parent: this },
-    );
+    // One binding per trusted subject. The first keeps the name it always had: renamed, the old binding's
+    // deletion would revoke the very member the new one grants.
+    for (const [index, { key, subject }] of subjects.entries()) {
+      new ServiceAccountIAMMember(
+        index === 0 ? `${purpose}-federation` : `${purpose}-federation-${key}`,
+        {
+          serviceAccountId: serviceAccount.name,
+          role: WORKLOAD_IDENTITY_USER,
+          member: pool.name.apply((poolName) => federatedPrincipal(poolName, subject)),
+        },
+        { parent: this },
+      );
+    }
     for (const { project, role } of account.grants) {
       new ProjectIAMMember(
         `${purpose}-${project}-${role.replace(/^roles\//, '')}`,
