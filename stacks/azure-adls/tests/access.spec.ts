@@ -86,7 +86,12 @@ describe('filesystem role assignments', () => {
         environment: 'prod',
         stores: [
           { name: 'llm', dataClassification: 'internal', access: { writers: [`user:${alice}`] } },
-          { name: 'fast', dataClassification: 'internal', tier: 'high-throughput' },
+          {
+            name: 'fast',
+            dataClassification: 'internal',
+            tier: 'high-throughput',
+            retention: { expireAfterDays: 7 },
+          },
         ],
       },
       'prod',

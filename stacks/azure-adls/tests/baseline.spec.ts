@@ -1,4 +1,4 @@
-import { byName, childrenOf, customResources, ofType } from '@checkpoints/synth';
+import { byName, childrenOf, customResources, ofType, RenderFailure } from '@checkpoints/synth';
 import { inputsOf, renderStack, T } from './render';
 
 const GROUP = 'checkpoints-azure-dev-1592ff';
@@ -42,7 +42,9 @@ describe('account baseline per tier', () => {
     ['standard', { kind: 'StorageV2', sku: { name: 'Standard_ZRS' }, accessTier: 'Hot' }],
     ['high-throughput', { kind: 'BlockBlobStorage', sku: { name: 'Premium_ZRS' } }],
   ])('%s', async (tier, accountType) => {
-    const snapshot = await renderStack({ stores: [{ name: 'llm', dataClassification: 'internal', tier }] });
+    const snapshot = await renderStack({
+      stores: [{ name: 'llm', dataClassification: 'internal', tier, retention: { expireAfterDays: 400 } }],
+    });
     expect(inputsOf(snapshot, T.account, 'llm')).toEqual({ ...baseline, ...accountType });
   });
 });
@@ -117,11 +119,15 @@ describe('lifecycle management policy', () => {
   it.each([
     ['high-throughput defaults', { tier: 'high-throughput' }],
     ['standard with cool turned off', { retention: { coolAfterDays: 0 } }],
-  ])('no policy when nothing ages out: %s', async (_title, store) => {
-    const snapshot = await renderStack({
+  ])('refuses a store whose lifecycle would be empty: %s', async (_title, store) => {
+    const failure = await renderStack({
       stores: [{ name: 'llm', dataClassification: 'internal', ...store }],
-    });
-    expect(ofType(snapshot, T.lifecycle)).toEqual([]);
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RenderFailure);
+    expect((failure as RenderFailure).message).toContain(
+      'checkpoints:stores[0].retention.expireAfterDays: got 0; leaves the account without a lifecycle management policy',
+    );
+    expect((failure as RenderFailure).resources.filter((r) => r.custom)).toEqual([]);
   });
 });
 
@@ -130,7 +136,12 @@ describe('structure', () => {
     const snapshot = await renderStack({
       stores: [
         { name: 'llm', dataClassification: 'internal', encryption: 'customer-managed' },
-        { name: 'vision', dataClassification: 'internal', tier: 'high-throughput' },
+        {
+          name: 'vision',
+          dataClassification: 'internal',
+          tier: 'high-throughput',
+          retention: { expireAfterDays: 7 },
+        },
       ],
     });
     const stores = ofType(snapshot, T.store);

@@ -30,7 +30,7 @@ describe('config a user could get wrong', () => {
     ],
     [
       'an availability zone',
-      { stores: [{ ...store, tier: 'high-throughput', zone: '2' }] },
+      { stores: [{ ...store, tier: 'high-throughput', zone: '2', retention: { expireAfterDays: 7 } }] },
       {
         path: 'checkpoints:stores[0].zone',
         value: '2',

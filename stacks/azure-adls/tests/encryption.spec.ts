@@ -91,7 +91,12 @@ describe('customer-managed key', () => {
         environment: 'prod',
         stores: [
           { name: 'llm', dataClassification: 'internal' },
-          { name: 'fast', dataClassification: 'internal', tier: 'high-throughput' },
+          {
+            name: 'fast',
+            dataClassification: 'internal',
+            tier: 'high-throughput',
+            retention: { expireAfterDays: 7 },
+          },
         ],
       },
       'prod',

@@ -13,6 +13,7 @@ describe('outputs', () => {
           dataClassification: 'internal',
           tier: 'high-throughput',
           encryption: 'customer-managed',
+          retention: { expireAfterDays: 7 },
         },
       ],
     });

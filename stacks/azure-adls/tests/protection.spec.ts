@@ -3,7 +3,12 @@ import { renderStack, T } from './render';
 
 const stores = [
   { name: 'llm', dataClassification: 'confidential' },
-  { name: 'fast', dataClassification: 'confidential', tier: 'high-throughput' },
+  {
+    name: 'fast',
+    dataClassification: 'confidential',
+    tier: 'high-throughput',
+    retention: { expireAfterDays: 7 },
+  },
 ];
 
 /** `type::name` of every resource with protect and retainOnDelete, and fails on one with only one of them. */

@@ -11,7 +11,12 @@ describe('tags', () => {
         environment: 'prod',
         stores: [
           { name: 'llm', dataClassification: 'confidential' },
-          { name: 'fast', dataClassification: 'restricted', tier: 'high-throughput' },
+          {
+            name: 'fast',
+            dataClassification: 'restricted',
+            tier: 'high-throughput',
+            retention: { expireAfterDays: 7 },
+          },
         ],
       },
       'prod',
