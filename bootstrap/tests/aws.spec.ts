@@ -23,6 +23,12 @@ const ACCOUNT = { partition: 'aws', accountId: AWS_ACCOUNT_ID };
 const PROVIDER_ARN = `arn:aws:iam::${AWS_ACCOUNT_ID}:oidc-provider/token.actions.githubusercontent.com`;
 const ROLE = 'aws:iam/role:Role';
 const ROLE_POLICY = 'aws:iam/rolePolicy:RolePolicy';
+const PROD_BOUNDARY = 'arn:aws:iam::123456789012:policy/checkpoints-aws-prod-store-role-boundary-24b5b6';
+const BOUNDARIES = [
+  'arn:aws:iam::123456789012:policy/checkpoints-aws-dev-store-role-boundary-cd7eb4',
+  'arn:aws:iam::123456789012:policy/checkpoints-aws-staging-store-role-boundary-379455',
+  PROD_BOUNDARY,
+];
 
 function trustOf(snapshot: Snapshot, name: string): unknown {
   return jsonInput(resource(snapshot, ROLE, name), 'assumeRolePolicy');
@@ -115,6 +121,7 @@ describe('AWS CI identities', () => {
             's3:GetLifecycleConfiguration',
             's3:GetReplicationConfiguration',
             's3:ListBucket',
+            's3:ListTagsForResource',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-dev-*', 'arn:aws:s3:::checkpoints-aws-prod-*'],
         },
@@ -191,6 +198,10 @@ describe('AWS CI identities', () => {
       'arn:aws:s3express:*:123456789012:bucket/aws-prod-*--x-s3',
       'arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3',
     ];
+    const roles = [
+      'arn:aws:iam::123456789012:role/aws-prod-*',
+      'arn:aws:iam::123456789012:role/checkpoints-aws-prod-*',
+    ];
     const prodTags = (prefix: string) => ({
       StringEquals: { [`${prefix}/pulumi-project`]: 'checkpoints-aws', [`${prefix}/pulumi-stack`]: 'prod' },
     });
@@ -210,9 +221,16 @@ describe('AWS CI identities', () => {
             's3:GetLifecycleConfiguration',
             's3:GetReplicationConfiguration',
             's3:ListBucket',
-            's3:PutBucket*',
+            's3:ListTagsForResource',
+            's3:PutBucketOwnershipControls',
+            's3:PutBucketPolicy',
+            's3:PutBucketPublicAccessBlock',
+            's3:PutBucketTagging',
+            's3:PutBucketVersioning',
             's3:PutEncryptionConfiguration',
             's3:PutLifecycleConfiguration',
+            's3:TagResource',
+            's3:UntagResource',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
         },
@@ -239,26 +257,49 @@ describe('AWS CI identities', () => {
           Sid: 'ManageStackRoles',
           Effect: 'Allow',
           Action: [
-            'iam:CreateRole',
-            'iam:DeleteRole',
-            'iam:DeleteRolePolicy',
             'iam:GetRole',
             'iam:GetRolePolicy',
             'iam:ListAttachedRolePolicies',
             'iam:ListInstanceProfilesForRole',
             'iam:ListRolePolicies',
             'iam:ListRoleTags',
-            'iam:PutRolePolicy',
             'iam:TagRole',
             'iam:UntagRole',
+          ],
+          Resource: roles,
+        },
+        {
+          Sid: 'ManageBoundedStackRoles',
+          Effect: 'Allow',
+          Action: [
+            'iam:CreateRole',
+            'iam:DeleteRole',
+            'iam:DeleteRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:PutRolePolicy',
             'iam:UpdateAssumeRolePolicy',
             'iam:UpdateRole',
             'iam:UpdateRoleDescription',
           ],
-          Resource: [
-            'arn:aws:iam::123456789012:role/aws-prod-*',
-            'arn:aws:iam::123456789012:role/checkpoints-aws-prod-*',
+          Resource: roles,
+          Condition: { StringEquals: { 'iam:PermissionsBoundary': PROD_BOUNDARY } },
+        },
+        {
+          Sid: 'KeepRoleBoundaries',
+          Effect: 'Deny',
+          Action: ['iam:DeleteRolePermissionsBoundary'],
+          Resource: ['arn:aws:iam::123456789012:role/*'],
+        },
+        {
+          Sid: 'KeepStoreRoleBoundaryPolicies',
+          Effect: 'Deny',
+          Action: [
+            'iam:CreatePolicyVersion',
+            'iam:DeletePolicy',
+            'iam:DeletePolicyVersion',
+            'iam:SetDefaultPolicyVersion',
           ],
+          Resource: BOUNDARIES,
         },
         {
           Sid: 'CreateStackKeys',
@@ -282,12 +323,10 @@ describe('AWS CI identities', () => {
             'kms:CreateAlias',
             'kms:DeleteAlias',
             'kms:DescribeKey',
-            'kms:DisableKeyRotation',
             'kms:EnableKeyRotation',
             'kms:GetKeyPolicy',
             'kms:GetKeyRotationStatus',
             'kms:ListResourceTags',
-            'kms:PutKeyPolicy',
             'kms:ScheduleKeyDeletion',
             'kms:TagResource',
             'kms:UntagResource',

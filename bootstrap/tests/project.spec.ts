@@ -42,6 +42,8 @@ describe('the root Pulumi project', () => {
     const protectedResources = snapshot.resources.filter((resource) => resource.protect);
     expect(protectedResources.map((resource) => resource.type).sort()).toEqual([
       'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
+      'aws:iam/policy:Policy',
+      'aws:iam/policy:Policy',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',

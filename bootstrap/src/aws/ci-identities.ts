@@ -2,8 +2,10 @@ import * as pulumi from '@pulumi/pulumi';
 import { getCallerIdentityOutput } from '@pulumi/aws/getCallerIdentity';
 import { getPartitionOutput } from '@pulumi/aws/getPartition';
 import { OpenIdConnectProvider } from '@pulumi/aws/iam/openIdConnectProvider';
+import { Policy } from '@pulumi/aws/iam/policy';
 import { Role } from '@pulumi/aws/iam/role';
 import { RolePolicy } from '@pulumi/aws/iam/rolePolicy';
+import type { Environment } from '@checkpoints/config';
 import { awsTags, type Tags } from '@checkpoints/tagging';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import {
@@ -13,12 +15,14 @@ import {
   previewSubjects,
   type TrustedSubject,
 } from '../github';
-import { ciNames, deployPurpose, type CiPurpose } from '../names';
+import { ciNames, deployPurpose, STACK_PROJECTS, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
   deployPolicy,
   githubTrustPolicy,
   previewPolicy,
+  storeRoleBoundaryName,
+  storeRoleBoundaryPolicy,
   type AwsAccount,
   type PolicyDocument,
 } from './policies';
@@ -31,7 +35,8 @@ export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
 /**
  * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests and its
  * nightly drift check (the `drift` GitHub environment), and a deploy role per environment trusted by jobs
- * that passed that GitHub environment's protection rules.
+ * that passed that GitHub environment's protection rules, with the permissions boundary every store role
+ * that deploy role creates must carry.
  */
 export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the role ARNs the workflows assume. */
@@ -51,6 +56,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     });
     this.variables = { [outputNames.awsPreviewRole]: preview.arn };
     for (const environment of args.environments) {
+      const boundary = this.createStoreRoleBoundary(environment, account, args.tags(environment));
       const deploy = this.createRole(
         args,
         deployPurpose(environment),
@@ -61,6 +67,8 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
           policy: account.apply((resolved) => deployPolicy(resolved, environment)),
           tags: args.tags(environment),
         },
+        // The deploy role may only create roles with this boundary: it must exist first.
+        [boundary],
       );
       this.variables[outputNames.awsDeployRole(environment)] = deploy.arn;
     }
@@ -72,6 +80,27 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     return new OpenIdConnectProvider(
       'github',
       { url: GITHUB_OIDC_ISSUER, clientIdLists: [AWS_STS_AUDIENCE], tags: awsTags(tags) },
+      { parent: this, protect: true },
+    );
+  }
+
+  /**
+   * The permissions boundary of the store roles of the environment's AWS stack, which references it by
+   * name. Protected: the stack's roles keep pointing at it, and its deploy role can create none without it.
+   */
+  private createStoreRoleBoundary(
+    environment: Environment,
+    account: pulumi.Output<AwsAccount>,
+    tags: Tags,
+  ): Policy {
+    return new Policy(
+      `store-role-boundary-${environment}`,
+      {
+        name: storeRoleBoundaryName(environment),
+        description: `Permissions boundary of the store roles of ${STACK_PROJECTS.aws}/${environment}: that stack's buckets, objects and keys, nothing else`,
+        policy: account.apply((resolved) => JSON.stringify(storeRoleBoundaryPolicy(resolved, environment))),
+        tags: awsTags(tags),
+      },
       { parent: this, protect: true },
     );
   }
@@ -90,6 +119,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     providerArn: pulumi.Output<string>,
     subjects: readonly [TrustedSubject, ...TrustedSubject[]],
     role: { description: string; policy: pulumi.Output<PolicyDocument>; tags: Tags },
+    permissionsDependOn: pulumi.Resource[] = [],
   ): Role {
     const created = new Role(
       purpose,
@@ -110,7 +140,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
         role: created.name,
         policy: role.policy.apply((doc) => JSON.stringify(doc)),
       },
-      { parent: this },
+      { parent: this, dependsOn: permissionsDependOn },
     );
     return created;
   }

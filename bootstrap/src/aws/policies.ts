@@ -1,11 +1,11 @@
-import type { Environment } from '@checkpoints/config';
+import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
 
 export interface PolicyStatement {
   Sid: string;
-  Effect: 'Allow';
+  Effect: 'Allow' | 'Deny';
   Action: string[];
   Resource: string[];
   Condition?: Record<string, Record<string, string | string[]>>;
@@ -84,6 +84,19 @@ export function awsStackNamePrefixes(environment: Environment) {
   };
 }
 
+/**
+ * The customer managed policy every store role of the AWS stack of `environment` must have as its
+ * permissions boundary (`names.awsStoreRoleBoundary`, shared with the stack): one per environment, so
+ * that no environment's deploy role can give a role it creates more than that environment's stores.
+ */
+export function storeRoleBoundaryName(environment: Environment): string {
+  return names.awsStoreRoleBoundary({ project: STACK_PROJECTS.aws, stack: environment });
+}
+
+export function storeRoleBoundaryArn(account: AwsAccount, environment: Environment): string {
+  return `arn:${account.partition}:iam::${account.accountId}:policy/${storeRoleBoundaryName(environment)}`;
+}
+
 /** ARN patterns of what the AWS stacks of these environments manage. */
 function stackResources(account: AwsAccount, environments: readonly Environment[]) {
   const { partition, accountId } = account;
@@ -91,6 +104,8 @@ function stackResources(account: AwsAccount, environments: readonly Environment[
   return {
     // Bucket ARNs, never `bucket/*`: object-level actions (GetObject and the like) match object ARNs only.
     buckets: prefixes.flatMap((p) => p.buckets).map((prefix) => `arn:${partition}:s3:::${prefix}*`),
+    // The objects of those buckets: only a store role's boundary names them.
+    objects: prefixes.flatMap((p) => p.buckets).map((prefix) => `arn:${partition}:s3:::${prefix}*/*`),
     // The stacks choose the region; the account and the names pin the buckets down.
     directoryBuckets: prefixes
       .flatMap((p) => p.directoryBuckets)
@@ -114,6 +129,37 @@ const BUCKET_READS = [
   's3:GetReplicationConfiguration',
   // HeadBucket, which finds a bucket, is authorised as ListBucket: it lists object keys, never contents.
   's3:ListBucket',
+  // The provider reads a bucket's tags through S3 Control's ListTagsForResource (GetBucketTagging, in
+  // GetBucket*, is its fallback).
+  's3:ListTagsForResource',
+];
+
+/**
+ * The bucket writes of the resources the AWS stack declares, by the API calls the Pulumi AWS provider
+ * makes for them, and nothing else: no ACL, website, CORS, notification, logging, request payment,
+ * replication, accelerate or object lock configuration. Deleting a setting is authorised as its Put.
+ */
+const BUCKET_WRITES = [
+  // Bucket: CreateBucket carries the tags, which S3 authorises as TagResource as well; tag changes go
+  // through S3 Control's TagResource and UntagResource, or PutBucketTagging and DeleteBucketTagging.
+  's3:CreateBucket',
+  's3:DeleteBucket',
+  's3:PutBucketTagging',
+  's3:TagResource',
+  's3:UntagResource',
+  // BucketOwnershipControls (Put/DeleteBucketOwnershipControls).
+  's3:PutBucketOwnershipControls',
+  // BucketPublicAccessBlock (Put/DeletePublicAccessBlock).
+  's3:PutBucketPublicAccessBlock',
+  // BucketVersioning (a deleted resource suspends versioning).
+  's3:PutBucketVersioning',
+  // BucketServerSideEncryptionConfiguration (Put/DeleteBucketEncryption).
+  's3:PutEncryptionConfiguration',
+  // BucketLifecycleConfiguration (PutBucketLifecycleConfiguration, DeleteBucketLifecycle).
+  's3:PutLifecycleConfiguration',
+  // BucketPolicy.
+  's3:PutBucketPolicy',
+  's3:DeleteBucketPolicy',
 ];
 
 const DIRECTORY_BUCKET_READS = [
@@ -133,6 +179,50 @@ const ROLE_READS = [
 
 const KEY_READS = ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'];
 
+/**
+ * What a store role may ever be allowed, its permissions boundary whatever its own policy says: the
+ * writer's and reader's actions (libs/policy `awsStoreAccessPolicy`) on the buckets, objects and keys
+ * of one environment's stack.
+ */
+const STORE_BUCKET_ACTIONS = ['s3:ListBucket', 's3:ListBucketMultipartUploads'];
+const STORE_OBJECT_ACTIONS = [
+  's3:AbortMultipartUpload',
+  's3:DeleteObject',
+  's3:GetObject',
+  's3:ListMultipartUploadParts',
+  's3:PutObject',
+];
+// A directory bucket authorises one call; the session mode (read-only or not) is the role's own policy's.
+const STORE_DIRECTORY_BUCKET_ACTIONS = ['s3express:CreateSession'];
+// S3 asks KMS for a data key for an upload, and decrypts it for reads and multipart uploads.
+const STORE_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'];
+
+/**
+ * IAM writes on the stack's roles, each of which IAM lets a policy condition on the role's permissions
+ * boundary (`iam:PermissionsBoundary`, per the Service Authorization Reference): on CreateRole and
+ * PutRolePermissionsBoundary it is the boundary requested, on the others the one the role has.
+ */
+const BOUNDED_ROLE_WRITES = [
+  'iam:CreateRole',
+  'iam:DeleteRole',
+  'iam:DeleteRolePolicy',
+  // Sets the boundary on a role created before there was one (its next update).
+  'iam:PutRolePermissionsBoundary',
+  'iam:PutRolePolicy',
+  'iam:UpdateAssumeRolePolicy',
+  'iam:UpdateRole',
+  'iam:UpdateRoleDescription',
+];
+
+/** What would undo a boundary: removing it from a role, or rewriting or deleting the policy itself. */
+const BOUNDARY_REMOVAL = ['iam:DeleteRolePermissionsBoundary'];
+const BOUNDARY_POLICY_CHANGES = [
+  'iam:CreatePolicyVersion',
+  'iam:DeletePolicy',
+  'iam:DeletePolicyVersion',
+  'iam:SetDefaultPolicyVersion',
+];
+
 function statement(
   Sid: string,
   Action: string[],
@@ -140,6 +230,10 @@ function statement(
   Condition?: PolicyStatement['Condition'],
 ): PolicyStatement {
   return { Sid, Effect: 'Allow', Action: [...Action].sort(), Resource, ...(Condition ? { Condition } : {}) };
+}
+
+function deny(Sid: string, Action: string[], Resource: string[]): PolicyStatement {
+  return { Sid, Effect: 'Deny', Action: [...Action].sort(), Resource };
 }
 
 /** Statements both roles need for the directory buckets and the key aliases of their stacks. */
@@ -200,27 +294,43 @@ export function previewPolicy(account: AwsAccount, environments: readonly Enviro
 }
 
 /**
- * What `pulumi up` of the AWS stack of one environment needs: create, change and delete that stack's
- * buckets, directory buckets, roles (with their inline policies), keys and aliases, and nothing else.
+ * The permissions boundary of every store role of the AWS stack of `environment`: the most any of them
+ * may do, whatever inline policy it is given. Its writer and reader policies are narrower still (one
+ * store; readers get no writes, read-only sessions and Decrypt only); this caps a role the deploy identity
+ * could create or rewrite at that environment's data, never IAM, never another environment's buckets or keys.
  */
-export function deployPolicy(account: AwsAccount, environment: Environment): PolicyDocument {
+export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Environment): PolicyDocument {
   const resources = stackResources(account, [environment]);
   return {
     Version: '2012-10-17',
     Statement: [
+      statement('StackBuckets', STORE_BUCKET_ACTIONS, resources.buckets),
+      statement('StackObjects', STORE_OBJECT_ACTIONS, resources.objects),
+      statement('StackDirectoryBucketSessions', STORE_DIRECTORY_BUCKET_ACTIONS, resources.directoryBuckets),
+      // Key IDs are random: the stack's keys are the ones with its tags, as for the deploy role.
       statement(
-        'ManageStackBuckets',
-        [
-          ...BUCKET_READS,
-          's3:CreateBucket',
-          's3:DeleteBucket',
-          's3:DeleteBucketPolicy',
-          's3:PutBucket*',
-          's3:PutEncryptionConfiguration',
-          's3:PutLifecycleConfiguration',
-        ],
-        resources.buckets,
+        'StackKeys',
+        STORE_KEY_ACTIONS,
+        resources.keys,
+        stackTagCondition('aws:ResourceTag', [environment]),
       ),
+    ],
+  };
+}
+
+/**
+ * What `pulumi up` of the AWS stack of one environment needs: create, change and delete that stack's
+ * buckets, directory buckets, roles (with their inline policies), keys and aliases, and nothing else.
+ * Every role it creates or changes must have the environment's store role boundary, which it can
+ * neither remove nor rewrite: a role it creates can never hold more than the boundary allows.
+ */
+export function deployPolicy(account: AwsAccount, environment: Environment): PolicyDocument {
+  const resources = stackResources(account, [environment]);
+  const boundaryArn = storeRoleBoundaryArn(account, environment);
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      statement('ManageStackBuckets', [...BUCKET_READS, ...BUCKET_WRITES], resources.buckets),
       statement(
         'ManageStackDirectoryBuckets',
         [
@@ -240,19 +350,26 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
         'ManageStackRoles',
         [
           ...ROLE_READS,
-          'iam:CreateRole',
-          'iam:DeleteRole',
-          'iam:DeleteRolePolicy',
           // Deleting a role first takes it out of its instance profiles: this finds them.
           'iam:ListInstanceProfilesForRole',
-          'iam:PutRolePolicy',
+          // Tags grant nothing here: no policy of the stacks or of CI conditions on a role's tags.
           'iam:TagRole',
           'iam:UntagRole',
-          'iam:UpdateAssumeRolePolicy',
-          'iam:UpdateRole',
-          'iam:UpdateRoleDescription',
         ],
         resources.roles,
+      ),
+      statement('ManageBoundedStackRoles', BOUNDED_ROLE_WRITES, resources.roles, {
+        StringEquals: { 'iam:PermissionsBoundary': boundaryArn },
+      }),
+      // Explicit, so that no other grant to this role, now or later, can lift a boundary: not from a
+      // role, and not by rewriting or deleting the boundary policy of any environment.
+      deny('KeepRoleBoundaries', BOUNDARY_REMOVAL, [
+        `arn:${account.partition}:iam::${account.accountId}:role/*`,
+      ]),
+      deny(
+        'KeepStoreRoleBoundaryPolicies',
+        BOUNDARY_POLICY_CHANGES,
+        ENVIRONMENTS.map((each) => storeRoleBoundaryArn(account, each)),
       ),
       // CreateKey supports no resource but `*`: the key does not exist yet. The tags it must be created
       // with are what every other key statement matches.
@@ -277,9 +394,9 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
           'kms:CancelKeyDeletion',
           'kms:CreateAlias',
           'kms:DeleteAlias',
-          'kms:DisableKeyRotation',
+          // The stack always enables rotation and keeps the default key policy: no DisableKeyRotation,
+          // and no PutKeyPolicy, with which the deploy identity could hand a key to another account.
           'kms:EnableKeyRotation',
-          'kms:PutKeyPolicy',
           'kms:ScheduleKeyDeletion',
           'kms:TagResource',
           'kms:UntagResource',

@@ -13,6 +13,14 @@ export interface NameContext {
 
 export type IdentityPurpose = 'writer' | 'reader';
 
+/** Names one stack: what every store of it shares (its resource group, its role boundary). */
+export interface StackNameContext {
+  /** Pulumi project name: letters, digits, '-', '_' and '.'. */
+  project: string;
+  /** Pulumi stack name: letters, digits, '-', '_' and '.'. */
+  stack: string;
+}
+
 const PULUMI_NAME = /^[A-Za-z0-9_.-]+$/;
 const STORE_NAME = /^[a-z][a-z0-9-]{1,30}$/;
 
@@ -59,7 +67,7 @@ export const names = {
   },
 
   /** One resource group per stack; the hash keeps stacks whose names sanitise alike apart. */
-  resourceGroup(ctx: { project: string; stack: string }): string {
+  resourceGroup(ctx: StackNameContext): string {
     assertPulumiNames(ctx);
     const suffix = [stableHash([ctx.project, ctx.stack])];
     return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 90 });
@@ -85,6 +93,18 @@ export const names = {
 
   managedIdentity(ctx: NameContext, purpose: IdentityPurpose): string {
     return storeName(dashed, ctx, [purpose, storeHash(ctx)], 128);
+  },
+
+  /**
+   * The customer managed IAM policy every store role of one AWS stack has as its permissions boundary
+   * (created by the bootstrap project, referenced by the stack). One per stack, not per account: a
+   * boundary shared by dev and prod would have to allow prod's buckets to the roles dev's deploy creates.
+   * The hash keeps stacks whose names sanitise alike apart, as for resource groups.
+   */
+  awsStoreRoleBoundary(ctx: StackNameContext): string {
+    assertPulumiNames(ctx);
+    const suffix = ['store-role-boundary', stableHash([ctx.project, ctx.stack])];
+    return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 128 });
   },
 
   kmsKeyAlias(ctx: NameContext): string {
@@ -134,7 +154,7 @@ function assertNameContext(ctx: NameContext): void {
   }
 }
 
-function assertPulumiNames(ctx: { project: string; stack: string }): void {
+function assertPulumiNames(ctx: StackNameContext): void {
   for (const [what, value] of [
     ['project', ctx.project],
     ['stack', ctx.stack],

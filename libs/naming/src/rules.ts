@@ -182,6 +182,13 @@ export const nameRules: Record<NameKind, (name: string) => string | undefined> =
     allowedChar: /^[A-Za-z0-9_-]$/,
     checks: [firstChar(/^[A-Za-z0-9]$/)],
   }),
+  awsStoreRoleBoundary: validator({
+    summary: "IAM policy names must be 1-128 characters of letters, digits and '+=,.@_-'",
+    minLength: 1,
+    maxLength: 128,
+    allowedChar: /^[A-Za-z0-9+=,.@_-]$/,
+    checks: [],
+  }),
   kmsKeyAlias: validator({
     summary:
       "KMS alias names must be 'alias/' and then letters, digits, '/', '_' and '-', 7-256 characters in " +

@@ -15,6 +15,11 @@ describe('names for real stacks', () => {
     ['iamRole writer', names.iamRole(aws, 'writer'), 'checkpoints-aws-prod-llm-pretrain-writer-0d2516'],
     ['iamRole reader', names.iamRole(aws, 'reader'), 'checkpoints-aws-prod-llm-pretrain-reader-0d2516'],
     ['kmsKeyAlias', names.kmsKeyAlias(aws), 'alias/checkpoints-aws-prod-llm-pretrain-0d2516'],
+    [
+      'awsStoreRoleBoundary',
+      names.awsStoreRoleBoundary(aws),
+      'checkpoints-aws-prod-store-role-boundary-24b5b6',
+    ],
     ['gcsBucket', names.gcsBucket(gcp), 'checkpoints-gcp-dev-vision-ft-47f3f0'],
     ['gcpServiceAccountId', names.gcpServiceAccountId(gcp, 'writer'), 'dev-vision-ft-writer-47f3f0'],
     ['gcpKeyRing', names.gcpKeyRing(gcp), 'checkpoints-gcp-dev-vision-ft-47f3f0'],
@@ -39,6 +44,7 @@ describe('names for real stacks', () => {
       iamRole: names.iamRole(aws, 'writer'),
       gcpServiceAccountId: names.gcpServiceAccountId(aws, 'writer'),
       managedIdentity: names.managedIdentity(aws, 'writer'),
+      awsStoreRoleBoundary: names.awsStoreRoleBoundary(aws),
       kmsKeyAlias: names.kmsKeyAlias(aws),
       gcpKeyRing: names.gcpKeyRing(aws),
       gcpCryptoKey: names.gcpCryptoKey(aws),
@@ -53,6 +59,7 @@ describe('names for real stacks', () => {
       iamRole: 'checkpoints-aws-prod-llm-pretrain-writer-0d2516',
       gcpServiceAccountId: 'llm-pretrain-writer-0d2516',
       managedIdentity: 'checkpoints-aws-prod-llm-pretrain-writer-0d2516',
+      awsStoreRoleBoundary: 'checkpoints-aws-prod-store-role-boundary-24b5b6',
       kmsKeyAlias: 'alias/checkpoints-aws-prod-llm-pretrain-0d2516',
       gcpKeyRing: 'checkpoints-aws-prod-llm-pretrain-0d2516',
       gcpCryptoKey: 'checkpoints-llm-pretrain',
@@ -96,6 +103,9 @@ describe('shortening', () => {
     expect(names.iamRole(long, 'reader')).toBe('foundation-model-pretraining-a1-reader-1b141a');
     expect(names.storageAccount(long)).toBe('foundationmodelpre1b141a');
     expect(names.keyVault(long)).toBe('foundation-model-1b141a');
+    expect(names.awsStoreRoleBoundary({ ...long, stack: `${long.stack}-${'x'.repeat(80)}` })).toBe(
+      `production-eu-west-1-${'x'.repeat(80)}-store-role-boundary-d21ac3`,
+    );
   });
 
   it('keeps names whole when they fit', () => {
@@ -124,6 +134,9 @@ describe('sanitising', () => {
     expect(names.s3Bucket({ project: '...', stack: '_', store: 'a--' })).toBe('a-432fef');
     expect(names.adlsFilesystem({ project: '...', stack: '_', store: 'a--' })).toBe('checkpoints-a');
     expect(names.resourceGroup({ project: '_', stack: '.' })).toBe(stableHash(['_', '.']));
+    expect(names.awsStoreRoleBoundary({ project: '_', stack: '.' })).toBe(
+      `store-role-boundary-${stableHash(['_', '.'])}`,
+    );
   });
 
   it("avoids the S3 reserved prefixes 'sthree-' and 'amzn-s3-demo-'", () => {
@@ -157,10 +170,19 @@ describe('input checks', () => {
     expect(() => names.adlsFilesystem(ctx)).toThrow(message);
   });
 
-  it('rejects a resource group context with an invalid stack', () => {
+  it('rejects a resource group or role boundary context with an invalid stack', () => {
     expect(() => names.resourceGroup({ project: 'a', stack: 'prod/eu' })).toThrow(
       "Pulumi stack name 'prod/eu'",
     );
+    expect(() => names.awsStoreRoleBoundary({ project: 'a', stack: 'prod/eu' })).toThrow(
+      "Pulumi stack name 'prod/eu'",
+    );
+  });
+
+  it('gives every stack of a project its own role boundary', () => {
+    const prod = { project: 'checkpoints-aws', stack: 'prod' };
+    expect(names.awsStoreRoleBoundary({ ...prod, stack: 'dev' })).not.toBe(names.awsStoreRoleBoundary(prod));
+    expect(names.awsStoreRoleBoundary({ ...prod, stack: 'Prod' })).not.toBe(names.awsStoreRoleBoundary(prod));
   });
 
   it.each(['us-east-1a', 'use1', 'use1-az4--x', 'USE1-AZ4'])('rejects the AZ ID %p', (azId) => {

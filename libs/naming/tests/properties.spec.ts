@@ -41,6 +41,7 @@ function allNames(ctx: NameContext, az: string, as: IdentityPurpose): Record<Nam
     iamRole: names.iamRole(ctx, as),
     gcpServiceAccountId: names.gcpServiceAccountId(ctx, as),
     managedIdentity: names.managedIdentity(ctx, as),
+    awsStoreRoleBoundary: names.awsStoreRoleBoundary(ctx),
     kmsKeyAlias: names.kmsKeyAlias(ctx),
     gcpKeyRing: names.gcpKeyRing(ctx),
     gcpCryptoKey: names.gcpCryptoKey(ctx),
@@ -108,6 +109,9 @@ describe('generated names (properties)', () => {
           expect(all[kind]).toMatch(endsWith(`${as}-${hash}`));
         }
         expect(all.resourceGroup).toMatch(endsWith(stableHash([ctx.project, ctx.stack])));
+        expect(all.awsStoreRoleBoundary).toMatch(
+          endsWith(`store-role-boundary-${stableHash([ctx.project, ctx.stack])}`),
+        );
       }),
     );
   });
@@ -123,6 +127,7 @@ describe('generated names (properties)', () => {
         }
         if (a.project !== b.project || a.stack !== b.stack) {
           expect(namesA.resourceGroup).not.toBe(namesB.resourceGroup);
+          expect(namesA.awsStoreRoleBoundary).not.toBe(namesB.awsStoreRoleBoundary);
         }
       }),
     );

@@ -16,6 +16,11 @@ export interface CheckpointStoreArgs {
   stackName: string;
   /** Trusted by a role whose store lists no principals for it (see awsTrustPolicy). */
   accountRootArn: pulumi.Input<string>;
+  /**
+   * The permissions boundary of every role of the stack: the customer managed policy
+   * `names.awsStoreRoleBoundary` of this project and stack, which the bootstrap project creates.
+   */
+  roleBoundaryArn: pulumi.Input<string>;
 }
 
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
@@ -50,8 +55,9 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const target = pulumi
       .all([bucket.arn, key?.arn])
       .apply(([bucketArn, keyArn]): AwsStoreTarget => ({ tier: store.tier, bucketArn, keyArn, region }));
-    const writer = createStoreRole(scope, 'writer', target, args.accountRootArn);
-    const reader = createStoreRole(scope, 'reader', target, args.accountRootArn);
+    const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };
+    const writer = createStoreRole(scope, 'writer', target, roleArgs);
+    const reader = createStoreRole(scope, 'reader', target, roleArgs);
 
     const uri = pulumi.interpolate`s3://${bucket.name}/`;
     const location = pulumi.output(region);

@@ -15,15 +15,23 @@ const DESCRIPTIONS: Record<AwsStorePurpose, string> = {
   reader: 'Reads the checkpoints of store',
 };
 
+export interface StoreRoleArgs {
+  /** Trusted when the store lists no principals for the role (see awsTrustPolicy). */
+  accountRootArn: pulumi.Input<string>;
+  /** The stack's role permissions boundary: the most the role may ever do, whatever its own policy says. */
+  boundaryArn: pulumi.Input<string>;
+}
+
 /**
  * The store's writer or reader role: assumable by the configured principals only, allowed on this
- * store only, through an inline policy that lives and dies with the role (no access keys, no users).
+ * store only, through an inline policy that lives and dies with the role (no access keys, no users),
+ * and capped by the stack's permissions boundary, without which CI's deploy identity may create no role.
  */
 export function createStoreRole(
   scope: StoreScope,
   purpose: AwsStorePurpose,
   target: pulumi.Output<AwsStoreTarget>,
-  accountRootArn: pulumi.Input<string>,
+  { accountRootArn, boundaryArn }: StoreRoleArgs,
 ): Role {
   const { store, parent } = scope;
   const principals = purpose === 'writer' ? store.access.writers : store.access.readers;
@@ -35,6 +43,7 @@ export function createStoreRole(
       assumeRolePolicy: pulumi
         .output(accountRootArn)
         .apply((root) => JSON.stringify(awsTrustPolicy(principals, root))),
+      permissionsBoundary: boundaryArn,
       tags: scope.tags,
     },
     { parent },

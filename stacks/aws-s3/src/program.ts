@@ -9,21 +9,27 @@ import {
   type StackSpec,
   type StoreOutputs,
 } from '@checkpoints/config';
+import { names } from '@checkpoints/naming';
 import { CheckpointStore } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, region } = loadAwsStackSpec();
-  const accountRootArn = deployingAccountRootArn();
+  const project = pulumi.getProject();
+  const stackName = pulumi.getStack();
+  const account = deployingAccount();
+  const accountRootArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:root`;
+  const roleBoundaryArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:policy/${names.awsStoreRoleBoundary({ project, stack: stackName })}`;
   const stores = spec.stores.map(
     (store) =>
       new CheckpointStore(store.name, {
         store,
         stack: spec,
         region,
-        project: pulumi.getProject(),
-        stackName: pulumi.getStack(),
+        project,
+        stackName,
         accountRootArn,
+        roleBoundaryArn,
       }),
   );
   return { stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])) };
@@ -46,8 +52,7 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
   return { spec, region };
 }
 
-function deployingAccountRootArn(): pulumi.Output<string> {
-  const partition = getPartitionOutput().partition;
-  const account = getCallerIdentityOutput().accountId;
-  return pulumi.interpolate`arn:${partition}:iam::${account}:root`;
+/** The partition and account the stack deploys into (those of the credentials it runs with). */
+function deployingAccount(): { partition: pulumi.Output<string>; accountId: pulumi.Output<string> } {
+  return { partition: getPartitionOutput().partition, accountId: getCallerIdentityOutput().accountId };
 }

@@ -1,6 +1,6 @@
-import { customResources, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import { customResources, ofType, type RenderedResource, type Snapshot } from '@checkpoints/synth';
 import type { AwsPolicyDocument } from '@checkpoints/policy';
-import { ACCOUNT, ACCOUNT_ROOT, documentOf, renderStack, resource } from './render-stack';
+import { ACCOUNT, ACCOUNT_ROOT, documentOf, renderStack, resource, TYPES } from './render-stack';
 
 const trainingRole = `arn:aws:iam::${ACCOUNT}:role/ml-training-jobs`;
 const evaluationRole = `arn:aws:iam::${ACCOUNT}:role/ml/evaluation`;
@@ -125,6 +125,12 @@ describe('standard store roles', () => {
     });
   });
 
+  it('caps both roles with the prod stack’s permissions boundary, which bootstrap creates', () => {
+    const boundary = `arn:aws:iam::${ACCOUNT}:policy/checkpoints-aws-prod-store-role-boundary-24b5b6`;
+    expect(resource(snapshot, 'role', 'llm-pretrain-writer').inputs['permissionsBoundary']).toBe(boundary);
+    expect(resource(snapshot, 'role', 'llm-pretrain-reader').inputs['permissionsBoundary']).toBe(boundary);
+  });
+
   it('creates no IAM user, access key or standalone policy', () => {
     const types = new Set(customResources(snapshot).map((r: RenderedResource) => r.type));
     expect([...types].filter((type) => type.startsWith('aws:iam/')).sort()).toEqual([
@@ -188,10 +194,36 @@ describe('high-throughput store roles', () => {
     ]);
   });
 
+  it('caps both roles with the dev stack’s permissions boundary', () => {
+    for (const role of ['fast-ckpt-writer', 'fast-ckpt-reader']) {
+      expect(resource(snapshot, 'role', role).inputs['permissionsBoundary']).toBe(
+        `arn:aws:iam::${ACCOUNT}:policy/checkpoints-aws-dev-store-role-boundary-cd7eb4`,
+      );
+    }
+  });
+
   it('reader: read-only sessions only, and decrypt', () => {
     expect(accessPolicy(snapshot, 'fast-ckpt-reader').grants).toEqual([
       `kms:Decrypt on ${keyArn}`,
       `s3express:CreateSession on ${bucketArn} if {"StringEquals":{"s3express:SessionMode":"ReadOnly"}}`,
+    ]);
+  });
+});
+
+describe('permissions boundaries', () => {
+  it('are set on every role of the stack: the policy named after the project and stack, in the account getCallerIdentity reports', async () => {
+    const snapshot = await renderStack({
+      stack: 'team-a.eu',
+      environment: 'staging',
+      stores: [
+        { name: 'one', dataClassification: 'internal' },
+        { name: 'two', dataClassification: 'internal', tier: 'high-throughput', zone: 'use1-az4' },
+      ],
+    });
+    const roles = ofType(snapshot, TYPES.role);
+    expect(roles).toHaveLength(4);
+    expect([...new Set(roles.map((role) => role.inputs['permissionsBoundary']))]).toEqual([
+      `arn:aws:iam::${ACCOUNT}:policy/checkpoints-aws-team-a-eu-store-role-boundary-58f702`,
     ]);
   });
 });
