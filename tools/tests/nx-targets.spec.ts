@@ -58,8 +58,6 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
     ['aws-s3:preview', [], ['preview', 'dev'], []],
     ['gcp-gcs:up', ['-c', 'prod', '--exclude-task-dependencies'], ['up', 'prod'], []],
     ['azure-adls:refresh', ['--stack=prod'], ['refresh', 'prod'], []],
-    ['aws-s3:destroy', ['--stack=dev', '--yes'], ['destroy', 'dev'], ['--yes']],
-    ['gcp-gcs:drift', ['--stack=prod'], ['drift', 'prod'], []],
     [
       'azure-adls:preview',
       ['--', '--target=urn:pulumi:dev::checkpoints-azure::x::y'],
