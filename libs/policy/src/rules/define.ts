@@ -66,16 +66,6 @@ export function stackRule(rule: StackRule): StackValidationPolicy & RuleSource {
   };
 }
 
-/** A property read that tolerates missing nesting: `at(props, 'a', 0, 'b')`. */
-export function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
-
 /** JSON documents arrive as text (IAM policies) or objects; policies read both. */
 export function asJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { awsIamNoAwsManagedPolicies } from './aws-iam-no-aws-managed-policies';
-import { onPreview, T, UNKNOWN_STRING } from './spec-helpers';
+import { T } from './spec-helpers';
 
 describe('aws-iam-no-aws-managed-policies', () => {
   it("passes the program's own policies, known or computed", async () => {

@@ -1,5 +1,6 @@
 import { resourceRule } from '../define';
-import { inputsOf, listOf } from './support';
+import { inputsOf } from '../inputs';
+import { listOf } from './support';
 
 /** Where each type names the policies it attaches. */
 const ATTACHMENTS: Readonly<Record<string, string>> = {

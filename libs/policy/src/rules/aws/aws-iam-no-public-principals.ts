@@ -1,5 +1,6 @@
 import { resourceRule } from '../define';
-import { IAM_DOCUMENT_TYPES, iamDocuments, inputsOf, isAllow, principalsOf, statementsOf } from './support';
+import { inputsOf } from '../inputs';
+import { IAM_DOCUMENT_TYPES, iamDocuments, isAllow, principalsOf, statementsOf } from './support';
 
 export const awsIamNoPublicPrincipals = resourceRule({
   name: 'aws-iam-no-public-principals',

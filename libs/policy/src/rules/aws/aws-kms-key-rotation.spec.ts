@@ -1,6 +1,7 @@
 import { standardTagSet, violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
 import { awsKmsKeyRotation } from './aws-kms-key-rotation';
-import { onPreview, T, UNKNOWN_BOOLEAN } from './spec-helpers';
+import { T } from './spec-helpers';
 
 describe('aws-kms-key-rotation', () => {
   it('passes a rotated symmetric key, and ignores keys AWS cannot rotate', async () => {

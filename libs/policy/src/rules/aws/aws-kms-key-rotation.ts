@@ -1,5 +1,5 @@
 import { resourceRule } from '../define';
-import { inputsOf, shown } from './support';
+import { inputsOf, shown } from '../inputs';
 
 /** Key specs and usages AWS rotates automatically: symmetric encryption keys only. */
 function rotatable(inputs: Record<string, unknown>): boolean {

@@ -1,5 +1,6 @@
 import { stackRule } from '../define';
-import { ALL_BUCKETS, checkBucketSetting, listOf, read, UNKNOWN } from './support';
+import { read, UNKNOWN } from '../inputs';
+import { ALL_BUCKETS, checkBucketSetting, listOf } from './support';
 
 const EXPECTED =
   'expected an enabled rule for every object (no filter, or an empty one) with abortIncompleteMultipartUpload.daysAfterInitiation';

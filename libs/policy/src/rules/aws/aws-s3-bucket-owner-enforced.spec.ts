@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview } from '../spec-support';
 import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
-import { compliantBucket, compliantDirectoryBucket, onPreview } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket } from './spec-helpers';
 
 describe('aws-s3-bucket-owner-enforced', () => {
   it('passes a bucket with BucketOwnerEnforced, also on a preview', async () => {

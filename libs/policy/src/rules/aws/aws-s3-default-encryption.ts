@@ -1,5 +1,6 @@
 import { stackRule } from '../define';
-import { ALL_BUCKETS, checkBucketSetting, DIRECTORY_BUCKETS, listOf, read, shown, UNKNOWN } from './support';
+import { read, shown, UNKNOWN } from '../inputs';
+import { ALL_BUCKETS, checkBucketSetting, DIRECTORY_BUCKETS, listOf } from './support';
 
 const EXPECTED =
   'expected sseAlgorithm "aws:kms" with the store\'s key and bucketKeyEnabled true, or "AES256"';

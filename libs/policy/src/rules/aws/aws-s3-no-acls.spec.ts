@@ -1,6 +1,7 @@
 import { standardTagSet, violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { awsS3NoAcls } from './aws-s3-no-acls';
-import { BUCKET, onPreview, T, UNKNOWN_STRING } from './spec-helpers';
+import { BUCKET, T } from './spec-helpers';
 
 const INSTEAD = 'access is granted by IAM and bucket policies only (object ownership BucketOwnerEnforced)';
 

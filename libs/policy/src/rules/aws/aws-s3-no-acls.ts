@@ -1,5 +1,6 @@
 import { resourceRule } from '../define';
-import { inputsOf, listOf, shown } from './support';
+import { inputsOf, shown } from '../inputs';
+import { listOf } from './support';
 
 const ACL_RESOURCES = ['aws:s3/bucketAcl:BucketAcl', 'aws:s3/bucketAclV2:BucketAclV2'];
 const WITH_ACL_INPUT = [

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
-import { BUCKET, DIRECTORY_BUCKET, onPreview, T, UNKNOWN_BOOLEAN } from './spec-helpers';
+import { BUCKET, DIRECTORY_BUCKET, T } from './spec-helpers';
 
 const EXPECTED = 'expected false or not set, so a non-empty bucket is never deleted';
 
@@ -23,6 +24,12 @@ describe('aws-s3-no-force-destroy', () => {
         awsS3NoForceDestroy,
         onPreview([{ type: T.bucket, props: { forceDestroy: UNKNOWN_BOOLEAN } }]),
       ),
+    ).toEqual([`forceDestroy is unknown during preview; ${EXPECTED}`]);
+  });
+
+  it('reads synth\'s unknown mark as on a real preview, not as the text "[unknown]"', async () => {
+    expect(
+      await violationsOf(awsS3NoForceDestroy, [{ type: T.bucket, props: { forceDestroy: '[unknown]' } }]),
     ).toEqual([`forceDestroy is unknown during preview; ${EXPECTED}`]);
   });
 });

@@ -1,5 +1,6 @@
 import { resourceRule } from '../define';
-import { ALL_BUCKETS, inputsOf, shown } from './support';
+import { inputsOf, shown } from '../inputs';
+import { ALL_BUCKETS } from './support';
 
 export const awsS3NoForceDestroy = resourceRule({
   name: 'aws-s3-no-force-destroy',

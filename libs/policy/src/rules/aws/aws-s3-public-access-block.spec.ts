@@ -1,13 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
 import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
-import {
-  BUCKET,
-  compliantBucket,
-  compliantDirectoryBucket,
-  onPreview,
-  T,
-  UNKNOWN_BOOLEAN,
-} from './spec-helpers';
+import { BUCKET, compliantBucket, compliantDirectoryBucket, T } from './spec-helpers';
 
 const FLAGS = 'blockPublicAcls, blockPublicPolicy, ignorePublicAcls, restrictPublicBuckets';
 

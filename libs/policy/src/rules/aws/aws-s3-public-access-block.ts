@@ -1,5 +1,6 @@
 import { stackRule } from '../define';
-import { checkBucketSetting, GENERAL_PURPOSE_BUCKETS, shown } from './support';
+import { shown } from '../inputs';
+import { checkBucketSetting, GENERAL_PURPOSE_BUCKETS } from './support';
 
 const FLAGS = ['blockPublicAcls', 'blockPublicPolicy', 'ignorePublicAcls', 'restrictPublicBuckets'] as const;
 

@@ -1,4 +1,5 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { awsS3TlsOnly } from './aws-s3-tls-only';
 import {
   BUCKET_ARN,
@@ -6,9 +7,7 @@ import {
   compliantDirectoryBucket,
   DIRECTORY_ARN,
   doc,
-  onPreview,
   tlsDenyStatement,
-  UNKNOWN_STRING,
 } from './spec-helpers';
 
 const GENERAL =

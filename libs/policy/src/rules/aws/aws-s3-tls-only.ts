@@ -1,14 +1,13 @@
 import type { PolicyResource } from '@pulumi/policy';
 import { stackRule } from '../define';
+import { inputsOf, UNKNOWN } from '../inputs';
 import {
   ALL_BUCKETS,
   checkBucketSetting,
   DIRECTORY_BUCKETS,
-  inputsOf,
   iamDocuments,
   principalsOf,
   statementsOf,
-  UNKNOWN,
   wildcardPattern,
   type IamStatement,
 } from './support';

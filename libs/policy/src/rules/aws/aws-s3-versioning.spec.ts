@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { awsS3Versioning } from './aws-s3-versioning';
-import { compliantBucket, compliantDirectoryBucket, onPreview, T, UNKNOWN_STRING } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket, T } from './spec-helpers';
 
 describe('aws-s3-versioning', () => {
   it('passes a versioned bucket, also on a preview', async () => {

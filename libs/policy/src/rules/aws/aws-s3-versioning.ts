@@ -1,5 +1,6 @@
 import { stackRule } from '../define';
-import { checkBucketSetting, GENERAL_PURPOSE_BUCKETS, read, shown } from './support';
+import { read, shown } from '../inputs';
+import { checkBucketSetting, GENERAL_PURPOSE_BUCKETS } from './support';
 
 export const awsS3Versioning = stackRule({
   name: 'aws-s3-versioning',

@@ -1,6 +1,6 @@
 /** Resources for the AWS rules' specs: a compliant store of each kind, linked as a real preview links it. */
-import * as proxyModule from '@pulumi/policy/proxy';
-import { policyResource, type ResourceUnderTest } from '../../testing';
+import type { ResourceUnderTest } from '../../testing';
+import { urnOf } from '../spec-support';
 
 export const T = {
   bucket: 'aws:s3/bucket:Bucket',
@@ -16,27 +16,6 @@ export const T = {
   rolePolicy: 'aws:iam/rolePolicy:RolePolicy',
   policy: 'aws:iam/policy:Policy',
 } as const;
-
-/** The policy SDK's own proxy and unknown sentinels, to render inputs as a real first preview sends them. */
-const proxy = proxyModule as unknown as {
-  unknownCheckingProxy<V extends object>(value: V): V;
-  unknownStringValue: string;
-  unknownBooleanValue: string;
-  unknownArrayValue: string;
-};
-
-export const UNKNOWN_STRING = proxy.unknownStringValue;
-export const UNKNOWN_BOOLEAN = proxy.unknownBooleanValue;
-export const UNKNOWN_ARRAY = proxy.unknownArrayValue;
-
-/** Resources as the policy SDK hands them over on a preview: reading an unknown input throws. */
-export function onPreview(resources: ResourceUnderTest[]): ResourceUnderTest[] {
-  return resources.map((resource) => ({ ...resource, props: proxy.unknownCheckingProxy(resource.props) }));
-}
-
-export function urnOf(resource: ResourceUnderTest): string {
-  return policyResource(resource).urn;
-}
 
 export const BUCKET = 'ckpt-bucket';
 export const BUCKET_ARN = `arn:aws:s3:::${BUCKET}`;
@@ -65,6 +44,32 @@ export function tlsDenyStatement(actions: string[], resources: string[]) {
   };
 }
 
+/** SSE-KMS with the store's key and an S3 Bucket Key, as every bucket of the stack has it. */
+function encryptionProps(): Record<string, unknown> {
+  return {
+    rules: [
+      {
+        applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: KEY_ARN },
+        bucketKeyEnabled: true,
+      },
+    ],
+  };
+}
+
+/** A lifecycle rule that aborts incomplete multipart uploads of every object after a day. */
+function lifecycleProps(): Record<string, unknown> {
+  return {
+    rules: [
+      {
+        id: 'abort-incomplete-multipart-uploads',
+        status: 'Enabled',
+        filter: {},
+        abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+      },
+    ],
+  };
+}
+
 export type StorePart =
   'publicAccessBlock' | 'ownership' | 'versioning' | 'encryption' | 'lifecycle' | 'bucketPolicy';
 
@@ -85,24 +90,8 @@ export function compliantBucket(
     },
     ownership: { rule: { objectOwnership: 'BucketOwnerEnforced' } },
     versioning: { versioningConfiguration: { status: 'Enabled' } },
-    encryption: {
-      rules: [
-        {
-          applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: KEY_ARN },
-          bucketKeyEnabled: true,
-        },
-      ],
-    },
-    lifecycle: {
-      rules: [
-        {
-          id: 'abort-incomplete-multipart-uploads',
-          status: 'Enabled',
-          filter: {},
-          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
-        },
-      ],
-    },
+    encryption: encryptionProps(),
+    lifecycle: lifecycleProps(),
     bucketPolicy: {
       policy: JSON.stringify({
         Version: '2012-10-17',
@@ -123,24 +112,8 @@ export function compliantDirectoryBucket(
     props: { bucket: DIRECTORY_BUCKET, location: { name: 'use1-az4', type: 'AvailabilityZone' } },
   };
   const parts = {
-    encryption: {
-      rules: [
-        {
-          applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: KEY_ARN },
-          bucketKeyEnabled: true,
-        },
-      ],
-    },
-    lifecycle: {
-      rules: [
-        {
-          id: 'abort-incomplete-multipart-uploads',
-          status: 'Enabled',
-          filter: {},
-          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
-        },
-      ],
-    },
+    encryption: encryptionProps(),
+    lifecycle: lifecycleProps(),
     bucketPolicy: {
       policy: JSON.stringify({
         Version: '2012-10-17',

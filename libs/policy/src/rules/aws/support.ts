@@ -1,53 +1,10 @@
 /**
- * What the AWS rules share: reading inputs that may be unknown on a real preview, finding the settings
- * resources of a bucket through `propertyDependencies`, and reading IAM policy documents.
+ * What the AWS rules share: finding the settings resources of a bucket through `propertyDependencies`, and
+ * reading IAM policy documents. Inputs are read through `../inputs` (unknown values on a preview and in synth).
  */
 import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { asJson } from '../define';
-
-/**
- * An input the engine cannot know yet (on a first preview, anything computed from another resource's
- * outputs). On a real preview, reading one through the policy SDK's proxy throws its UnknownValueError,
- * which would turn the whole check into an advisory "can't run during preview"; rules read inputs
- * through `plain` instead and decide what an unknown means for them.
- */
-export const UNKNOWN = Symbol('unknown during preview');
-
-function isUnknownValueError(error: unknown): boolean {
-  return error instanceof Error && 'unknownTypeSentinel' in error;
-}
-
-function readKey(value: object, key: string | number): unknown {
-  try {
-    return plain((value as Record<string | number, unknown>)[key]);
-  } catch (error) {
-    if (isUnknownValueError(error)) return UNKNOWN;
-    throw error;
-  }
-}
-
-/** A deep copy of an input with every unknown value replaced by `UNKNOWN`: safe to read and iterate. */
-export function plain(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const length = value.length;
-    return Array.from({ length }, (_, index) => readKey(value, index));
-  }
-  return Object.fromEntries(Object.keys(value).map((key) => [key, readKey(value, key)]));
-}
-
-/** The inputs of a resource as a plain object (see `plain`). */
-export function inputsOf(resource: { props: Record<string, unknown> }): Record<string, unknown> {
-  const copy = plain(resource.props);
-  return copy !== null && typeof copy === 'object' ? (copy as Record<string, unknown>) : {};
-}
-
-/** A value for a message: `true`, `"ObjectWriter"`, `not set`, `unknown during preview`. */
-export function shown(value: unknown): string {
-  if (value === UNKNOWN) return 'unknown during preview';
-  if (value === undefined) return 'not set';
-  return JSON.stringify(value);
-}
+import { inputsOf, UNKNOWN } from '../inputs';
 
 export const GENERAL_PURPOSE_BUCKETS: readonly string[] = [
   'aws:s3/bucket:Bucket',
@@ -235,15 +192,4 @@ export function principalsOf(principal: unknown): unknown[] {
   if (principal === null || typeof principal !== 'object' || Array.isArray(principal))
     return listOf(principal);
   return Object.values(principal as Record<string, unknown>).flatMap(listOf);
-}
-
-/** `at` over a `plain` copy: a path through an unknown value reads as `UNKNOWN`, not as absent. */
-export function read(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (current === UNKNOWN) return UNKNOWN;
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
 }

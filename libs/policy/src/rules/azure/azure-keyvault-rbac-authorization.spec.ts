@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview } from '../spec-support';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
-import { onPreview, vaultProps } from './spec-helpers';
+import { vaultProps } from './spec-helpers';
 import { T } from './support';
 
 const vault = (overrides: Record<string, unknown> = {}) => ({

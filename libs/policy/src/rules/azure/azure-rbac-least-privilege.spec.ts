@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
-import { assignment, GROUP, onPreview, roleDefinitionId, UNKNOWN_STRING } from './spec-helpers';
+import { assignment, GROUP, roleDefinitionId } from './spec-helpers';
 import { ROLES, T } from './support';
 
 /** What the bootstrap project grants its CI identities, on the stacks' resource groups. */

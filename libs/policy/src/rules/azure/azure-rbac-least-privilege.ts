@@ -1,14 +1,12 @@
+import { read, state, UNKNOWN } from '../inputs';
 import {
   azureResourceRule,
   isGuid,
   oneOf,
-  read,
   ROLE_GRANT_TYPES,
   roleGuidOf,
   roleLabel,
   ROLES,
-  state,
-  UNKNOWN,
   type Role,
 } from './support';
 

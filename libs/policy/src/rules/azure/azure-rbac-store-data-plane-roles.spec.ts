@@ -1,4 +1,5 @@
 import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';
 import {
   account,
@@ -7,9 +8,7 @@ import {
   FILESYSTEM_ID,
   GROUP,
   KEY_ID,
-  onPreview,
   roleDefinitionId,
-  UNKNOWN_STRING,
 } from './spec-helpers';
 import { ROLES, T } from './support';
 

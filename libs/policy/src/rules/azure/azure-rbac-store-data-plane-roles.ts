@@ -1,15 +1,14 @@
 import type { PolicyResource } from '@pulumi/policy';
 import { stackRule } from '../define';
+import { read, UNKNOWN } from '../inputs';
 import {
   azureModuleOf,
   isAnyAzureType,
   oneOf,
-  read,
   ROLE_GRANT_TYPES,
   roleGuidOf,
   roleLabel,
   ROLES,
-  UNKNOWN,
   type Role,
 } from './support';
 

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview } from '../spec-support';
 import { azureStorageHierarchicalNamespace } from './azure-storage-hierarchical-namespace';
-import { account, accountProps, onPreview } from './spec-helpers';
+import { account, accountProps } from './spec-helpers';
 
 describe('azure-storage-hierarchical-namespace', () => {
   it('passes an ADLS Gen2 account, standard or premium block blob', async () => {

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_OBJECT, UNKNOWN_STRING } from '../spec-support';
 import { azureStorageInfrastructureEncryption } from './azure-storage-infrastructure-encryption';
-import { account, accountProps, onPreview, UNKNOWN_OBJECT, UNKNOWN_STRING } from './spec-helpers';
+import { account, accountProps } from './spec-helpers';
 
 describe('azure-storage-infrastructure-encryption', () => {
   it('passes Microsoft-managed and customer-managed keys with infrastructure encryption, also on a preview', async () => {

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_ARRAY } from '../spec-support';
 import { azureStorageLifecyclePolicy } from './azure-storage-lifecycle-policy';
-import { account, companion, lifecycleProps, onPreview, UNKNOWN_ARRAY } from './spec-helpers';
+import { account, companion, lifecycleProps } from './spec-helpers';
 import { T } from './support';
 
 const lifecycle = (props: Record<string, unknown> = lifecycleProps, name?: string) =>

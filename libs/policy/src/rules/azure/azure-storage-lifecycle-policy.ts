@@ -1,5 +1,6 @@
 import { stackRule } from '../define';
-import { checkAccountCompanion, read, readList, state, T, UNKNOWN } from './support';
+import { read, readList, state, UNKNOWN } from '../inputs';
+import { checkAccountCompanion, T } from './support';
 
 export const azureStorageLifecyclePolicy = stackRule({
   name: 'azure-storage-lifecycle-policy',

@@ -1,4 +1,5 @@
-import { azureResourceRule, read, state, T } from './support';
+import { read, state } from '../inputs';
+import { azureResourceRule, T } from './support';
 
 export const azureStorageNoCrossTenantReplication = azureResourceRule({
   name: 'azure-storage-no-cross-tenant-replication',

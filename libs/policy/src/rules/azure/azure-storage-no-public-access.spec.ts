@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureStorageNoPublicAccess } from './azure-storage-no-public-access';
-import { account, accountProps, onPreview, UNKNOWN_STRING } from './spec-helpers';
+import { account, accountProps } from './spec-helpers';
 import { T } from './support';
 
 const container = (props: Record<string, unknown>) => ({

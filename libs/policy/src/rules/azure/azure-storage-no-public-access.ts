@@ -1,4 +1,5 @@
-import { azureResourceRule, isAzureType, read, state, T, UNKNOWN } from './support';
+import { read, state, UNKNOWN } from '../inputs';
+import { azureResourceRule, isAzureType, T } from './support';
 
 export const azureStorageNoPublicAccess = azureResourceRule({
   name: 'azure-storage-no-public-access',

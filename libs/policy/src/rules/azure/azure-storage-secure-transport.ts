@@ -1,4 +1,5 @@
-import { azureResourceRule, read, state, T } from './support';
+import { read, state } from '../inputs';
+import { azureResourceRule, T } from './support';
 
 /** TLS versions the baseline accepts as a minimum: 1.2, and 1.3 where the service takes it. */
 const ACCEPTED_TLS: readonly unknown[] = ['TLS1_2', 'TLS1_3'];

@@ -1,14 +1,7 @@
 import { violationsOf } from '../../testing';
+import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureStorageSoftDelete } from './azure-storage-soft-delete';
-import {
-  account,
-  accountProps,
-  ACCOUNT_NAME,
-  companion,
-  onPreview,
-  softDeleteProps,
-  UNKNOWN_STRING,
-} from './spec-helpers';
+import { account, accountProps, ACCOUNT_NAME, companion, softDeleteProps } from './spec-helpers';
 import { T } from './support';
 
 const NAME = 'llm-pretrain-BlobServiceProperties';

@@ -1,6 +1,7 @@
 import type { PolicyResource } from '@pulumi/policy';
 import { stackRule } from '../define';
-import { checkAccountCompanion, read, state, T } from './support';
+import { read, state } from '../inputs';
+import { checkAccountCompanion, T } from './support';
 
 /** The shortest soft-delete retention the baseline accepts, in days. */
 export const MIN_SOFT_DELETE_DAYS = 7;

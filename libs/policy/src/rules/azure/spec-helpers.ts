@@ -1,30 +1,7 @@
 /** Resources for the Azure rules' specs: a compliant ADLS Gen2 store, linked as a real preview links it. */
-import * as proxyModule from '@pulumi/policy/proxy';
-import { policyResource, type ResourceUnderTest } from '../../testing';
+import type { ResourceUnderTest } from '../../testing';
+import { UNKNOWN_STRING, urnOf } from '../spec-support';
 import { ROLES, T } from './support';
-
-/** The policy SDK's own proxy and unknown sentinels, to render inputs as a real first preview sends them. */
-const proxy = proxyModule as unknown as {
-  unknownCheckingProxy<V extends object>(value: V): V;
-  unknownStringValue: string;
-  unknownBooleanValue: string;
-  unknownObjectValue: string;
-  unknownArrayValue: string;
-};
-
-export const UNKNOWN_STRING = proxy.unknownStringValue;
-export const UNKNOWN_BOOLEAN = proxy.unknownBooleanValue;
-export const UNKNOWN_OBJECT = proxy.unknownObjectValue;
-export const UNKNOWN_ARRAY = proxy.unknownArrayValue;
-
-/** Resources as the policy SDK hands them over on a preview: reading an unknown input throws. */
-export function onPreview(resources: ResourceUnderTest[]): ResourceUnderTest[] {
-  return resources.map((resource) => ({ ...resource, props: proxy.unknownCheckingProxy(resource.props) }));
-}
-
-export function urnOf(resource: ResourceUnderTest): string {
-  return policyResource(resource).urn;
-}
 
 export const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 export const GROUP = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-checkpoints-prod`;

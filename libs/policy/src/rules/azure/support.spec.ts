@@ -1,5 +1,5 @@
-import { onPreview, UNKNOWN_OBJECT, UNKNOWN_STRING } from './spec-helpers';
-import { azureModuleOf, isAzureType, read, readList, roleGuidOf, state, UNKNOWN } from './support';
+import { UNKNOWN } from '../inputs';
+import { azureModuleOf, isAzureType, roleGuidOf } from './support';
 
 describe('isAzureType', () => {
   it.each([
@@ -20,34 +20,7 @@ describe('isAzureType', () => {
   });
 });
 
-describe('read', () => {
-  const [resource] = onPreview([
-    {
-      type: 't',
-      props: { a: { b: UNKNOWN_STRING, c: 1 }, d: UNKNOWN_OBJECT, list: [1, UNKNOWN_STRING] },
-    },
-  ]);
-  const props = resource!.props;
-
-  it('reads known values and marks unknown ones (preview proxy and synth marks) without throwing', () => {
-    expect(read(props, 'a', 'c')).toBe(1);
-    expect(read(props, 'a', 'b')).toBe(UNKNOWN);
-    expect(read(props, 'd', 'e', 'f')).toBe(UNKNOWN);
-    expect(read(props, 'x', 'y')).toBeUndefined();
-    expect(read({ a: '[unknown]' }, 'a', 'b')).toBe(UNKNOWN);
-    expect(read({ a: '[secret]' }, 'a')).toBe(UNKNOWN);
-    expect(readList(props, 'list')).toEqual([1, UNKNOWN]);
-    expect(readList(props, 'd')).toBe(UNKNOWN);
-  });
-
-  it('shows values in messages', () => {
-    expect([state(UNKNOWN), state(undefined), state('TLS1_0')]).toEqual([
-      'is unknown during preview',
-      'is not set',
-      'is "TLS1_0"',
-    ]);
-  });
-
+describe('roleGuidOf', () => {
   it('takes the role GUID of a role definition ID', () => {
     expect(
       roleGuidOf(

@@ -1,68 +1,12 @@
 /**
- * What the Azure rules share: reading inputs that may be unknown on a real preview, matching azure-native
- * type tokens (the default and the API-version-pinned ones), finding an account's companion resources
- * through `propertyDependencies`, and the built-in role definitions the least-privilege rules name.
+ * What the Azure rules share: matching azure-native type tokens (the default and the API-version-pinned
+ * ones), finding an account's companion resources through `propertyDependencies`, and the built-in role
+ * definitions the least-privilege rules name. Inputs are read through `../inputs` (unknown values on a
+ * preview and in synth).
  */
 import type { PolicyResource, ResourceValidationPolicy } from '@pulumi/policy';
 import { resourceRule, type ResourceRule, type RuleSource } from '../define';
-
-/**
- * A value the engine cannot know yet. On a real preview, reading one through @pulumi/policy's proxy throws
- * its UnknownValueError (which would turn the whole check into an advisory "can't run during preview");
- * synth writes it as "[unknown]" (and a secret as "[secret]"). Rules read inputs through `read` instead and
- * treat UNKNOWN as a violation only where the baseline requires a literal.
- */
-export const UNKNOWN: unique symbol = Symbol('unknown during preview');
-
-const SYNTH_MARKS: ReadonlySet<string> = new Set(['[unknown]', '[secret]']);
-
-/** @pulumi/policy's UnknownValueError, recognised without loading the policy SDK's server. */
-function isUnknownValueError(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.constructor.name === 'UnknownValueError' || 'unknownTypeSentinel' in error)
-  );
-}
-
-function marked(value: unknown): unknown {
-  return typeof value === 'string' && SYNTH_MARKS.has(value) ? UNKNOWN : value;
-}
-
-/** The value at `path`: `undefined` when absent, UNKNOWN when it (or anything on the way) is not known yet. */
-export function read(value: unknown, ...path: (string | number)[]): unknown {
-  let current = marked(value);
-  for (const key of path) {
-    if (current === UNKNOWN) return UNKNOWN;
-    if (current === null || typeof current !== 'object') return undefined;
-    try {
-      current = marked((current as Record<string | number, unknown>)[key]);
-    } catch (error) {
-      if (isUnknownValueError(error)) return UNKNOWN;
-      throw error;
-    }
-  }
-  return current;
-}
-
-/** The elements of the list at `path`, each read on its own; UNKNOWN when the list is; `undefined` when absent. */
-export function readList(
-  value: unknown,
-  ...path: (string | number)[]
-): unknown[] | typeof UNKNOWN | undefined {
-  const list = read(value, ...path);
-  if (list === UNKNOWN) return UNKNOWN;
-  if (!Array.isArray(list)) return undefined;
-  const length = read(list, 'length');
-  if (typeof length !== 'number') return UNKNOWN;
-  return Array.from({ length }, (_, index) => read(list, index));
-}
-
-/** How a message shows a value: `is not set`, `is unknown during preview`, `is "TLS1_0"`. */
-export function state(value: unknown): string {
-  if (value === UNKNOWN) return 'is unknown during preview';
-  if (value === undefined || value === null) return 'is not set';
-  return `is ${JSON.stringify(value)}`;
-}
+import { read, UNKNOWN } from '../inputs';
 
 /** azure-native type tokens of the resources the Azure rules read. */
 export const T = {

@@ -1,6 +1,6 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_STRING } from '../spec-support';
 import { gcpGcsBucketObjectRoles } from './gcp-gcs-bucket-object-roles';
-import { previewProps, previewUnknown } from './testing';
 
 const EXPECTED =
   'must be one of roles/storage.objectViewer, roles/storage.objectCreator, roles/storage.objectUser';
@@ -20,9 +20,9 @@ describe('gcp-gcs-bucket-object-roles', () => {
         {
           type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
           props: previewProps({
-            bucket: previewUnknown.string,
+            bucket: UNKNOWN_STRING,
             role: 'roles/storage.objectUser',
-            member: previewUnknown.string,
+            member: UNKNOWN_STRING,
           }),
         },
       ]),

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_STRING } from '../spec-support';
 import { gcpGcsEncryptionKey } from './gcp-gcs-encryption-key';
-import { BUCKET, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from './testing';
 
 const EXPECTED =
   'must be a Cloud KMS key ID projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>, or encryption left unset for Google-managed encryption';
@@ -14,7 +15,7 @@ describe('gcp-gcs-encryption-key', () => {
         { type: BUCKET, props: versionedBucket({ encryption: { defaultKmsKeyName: '[unknown]' } }) },
         {
           type: BUCKET,
-          props: previewProps(versionedBucket({ encryption: { defaultKmsKeyName: previewUnknown.string } })),
+          props: previewProps(versionedBucket({ encryption: { defaultKmsKeyName: UNKNOWN_STRING } })),
         },
       ]),
     ).toEqual([]);

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state, UNKNOWN } from '../inputs';
 import { GCS_BUCKET } from './tokens';
-import { read, state, UNKNOWN } from './values';
 
 /** A Cloud KMS key's resource ID, the form `defaultKmsKeyName` takes. */
 const KMS_KEY_ID = /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/;

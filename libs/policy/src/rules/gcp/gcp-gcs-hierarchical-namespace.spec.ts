@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
 import { gcpGcsHierarchicalNamespace } from './gcp-gcs-hierarchical-namespace';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 describe('gcp-gcs-hierarchical-namespace', () => {
   it('passes a hierarchical-namespace bucket with versioning off or unset, and a flat versioned bucket', async () => {
@@ -24,7 +25,7 @@ describe('gcp-gcs-hierarchical-namespace', () => {
   });
 
   it('flags versioning unknown on a real preview', async () => {
-    const props = previewProps(hierarchicalBucket({ versioning: { enabled: previewUnknown.boolean } }));
+    const props = previewProps(hierarchicalBucket({ versioning: { enabled: UNKNOWN_BOOLEAN } }));
     expect(await violationsOf(gcpGcsHierarchicalNamespace, [{ type: BUCKET, props }])).toEqual([
       'hierarchicalNamespace.enabled is true and versioning.enabled is unknown during preview; versioning must be false or unset (Cloud Storage rejects versioning on a hierarchical-namespace bucket; soft delete recovers it)',
     ]);

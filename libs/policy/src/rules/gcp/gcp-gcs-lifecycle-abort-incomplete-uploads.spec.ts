@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_ARRAY, UNKNOWN_NUMBER } from '../spec-support';
 import { gcpGcsLifecycleAbortIncompleteUploads } from './gcp-gcs-lifecycle-abort-incomplete-uploads';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 const MISSING =
   'lifecycleRules has no AbortIncompleteMultipartUpload action; must include one, e.g. { action: { type: "AbortIncompleteMultipartUpload" }, condition: { age: 1 } }';
@@ -29,7 +30,7 @@ describe('gcp-gcs-lifecycle-abort-incomplete-uploads', () => {
     ],
     [
       'rules unknown on a real preview',
-      previewProps(versionedBucket({ lifecycleRules: previewUnknown.array })),
+      previewProps(versionedBucket({ lifecycleRules: UNKNOWN_ARRAY })),
       'lifecycleRules is unknown during preview; must literally include an AbortIncompleteMultipartUpload rule',
     ],
   ])('flags %s', async (_title, props, message) => {
@@ -42,7 +43,7 @@ describe('gcp-gcs-lifecycle-abort-incomplete-uploads', () => {
     const props = previewProps(
       versionedBucket({
         lifecycleRules: [
-          { action: { type: 'Delete' }, condition: { age: previewUnknown.number } },
+          { action: { type: 'Delete' }, condition: { age: UNKNOWN_NUMBER } },
           { action: { type: 'AbortIncompleteMultipartUpload' }, condition: { age: 1 } },
         ],
       }),

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, readList, UNKNOWN } from '../inputs';
 import { GCS_BUCKET } from './tokens';
-import { read, readList, UNKNOWN } from './values';
 
 const ABORT = 'AbortIncompleteMultipartUpload';
 

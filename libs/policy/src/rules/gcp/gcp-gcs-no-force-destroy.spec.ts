@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
 import { gcpGcsNoForceDestroy } from './gcp-gcs-no-force-destroy';
-import { BUCKET, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from './testing';
 
 describe('gcp-gcs-no-force-destroy', () => {
   it('passes forceDestroy false or unset', async () => {
@@ -21,7 +22,7 @@ describe('gcp-gcs-no-force-destroy', () => {
   });
 
   it('flags forceDestroy unknown on a real preview', async () => {
-    const props = previewProps(versionedBucket({ forceDestroy: previewUnknown.boolean }));
+    const props = previewProps(versionedBucket({ forceDestroy: UNKNOWN_BOOLEAN }));
     expect(await violationsOf(gcpGcsNoForceDestroy, [{ type: BUCKET, props }])).toEqual([
       'forceDestroy is unknown during preview; must be false or unset',
     ]);

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state } from '../inputs';
 import { GCS_BUCKET } from './tokens';
-import { read, state } from './values';
 
 export const gcpGcsNoForceDestroy = resourceRule({
   name: 'gcp-gcs-no-force-destroy',

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state } from '../inputs';
 import { GCS_ACL_TYPES } from './tokens';
-import { read, state } from './values';
 
 export const gcpGcsNoLegacyAcls = resourceRule({
   name: 'gcp-gcs-no-legacy-acls',

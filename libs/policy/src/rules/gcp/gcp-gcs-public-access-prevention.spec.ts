@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_STRING } from '../spec-support';
 import { gcpGcsPublicAccessPrevention } from './gcp-gcs-public-access-prevention';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 describe('gcp-gcs-public-access-prevention', () => {
   it('passes both tiers of the store bucket', async () => {
@@ -35,7 +36,7 @@ describe('gcp-gcs-public-access-prevention', () => {
   });
 
   it('flags a value unknown on a real preview, where it must be a literal', async () => {
-    const props = previewProps(versionedBucket({ publicAccessPrevention: previewUnknown.string }));
+    const props = previewProps(versionedBucket({ publicAccessPrevention: UNKNOWN_STRING }));
     expect(await violationsOf(gcpGcsPublicAccessPrevention, [{ type: BUCKET, props }])).toEqual([
       'publicAccessPrevention is unknown during preview; must be "enforced" (unset or "inherited" follows the project)',
     ]);

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state } from '../inputs';
 import { GCS_BUCKET } from './tokens';
-import { read, state } from './values';
 
 export const gcpGcsPublicAccessPrevention = resourceRule({
   name: 'gcp-gcs-public-access-prevention',

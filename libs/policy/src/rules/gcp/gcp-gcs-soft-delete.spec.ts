@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_NUMBER } from '../spec-support';
 import { gcpGcsSoftDelete } from './gcp-gcs-soft-delete';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 const withRetention = (retentionDurationSeconds: unknown) =>
   versionedBucket({ softDeletePolicy: { retentionDurationSeconds } });
@@ -44,7 +45,7 @@ describe('gcp-gcs-soft-delete', () => {
     ],
     [
       'unknown on a real preview',
-      previewProps(withRetention(previewUnknown.number)),
+      previewProps(withRetention(UNKNOWN_NUMBER)),
       'softDeletePolicy.retentionDurationSeconds is unknown during preview; must be a literal 604800 (7 days) or more',
     ],
   ])('flags %s', async (_title, props, message) => {

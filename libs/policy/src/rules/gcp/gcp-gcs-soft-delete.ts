@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, UNKNOWN } from '../inputs';
 import { GCS_BUCKET, SECONDS_PER_DAY } from './tokens';
-import { read, UNKNOWN } from './values';
 
 /** Cloud Storage accepts a soft-delete retention of 0 (off) or 7 to 90 days. */
 export const MIN_SOFT_DELETE_SECONDS = 7 * SECONDS_PER_DAY;

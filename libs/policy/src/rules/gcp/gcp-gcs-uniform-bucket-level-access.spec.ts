@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
 import { gcpGcsUniformBucketLevelAccess } from './gcp-gcs-uniform-bucket-level-access';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 describe('gcp-gcs-uniform-bucket-level-access', () => {
   it('passes both tiers of the store bucket', async () => {
@@ -25,7 +26,7 @@ describe('gcp-gcs-uniform-bucket-level-access', () => {
   });
 
   it('flags a value unknown on a real preview', async () => {
-    const props = previewProps(versionedBucket({ uniformBucketLevelAccess: previewUnknown.boolean }));
+    const props = previewProps(versionedBucket({ uniformBucketLevelAccess: UNKNOWN_BOOLEAN }));
     expect(await violationsOf(gcpGcsUniformBucketLevelAccess, [{ type: BUCKET, props }])).toEqual([
       'uniformBucketLevelAccess is unknown during preview; must be true (IAM only, no ACLs)',
     ]);

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state } from '../inputs';
 import { GCS_BUCKET } from './tokens';
-import { read, state } from './values';
 
 export const gcpGcsUniformBucketLevelAccess = resourceRule({
   name: 'gcp-gcs-uniform-bucket-level-access',

@@ -1,6 +1,7 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_OBJECT } from '../spec-support';
 import { gcpGcsVersioning } from './gcp-gcs-versioning';
-import { BUCKET, hierarchicalBucket, previewProps, previewUnknown, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 describe('gcp-gcs-versioning', () => {
   it('passes a versioned bucket and a hierarchical-namespace bucket without versions', async () => {
@@ -35,7 +36,7 @@ describe('gcp-gcs-versioning', () => {
   });
 
   it('flags versioning unknown on a real preview', async () => {
-    const props = previewProps(versionedBucket({ versioning: previewUnknown.object }));
+    const props = previewProps(versionedBucket({ versioning: UNKNOWN_OBJECT }));
     expect(await violationsOf(gcpGcsVersioning, [{ type: BUCKET, props }])).toEqual([
       'versioning.enabled is unknown during preview; must be true on a bucket without a hierarchical namespace',
     ]);

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { UNKNOWN } from '../inputs';
 import { GCP_IAM_TYPES, grantsOf } from './iam';
-import { UNKNOWN } from './values';
 
 /** The basic (formerly primitive) roles: thousands of permissions across every service. */
 export const PRIMITIVE_ROLES: readonly string[] = ['roles/owner', 'roles/editor', 'roles/viewer'];

@@ -1,6 +1,6 @@
 import { violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_ARRAY, UNKNOWN_STRING } from '../spec-support';
 import { gcpIamNoPublicMembers } from './gcp-iam-no-public-members';
-import { previewProps, previewUnknown } from './testing';
 
 const EXPECTED = 'must name specific principals (user:, group:, serviceAccount:, principal://…)';
 
@@ -78,9 +78,9 @@ describe('gcp-iam-no-public-members', () => {
         {
           type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
           props: previewProps({
-            bucket: previewUnknown.string,
+            bucket: UNKNOWN_STRING,
             role: 'roles/storage.objectUser',
-            member: previewUnknown.string,
+            member: UNKNOWN_STRING,
           }),
         },
         {
@@ -88,19 +88,19 @@ describe('gcp-iam-no-public-members', () => {
           props: previewProps({
             bucket: 'b',
             role: 'roles/storage.objectViewer',
-            members: previewUnknown.array,
+            members: UNKNOWN_ARRAY,
           }),
         },
         {
           type: 'gcp:storage/bucketIAMPolicy:BucketIAMPolicy',
-          props: previewProps({ bucket: 'b', policyData: previewUnknown.string }),
+          props: previewProps({ bucket: 'b', policyData: UNKNOWN_STRING }),
         },
         {
           type: 'gcp:storage/bucketIAMBinding:BucketIAMBinding',
           props: previewProps({
             bucket: 'b',
             role: 'roles/storage.objectViewer',
-            members: [previewUnknown.string, 'allUsers'],
+            members: [UNKNOWN_STRING, 'allUsers'],
           }),
         },
       ]),

@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { UNKNOWN } from '../inputs';
 import { GCP_IAM_TYPES, grantsOf, isPublicMember, PUBLIC_MEMBERS } from './iam';
-import { UNKNOWN } from './values';
 
 export const gcpIamNoPublicMembers = resourceRule({
   name: 'gcp-iam-no-public-members',

@@ -1,6 +1,6 @@
 import { standardTagSet, violationsOf } from '../../testing';
+import { previewProps, UNKNOWN_STRING } from '../spec-support';
 import { gcpKmsKeyRotation } from './gcp-kms-key-rotation';
-import { previewProps, previewUnknown } from './testing';
 
 const KEY = 'gcp:kms/cryptoKey:CryptoKey';
 const key = (overrides: Record<string, unknown> = {}) => ({
@@ -48,7 +48,7 @@ describe('gcp-kms-key-rotation', () => {
     ],
     [
       'unknown on a real preview',
-      { type: KEY, props: previewProps(key({ rotationPeriod: previewUnknown.string }).props) },
+      { type: KEY, props: previewProps(key({ rotationPeriod: UNKNOWN_STRING }).props) },
       `rotationPeriod is unknown during preview; ${EXPECTED}`,
     ],
   ])('flags %s', async (_title, resource, message) => {

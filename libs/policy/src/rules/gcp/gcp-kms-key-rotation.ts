@@ -1,6 +1,6 @@
 import { resourceRule } from '../define';
+import { read, state, UNKNOWN } from '../inputs';
 import { KMS_CRYPTO_KEY, SECONDS_PER_DAY } from './tokens';
-import { read, state, UNKNOWN } from './values';
 
 export const MAX_ROTATION_SECONDS = 90 * SECONDS_PER_DAY;
 /** Cloud KMS refuses a rotation period under one day. */

@@ -7,7 +7,7 @@
  * service accounts, Cloud KMS keys and key rings, and workload identity pools.
  */
 import { asJson } from '../define';
-import { read, readList, UNKNOWN } from './values';
+import { read, readList, UNKNOWN } from '../inputs';
 
 /** One principal per resource: `member` and `role`. */
 export const IAM_MEMBER_TYPES: readonly string[] = [

@@ -1,30 +1,5 @@
-/** Spec helpers of the GCP rules: compliant resources shaped like the gcp-gcs stack's, and real-preview props. */
-import * as sdkProxy from '@pulumi/policy/proxy';
+/** Spec helpers of the GCP rules: compliant resources shaped like the gcp-gcs stack's. */
 import { standardTagSet } from '../../testing';
-
-// @pulumi/policy marks these @internal (absent from its typings); they are what its server hands to policies.
-const sdk = sdkProxy as unknown as {
-  unknownCheckingProxy<T extends object>(props: T): T;
-  unknownStringValue: string;
-  unknownBooleanValue: string;
-  unknownNumberValue: string;
-  unknownArrayValue: string;
-  unknownObjectValue: string;
-};
-
-/** The sentinels a real preview puts where a value is not computed yet. */
-export const previewUnknown = {
-  string: sdk.unknownStringValue,
-  boolean: sdk.unknownBooleanValue,
-  number: sdk.unknownNumberValue,
-  array: sdk.unknownArrayValue,
-  object: sdk.unknownObjectValue,
-};
-
-/** Props as the policy server passes them on a real preview: reading an unknown value throws. */
-export function previewProps(props: Record<string, unknown>): Record<string, unknown> {
-  return sdk.unknownCheckingProxy(props);
-}
 
 const KEY_ID =
   'projects/ml-platform-prod-7310/locations/us-central1/keyRings/checkpoints-gcp-prod-llm-pretrain-4300f0/cryptoKeys/checkpoints-llm-pretrain';
