@@ -6,8 +6,8 @@
  *   checkpoints-affected [--base=REF] [--head=REF] [--all] [--environments=dev,prod]
  *                        [--exclude=PROJECT,...] [--json] [--github-output]
  *
- * Projects come from `nx show projects --affected --with-target preview` (every project with a
- * preview target under --all); environments from the Pulumi.<env>.yaml files in each project's
+ * Projects come from the preview tasks `nx affected -t preview` would run (`nx run-many -t preview`
+ * under --all); environments from the Pulumi.<env>.yaml files in each project's
  * Pulumi folder (its preview target's cwd, honouring `stackConfigDir`), or the --environments
  * list (kept to the stacks that have a file). Prints a readable table, or with --json the
  * `{"include": [...]}` object a GitHub matrix takes; --github-output also writes `matrix` and
@@ -74,32 +74,29 @@ function lastJson(text) {
 }
 
 /**
+ * The projects whose preview target a change touches (every one under --all), and the project graph's
+ * data, from one nx run: `--graph=stdout` plans the preview tasks without running them, so the graph is
+ * computed once rather than once for the list and once for the data.
  * @param {string} root the workspace root
  * @param {{ base?: string, head?: string, all?: boolean }} options
- * @returns {string[]}
+ * @returns {{ names: string[], projects: Record<string, ProjectData> }}
  */
-export function projectsWithPreview(root, options) {
-  const args = ['show', 'projects', '--with-target', 'preview', '--json'];
+export function previewPlan(root, options) {
+  const args = options.all ? ['run-many', '-t', 'preview'] : ['affected', '-t', 'preview'];
   if (!options.all) {
-    args.push('--affected');
     if (options.base) args.push(`--base=${options.base}`);
     if (options.head) args.push(`--head=${options.head}`);
   }
-  return /** @type {string[]} */ (lastJson(nx(args, root)));
-}
-
-/**
- * @param {string} root
- * @returns {Record<string, ProjectData>}
- */
-export function projectData(root) {
-  const graph = lastJson(nx(['graph', '--file=stdout'], root));
+  const plan = lastJson(nx([...args, '--graph=stdout'], root));
   /** @type {Record<string, ProjectData>} */
-  const data = {};
-  for (const [name, node] of Object.entries(graph.graph.nodes)) {
-    data[name] = /** @type {{ data: ProjectData }} */ (node).data;
+  const projects = {};
+  for (const [name, node] of Object.entries(plan.graph.nodes)) {
+    projects[name] = /** @type {{ data: ProjectData }} */ (node).data;
   }
-  return data;
+  const names = Object.values(
+    /** @type {Record<string, { target: { project: string } }>} */ (plan.tasks.tasks),
+  ).map((task) => task.target.project);
+  return { names: [...new Set(names)], projects };
 }
 
 /**
@@ -166,11 +163,12 @@ function regionOf(configDir, stack, clouds) {
  */
 export function affectedStacks(root, options = {}) {
   const exclude = new Set(options.exclude ?? []);
-  const names = projectsWithPreview(root, options).filter((name) => !exclude.has(name));
+  const plan = previewPlan(root, options);
+  const names = plan.names.filter((name) => !exclude.has(name));
+  const projects = plan.projects;
   /** @type {string[]} */
   const notes = [];
   if (names.length === 0) return { entries: [], notes };
-  const projects = projectData(root);
   /** @type {Entry[]} */
   const entries = [];
   for (const name of [...names].sort()) {

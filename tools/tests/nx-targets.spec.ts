@@ -57,7 +57,6 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
   const cases: Array<[string, string[], string[], string[]]> = [
     ['aws-s3:preview', [], ['preview', 'dev'], []],
     ['gcp-gcs:up', ['-c', 'prod', '--exclude-task-dependencies'], ['up', 'prod'], []],
-    ['azure-adls:refresh', ['--stack=prod'], ['refresh', 'prod'], []],
     [
       'azure-adls:preview',
       ['--', '--target=urn:pulumi:dev::checkpoints-azure::x::y'],

@@ -1,13 +1,5 @@
 import { join } from 'node:path';
-import {
-  customResources,
-  ofType,
-  readProject,
-  readStackConfig,
-  render,
-  stackConfigFile,
-} from '@checkpoints/synth';
-import { checkpointStack } from '../src/program';
+import { readProject } from '@checkpoints/synth';
 import { refusal, stackConfig, store } from './render';
 
 describe('likely config mistakes fail before any resource, with the key path and why', () => {
@@ -123,49 +115,12 @@ describe('likely config mistakes fail before any resource, with the key path and
   });
 });
 
-describe('the stack config files', () => {
+describe('Pulumi.yaml', () => {
   const project = readProject(join(__dirname, '..'));
-
-  async function renderFile(stack: string) {
-    const { config, secretKeys } = readStackConfig(stackConfigFile(project, stack), project);
-    expect(secretKeys).toEqual([]);
-    return render(checkpointStack, { project: project.name, stack, config, secretKeys });
-  }
 
   it('declares project checkpoints-gcp running index.ts with TypeScript', () => {
     expect(project.name).toBe('checkpoints-gcp');
     expect(project.main).toBe(join(__dirname, '..', 'index.ts'));
     expect(project.typescript).toBe(true);
-  });
-
-  it('dev: one standard store, Google-managed keys, unprotected', async () => {
-    const snapshot = await renderFile('dev');
-    expect(Object.keys(snapshot.outputs['stores'] as object)).toEqual(['llm-pretrain']);
-    const [bucket, ...others] = ofType(snapshot, 'gcp:storage/bucket:Bucket');
-    expect(others).toEqual([]);
-    expect(bucket?.inputs['versioning']).toEqual({ enabled: true });
-    expect(bucket?.inputs['encryption']).toBeUndefined();
-    expect(customResources(snapshot).some((resource) => resource.protect)).toBe(false);
-  });
-
-  it('prod: a customer-managed standard store and a high-throughput store with a cache, protected', async () => {
-    const snapshot = await renderFile('prod');
-    expect(Object.keys(snapshot.outputs['stores'] as object)).toEqual(['llm-pretrain', 'llm-pretrain-hot']);
-    const buckets = ofType(snapshot, 'gcp:storage/bucket:Bucket');
-    expect(
-      buckets
-        .map((bucket) => [bucket.name, bucket.inputs['versioning'], bucket.inputs['hierarchicalNamespace']])
-        .sort(),
-    ).toEqual(
-      [
-        ['llm-pretrain-bucket', { enabled: true }, undefined],
-        ['llm-pretrain-hot-bucket', { enabled: false }, { enabled: true }],
-      ].sort(),
-    );
-    expect(buckets.every((bucket) => bucket.protect && bucket.retainOnDelete)).toBe(true);
-    expect(buckets.every((bucket) => bucket.inputs['encryption'] !== undefined)).toBe(true);
-    expect(
-      ofType(snapshot, 'gcp:storage/anywhereCache:AnywhereCache').map((cache) => cache.inputs['zone']),
-    ).toEqual(['us-central1-a']);
   });
 });
