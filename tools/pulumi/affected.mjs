@@ -49,7 +49,14 @@ function nx(args, cwd) {
     cwd,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    // Only nx's built-in plugins here: loading them in process saves ~0.4 s per run.
+    env: {
+      ...process.env,
+      NX_DAEMON: 'false',
+      NX_NO_CLOUD: 'true',
+      NX_TUI: 'false',
+      NX_ISOLATE_PLUGINS: 'false',
+    },
   });
   if (result.status !== 0) {
     throw new Error(`nx ${args.join(' ')} failed (${result.status}):\n${result.stderr}${result.stdout}`);

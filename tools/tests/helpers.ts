@@ -91,7 +91,15 @@ export function run(
   return spawnSync(command, args, {
     cwd: options.cwd ?? WORKSPACE,
     encoding: 'utf8',
-    env: { ...outsideNx(), NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', ...options.env },
+    // The workspace has only nx's built-in plugins: loading them in process saves ~0.4 s per nx run.
+    env: {
+      ...outsideNx(),
+      NX_DAEMON: 'false',
+      NX_NO_CLOUD: 'true',
+      NX_TUI: 'false',
+      NX_ISOLATE_PLUGINS: 'false',
+      ...options.env,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
 }
