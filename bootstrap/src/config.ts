@@ -4,6 +4,7 @@ import {
   closestKey,
   ConfigError,
   ENVIRONMENTS,
+  valueAt,
   type Cloud,
   type ConfigIssue,
   type Environment,
@@ -226,15 +227,6 @@ function repositoryHint(segments: readonly (string | number)[], value: unknown):
   const fromUrl = /github\.com[/:]([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(value);
   const candidate = fromUrl ? `${fromUrl[1]}/${fromUrl[2]}` : undefined;
   return candidate && REPOSITORY.test(candidate) ? `did you mean '${candidate}'? ` : '';
-}
-
-function valueAt(root: unknown, segments: readonly (string | number)[]): unknown {
-  let current = root;
-  for (const segment of segments) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
 }
 
 function duplicateIssues(raw: RawConfig): ConfigIssue[] {

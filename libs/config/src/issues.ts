@@ -62,3 +62,13 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] ?? 0;
 }
+
+/** The value at a key path (as zod reports paths) in the config as written; undefined when absent. */
+export function valueAt(root: unknown, segments: readonly (string | number)[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { closestKey, ConfigError, type ConfigIssue } from './issues';
+import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
 import { ALLOWED, KNOWN_KEYS, stackSchema, type RawStack, type RawStore } from './schema';
 import {
   CONFIG_NAMESPACE,
@@ -133,15 +133,6 @@ function knownKeysFor(segments: readonly (string | number)[]): readonly string[]
   if (last === 'retention') return KNOWN_KEYS.retention;
   if (last === 'access') return KNOWN_KEYS.access;
   return KNOWN_KEYS.store;
-}
-
-function valueAt(root: unknown, segments: readonly (string | number)[]): unknown {
-  let current = root;
-  for (const segment of segments) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
 }
 
 export function formatPath(segments: readonly (string | number)[]): string {
