@@ -1,12 +1,20 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
-import { ALLOWED, KNOWN_KEYS, stackSchema, type RawStack, type RawStore } from './schema';
+import {
+  ALLOWED,
+  KNOWN_KEYS,
+  stackShellSchema,
+  storeSchema,
+  type RawStackShell,
+  type RawStore,
+} from './schema';
 import {
   CONFIG_NAMESPACE,
   defaultEncryption,
   defaultProtect,
   RETENTION_DEFAULTS,
   type Cloud,
+  type Environment,
   type RetentionSpec,
   type StackSpec,
   type StoreSpec,
@@ -51,26 +59,39 @@ export function loadStackSpec(
 ): StackSpec {
   const input = readNamespace(allConfig);
   const issues: ConfigIssue[] = [...input.issues];
-  const parsed = stackSchema.safeParse(input.values);
-  if (!parsed.success) {
-    issues.push(...parsed.error.issues.flatMap((issue) => toConfigIssues(issue, input.values)));
-    throw new ConfigError(issues, source);
-  }
-  const spec = applyDefaults(parsed.data, rules);
-  const report =
-    (prefix: string): Report =>
-    (relativePath, value, message) =>
-      issues.push({ path: joinPath(prefix, relativePath), value, message });
+  const stack = stackShellSchema.safeParse(input.values);
+  if (!stack.success) issues.push(...zodIssues(stack.error.issues, [], input.values));
 
-  checkCloudKeys(parsed.data, rules, issues);
-  checkStack(spec, report(CONFIG_NAMESPACE + ':'));
-  spec.stores.forEach((store, index) => {
-    const storeReport = report(`${CONFIG_NAMESPACE}:stores[${index}]`);
-    checkStore(store, storeReport);
-    const raw = parsed.data.stores[index];
-    if (raw) rules.checkStore?.(store, raw, storeReport);
+  // Each store is validated on its own, so one store's typo does not hide another store's cloud limits.
+  const environment = stack.success ? stack.data.environment : 'dev';
+  const rawStores = Array.isArray(input.values['stores']) ? (input.values['stores'] as unknown[]) : [];
+  const stores: { index: number; raw: RawStore; spec: StoreSpec }[] = [];
+  rawStores.forEach((candidate, index) => {
+    const store = storeSchema.safeParse(candidate);
+    if (!store.success) {
+      issues.push(...zodIssues(store.error.issues, ['stores', index], input.values));
+      return;
+    }
+    stores.push({ index, raw: store.data, spec: storeWithDefaults(store.data, environment, rules) });
   });
-  if (issues.length > 0) throw new ConfigError(issues, source);
+
+  if (stack.success) checkStackKeys(stack.data, rules, issues);
+  checkUniqueNames(stores, issues);
+  for (const { index, raw, spec } of stores) {
+    const report: Report = (relativePath, value, message) =>
+      issues.push({ path: joinPath(`${CONFIG_NAMESPACE}:stores[${index}]`, relativePath), value, message });
+    checkStoreKeys(raw, index, rules, issues);
+    checkStore(spec, report);
+    rules.checkStore?.(spec, raw, report);
+  }
+  if (!stack.success || issues.length > 0) throw new ConfigError(issues, source);
+  const spec: StackSpec = {
+    environment: stack.data.environment,
+    owner: stack.data.owner,
+    costCenter: stack.data.costCenter,
+    stores: stores.map((store) => store.spec),
+  };
+  if (stack.data.resourceGroupName !== undefined) spec.resourceGroupName = stack.data.resourceGroupName;
   return spec;
 }
 
@@ -106,8 +127,20 @@ function parseValue(text: string): unknown {
   return text;
 }
 
-function toConfigIssues(issue: z.core.$ZodIssue, root: Record<string, unknown>): ConfigIssue[] {
-  const segments = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+function zodIssues(
+  found: readonly z.core.$ZodIssue[],
+  prefix: readonly (string | number)[],
+  root: Record<string, unknown>,
+): ConfigIssue[] {
+  return found.flatMap((issue) => toConfigIssues(issue, prefix, root));
+}
+
+function toConfigIssues(
+  issue: z.core.$ZodIssue,
+  prefix: readonly (string | number)[],
+  root: Record<string, unknown>,
+): ConfigIssue[] {
+  const segments = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')];
   const value = valueAt(root, segments);
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysFor(segments);
@@ -150,65 +183,73 @@ function joinPath(prefix: string, relativePath: string): string {
   return `${prefix}.${relativePath}`;
 }
 
-function applyDefaults(raw: RawStack, rules: CloudRules): StackSpec {
-  const stores = raw.stores.map((store): StoreSpec => {
-    const tier = store.tier ?? 'standard';
-    const spec: StoreSpec = {
-      name: store.name,
-      dataClassification: store.dataClassification,
-      tier,
-      encryption: store.encryption ?? defaultEncryption(raw.environment),
-      protect: store.protect ?? defaultProtect(raw.environment),
-      retention: { ...RETENTION_DEFAULTS, ...rules.retentionDefaults?.(tier), ...store.retention },
-      access: { writers: store.access?.writers ?? [], readers: store.access?.readers ?? [] },
-    };
-    if (store.zone !== undefined) spec.zone = store.zone;
-    if (store.location !== undefined) spec.location = store.location;
-    return spec;
-  });
-  const spec: StackSpec = {
-    environment: raw.environment,
-    owner: raw.owner,
-    costCenter: raw.costCenter,
-    stores,
+function storeWithDefaults(store: RawStore, environment: Environment, rules: CloudRules): StoreSpec {
+  const tier = store.tier ?? 'standard';
+  const spec: StoreSpec = {
+    name: store.name,
+    dataClassification: store.dataClassification,
+    tier,
+    encryption: store.encryption ?? defaultEncryption(environment),
+    protect: store.protect ?? defaultProtect(environment),
+    retention: { ...RETENTION_DEFAULTS, ...rules.retentionDefaults?.(tier), ...store.retention },
+    access: { writers: store.access?.writers ?? [], readers: store.access?.readers ?? [] },
   };
-  if (raw.resourceGroupName !== undefined) spec.resourceGroupName = raw.resourceGroupName;
+  if (store.zone !== undefined) spec.zone = store.zone;
+  if (store.location !== undefined) spec.location = store.location;
   return spec;
 }
 
-function checkCloudKeys(raw: RawStack, rules: CloudRules, issues: ConfigIssue[]): void {
-  const refuse = (path: string, key: string, value: unknown) =>
-    issues.push({
-      path,
-      value,
-      message: `is not used on ${rules.cloud}; it applies on ${CLOUD_ONLY_KEYS[key]} only`,
-    });
-  if (raw.resourceGroupName !== undefined && !rules.stackKeys?.includes('resourceGroupName')) {
-    refuse(`${CONFIG_NAMESPACE}:resourceGroupName`, 'resourceGroupName', raw.resourceGroupName);
-  }
-  raw.stores.forEach((store, index) => {
-    for (const key of ['zone', 'location'] as const) {
-      if (store[key] !== undefined && !rules.storeKeys?.includes(key)) {
-        refuse(`${CONFIG_NAMESPACE}:stores[${index}].${key}`, key, store[key]);
-      }
-    }
+function refuseOtherCloudKey(
+  issues: ConfigIssue[],
+  rules: CloudRules,
+  path: string,
+  key: string,
+  value: unknown,
+) {
+  issues.push({
+    path,
+    value,
+    message: `is not used on ${rules.cloud}; it applies on ${CLOUD_ONLY_KEYS[key]} only`,
   });
 }
 
-function checkStack(spec: StackSpec, report: Report): void {
-  const seen = new Map<string, number>();
-  spec.stores.forEach((store, index) => {
-    const first = seen.get(store.name);
-    if (first !== undefined) {
-      report(
-        `stores[${index}].name`,
-        store.name,
-        `store names must be unique in the stack; stores[${first}] has it too`,
-      );
-    } else {
-      seen.set(store.name, index);
+function checkStackKeys(raw: RawStackShell, rules: CloudRules, issues: ConfigIssue[]): void {
+  if (raw.resourceGroupName !== undefined && !rules.stackKeys?.includes('resourceGroupName')) {
+    refuseOtherCloudKey(
+      issues,
+      rules,
+      `${CONFIG_NAMESPACE}:resourceGroupName`,
+      'resourceGroupName',
+      raw.resourceGroupName,
+    );
+  }
+}
+
+function checkStoreKeys(store: RawStore, index: number, rules: CloudRules, issues: ConfigIssue[]): void {
+  for (const key of ['zone', 'location'] as const) {
+    if (store[key] !== undefined && !rules.storeKeys?.includes(key)) {
+      refuseOtherCloudKey(issues, rules, `${CONFIG_NAMESPACE}:stores[${index}].${key}`, key, store[key]);
     }
-  });
+  }
+}
+
+function checkUniqueNames(
+  stores: readonly { index: number; spec: StoreSpec }[],
+  issues: ConfigIssue[],
+): void {
+  const seen = new Map<string, number>();
+  for (const { index, spec } of stores) {
+    const first = seen.get(spec.name);
+    if (first === undefined) {
+      seen.set(spec.name, index);
+      continue;
+    }
+    issues.push({
+      path: `${CONFIG_NAMESPACE}:stores[${index}].name`,
+      value: spec.name,
+      message: `store names must be unique in the stack; stores[${first}] has it too`,
+    });
+  }
 }
 
 function checkStore(store: StoreSpec, report: Report): void {

@@ -239,3 +239,32 @@ describe('bad config', () => {
     expect(spec.stores).toHaveLength(1);
   });
 });
+
+describe('every problem in one run', () => {
+  it("reports one store's typo and another store's cloud limit together", () => {
+    const rules: CloudRules = {
+      cloud: 'aws',
+      checkStore: (store, _raw, report) => {
+        if (store.retention.coolAfterDays > 0 && store.retention.coolAfterDays < 30) {
+          report('retention.coolAfterDays', store.retention.coolAfterDays, 'S3 needs at least 30 days');
+        }
+      },
+    };
+    const issues = issuesOf(
+      {
+        ...base,
+        environment: 'production',
+        stores: [
+          { name: 'LLM', dataClassification: 'public' },
+          { name: 'ok-store', dataClassification: 'public', retention: { coolAfterDays: 10 } },
+        ],
+      },
+      rules,
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:environment',
+      'checkpoints:stores[0].name',
+      'checkpoints:stores[1].retention.coolAfterDays',
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@checkpoints/config';
+import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot } from './snapshot';
@@ -79,15 +79,18 @@ export async function main(argv: string[]): Promise<number> {
     mkdirSync(outDir, { recursive: true });
     const jsonPath = join(outDir, `${options.stack}.json`);
     writeFileSync(jsonPath, JSON.stringify(snapshot, null, 2) + '\n');
-    const shownPath = relative(process.cwd(), jsonPath);
-    console.log(formatTable(snapshot, shownPath.startsWith('..') ? jsonPath : shownPath));
+    console.log(formatTable(snapshot, shownPath(jsonPath)));
     return snapshot.violations.some((violation) => violation.level === 'mandatory')
       ? EXIT.violation
       : EXIT.clean;
   } catch (error) {
     const cause: unknown = error instanceof RenderFailure ? error.cause : error;
     if (isUserError(cause)) {
-      console.error(`synth: ${cause.message}`);
+      // A program names its config Pulumi.<stack>.yaml, as Pulumi loads it; with --config-file, name that file.
+      const issues = configIssuesOf(cause);
+      const message =
+        issues && options.configFile ? formatIssues(issues, shownPath(options.configFile)) : cause.message;
+      console.error(`synth: ${message}`);
       return EXIT.invalid;
     }
     console.error(
@@ -95,6 +98,19 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.programFailed;
   }
+}
+
+/** A path as the user reads it: relative to where they are, unless it lies outside. */
+function shownPath(path: string): string {
+  const fromHere = relative(process.cwd(), path);
+  return fromHere && !fromHere.startsWith('..') ? fromHere : path;
+}
+
+/** The issues of a ConfigError, also when the program loaded its own copy of @checkpoints/config. */
+function configIssuesOf(error: Error): readonly ConfigIssue[] | undefined {
+  if (error instanceof ConfigError) return error.issues;
+  const issues = (error as { issues?: unknown }).issues;
+  return error.name === 'ConfigError' && Array.isArray(issues) ? (issues as ConfigIssue[]) : undefined;
 }
 
 /**

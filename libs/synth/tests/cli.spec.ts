@@ -92,6 +92,12 @@ describe('synth CLI', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('names the file given with --config-file in config errors', async () => {
+    const result = await synthInProcess(`--config-file=${join(project, 'Pulumi.badspec.yaml')}`);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^synth: Invalid stack config in \S*Pulumi\.badspec\.yaml \(2 problems\):/);
+  });
+
   it('renders any config file given with --config-file', async () => {
     const result = await synthInProcess(
       `--config-file=${join(project, 'Pulumi.weak.yaml')}`,
