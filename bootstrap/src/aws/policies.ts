@@ -1,5 +1,6 @@
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
+import { AWS_STORE_WRITER_ACTIONS } from '@checkpoints/policy';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
 
@@ -184,19 +185,6 @@ const KEY_READS = ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationSta
  * writer's and reader's actions (libs/policy `awsStoreAccessPolicy`) on the buckets, objects and keys
  * of one environment's stack.
  */
-const STORE_BUCKET_ACTIONS = ['s3:ListBucket', 's3:ListBucketMultipartUploads'];
-const STORE_OBJECT_ACTIONS = [
-  's3:AbortMultipartUpload',
-  's3:DeleteObject',
-  's3:GetObject',
-  's3:ListMultipartUploadParts',
-  's3:PutObject',
-];
-// A directory bucket authorises one call; the session mode (read-only or not) is the role's own policy's.
-const STORE_DIRECTORY_BUCKET_ACTIONS = ['s3express:CreateSession'];
-// S3 asks KMS for a data key for an upload, and decrypts it for reads and multipart uploads.
-const STORE_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'];
-
 /**
  * IAM writes on the stack's roles, each of which IAM lets a policy condition on the role's permissions
  * boundary (`iam:PermissionsBoundary`, per the Service Authorization Reference): on CreateRole and
@@ -304,13 +292,17 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
   return {
     Version: '2012-10-17',
     Statement: [
-      statement('StackBuckets', STORE_BUCKET_ACTIONS, resources.buckets),
-      statement('StackObjects', STORE_OBJECT_ACTIONS, resources.objects),
-      statement('StackDirectoryBucketSessions', STORE_DIRECTORY_BUCKET_ACTIONS, resources.directoryBuckets),
+      statement('StackBuckets', [...AWS_STORE_WRITER_ACTIONS.bucket], resources.buckets),
+      statement('StackObjects', [...AWS_STORE_WRITER_ACTIONS.objects], resources.objects),
+      statement(
+        'StackDirectoryBucketSessions',
+        [...AWS_STORE_WRITER_ACTIONS.directoryBucket],
+        resources.directoryBuckets,
+      ),
       // Key IDs are random: the stack's keys are the ones with its tags, as for the deploy role.
       statement(
         'StackKeys',
-        STORE_KEY_ACTIONS,
+        [...AWS_STORE_WRITER_ACTIONS.key],
         resources.keys,
         stackTagCondition('aws:ResourceTag', [environment]),
       ),

@@ -47,7 +47,6 @@ export const stackSchema = z.strictObject({
 /** The stack keys with the stores left unchecked, so each store can be validated on its own. */
 export const stackShellSchema = stackSchema.extend({ stores: z.array(z.unknown()).min(1) });
 
-export type RawStack = z.infer<typeof stackSchema>;
 export type RawStackShell = z.infer<typeof stackShellSchema>;
 export type RawStore = z.infer<typeof storeSchema>;
 

@@ -14,6 +14,25 @@ export interface AwsStoreTarget {
 }
 
 /**
+ * Everything a store's writer may do, by what it acts on; a reader gets a subset. The permissions boundary
+ * bootstrap puts on every store role allows exactly these, so the two can never drift apart.
+ */
+export const AWS_STORE_WRITER_ACTIONS = {
+  bucket: ['s3:ListBucket', 's3:ListBucketMultipartUploads'],
+  objects: [
+    's3:GetObject',
+    's3:PutObject',
+    's3:DeleteObject',
+    's3:AbortMultipartUpload',
+    's3:ListMultipartUploadParts',
+  ],
+  // A directory bucket authorises one call; the session mode decides what the session may do.
+  directoryBucket: ['s3express:CreateSession'],
+  // S3 asks KMS for a data key to encrypt an upload and decrypts it for reads and multipart uploads.
+  key: ['kms:GenerateDataKey', 'kms:Decrypt'],
+} as const;
+
+/**
  * What the store's writer or reader role may do, on that store alone: named actions only, on the
  * bucket's ARN, its objects and its key. Writers cannot delete object versions, so a bad write or
  * delete leaves the previous checkpoint recoverable as a noncurrent version.
@@ -34,22 +53,11 @@ function bucketStatements(purpose: AwsStorePurpose, { bucketArn }: AwsStoreTarge
     ];
   }
   return [
-    allow('ListBucketAndUploads', ['s3:ListBucket', 's3:ListBucketMultipartUploads'], [bucketArn]),
-    allow(
-      'ReadWriteObjects',
-      [
-        's3:GetObject',
-        's3:PutObject',
-        's3:DeleteObject',
-        's3:AbortMultipartUpload',
-        's3:ListMultipartUploadParts',
-      ],
-      [`${bucketArn}/*`],
-    ),
+    allow('ListBucketAndUploads', [...AWS_STORE_WRITER_ACTIONS.bucket], [bucketArn]),
+    allow('ReadWriteObjects', [...AWS_STORE_WRITER_ACTIONS.objects], [`${bucketArn}/*`]),
   ];
 }
 
-// Directory buckets authorise one call, CreateSession; its session mode decides what the session may do.
 function directoryBucketStatements(
   purpose: AwsStorePurpose,
   { bucketArn }: AwsStoreTarget,
@@ -62,13 +70,12 @@ function directoryBucketStatements(
       },
     ];
   }
-  return [allow('CreateReadWriteSession', ['s3express:CreateSession'], [bucketArn])];
+  return [allow('CreateReadWriteSession', [...AWS_STORE_WRITER_ACTIONS.directoryBucket], [bucketArn])];
 }
 
 function keyStatements(purpose: AwsStorePurpose, target: AwsStoreTarget): AwsPolicyStatement[] {
   if (target.keyArn === undefined) return [];
-  // S3 asks KMS for a data key to encrypt an upload and decrypts it for reads and multipart uploads.
-  const actions = purpose === 'writer' ? ['kms:GenerateDataKey', 'kms:Decrypt'] : ['kms:Decrypt'];
+  const actions = purpose === 'writer' ? [...AWS_STORE_WRITER_ACTIONS.key] : ['kms:Decrypt'];
   const statement = allow('UseStoreKey', actions, [target.keyArn]);
   if (target.tier === 'high-throughput') return [statement];
   return [{ ...statement, Condition: { StringEquals: { 'kms:ViaService': s3Endpoint(target.region) } } }];
