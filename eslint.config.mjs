@@ -19,19 +19,39 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/stacks/**', '@checkpoints/aws-s3', '@checkpoints/gcp-gcs', '@checkpoints/azure-adls'], message: 'libs never import stacks.' }] },
+        {
+          patterns: [
+            {
+              group: [
+                '**/stacks/**',
+                '@checkpoints/aws-s3',
+                '@checkpoints/gcp-gcs',
+                '@checkpoints/azure-adls',
+              ],
+              message: 'libs never import stacks.',
+            },
+          ],
+        },
       ],
     },
   },
   {
-    files: ['libs/naming/**/*.ts', 'libs/tagging/**/*.ts', 'libs/config/**/*.ts'],
+    files: ['libs/naming/**/*.ts', 'libs/tagging/**/*.ts', 'libs/config/**/*.ts', 'libs/analysis/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@pulumi/*'], message: 'naming, tagging and config import no cloud SDK.' },
-            { group: ['**/stacks/**', '@checkpoints/aws-s3', '@checkpoints/gcp-gcs', '@checkpoints/azure-adls'], message: 'libs never import stacks.' },
+            { group: ['@pulumi/*'], message: 'naming, tagging, config and analysis import no cloud SDK.' },
+            {
+              group: [
+                '**/stacks/**',
+                '@checkpoints/aws-s3',
+                '@checkpoints/gcp-gcs',
+                '@checkpoints/azure-adls',
+              ],
+              message: 'libs never import stacks.',
+            },
           ],
         },
       ],
@@ -39,7 +59,15 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
