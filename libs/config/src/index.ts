@@ -7,3 +7,4 @@ export * from './facts/aws';
 export * from './facts/gcp';
 export * from './facts/azure';
 export type { StoreOutputs } from './outputs';
+export * from './quotas';

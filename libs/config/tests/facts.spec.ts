@@ -3,14 +3,18 @@
  * accepted, a wrong one is refused with the nearest valid values.
  */
 import {
+  awsQuotaWarnings,
   awsRules,
   azureLocationIssues,
+  azureQuotaWarnings,
   ConfigError,
   gcpProjectIssues,
+  gcpQuotaWarnings,
   gcpRules,
   loadStackSpec,
   type CloudRules,
   type ConfigIssue,
+  type QuotaWarning,
 } from '../src';
 
 function config(stores: unknown[]): Record<string, string> {
@@ -199,5 +203,42 @@ describe('Azure regions and their availability zones (Azure regions list)', () =
           "has no availability zones, and every store's account is zone-redundant (ZRS) so checkpoints survive a zone outage; use a region with zones, e.g. westus2, westus3, eastus",
       },
     ]);
+  });
+});
+
+describe('default quotas a stack can reach on its own: warnings that name the quota and how to raise it', () => {
+  const spec = (stores: number) =>
+    loadStackSpec(config(Array.from({ length: stores }, (_, i) => store({ name: `store-${i}` }))), awsRules);
+
+  it.each<[string, () => QuotaWarning[], () => QuotaWarning[], string]>([
+    [
+      'AWS roles per account (1,000)',
+      () => awsQuotaWarnings(spec(500)),
+      () => awsQuotaWarnings(spec(501)),
+      'the stack needs 1002 IAM roles (a writer and a reader role per store), more than the default quota "Roles per account" of 1000 (before anything else in it is counted); raise it in Service Quotas (IAM, quota code L-FE177D64) before pulumi up, or split the stores over stacks in several accounts',
+    ],
+    [
+      'GCP service accounts per project (100)',
+      () => gcpQuotaWarnings(spec(50)),
+      () => gcpQuotaWarnings(spec(51)),
+      'the stack needs 102 service accounts (a writer and a reader per store), more than the default quota "Number of service accounts" of 100',
+    ],
+    [
+      'Azure storage accounts per region (250)',
+      () => azureQuotaWarnings(spec(250), 0),
+      () => azureQuotaWarnings(spec(251), 0),
+      'the stack needs 251 storage accounts in one region (one per store), more than the default quota "Storage accounts per region per subscription" of 250',
+    ],
+    [
+      'Azure role assignments per subscription (4,000)',
+      () => azureQuotaWarnings(spec(1), 4000),
+      () => azureQuotaWarnings(spec(1), 4001),
+      'this limit cannot be raised: grant access to Microsoft Entra groups instead of individual principals',
+    ],
+  ])('%s: none at the quota, one above it', (_title, atQuota, aboveQuota, message) => {
+    expect(atQuota()).toEqual([]);
+    const warnings = aboveQuota();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain(message);
   });
 });

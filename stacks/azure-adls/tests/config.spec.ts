@@ -18,6 +18,35 @@ describe('config a user could get wrong', () => {
       },
     ],
     [
+      'a location that does not exist',
+      { location: 'eastus3', stores: [store] },
+      {
+        path: 'azure-native:location',
+        value: 'eastus3',
+        message:
+          'is not an Azure public-cloud region (the published list is in libs/config/src/facts/azure.ts); did you mean eastus, eastus2, westus3?',
+      },
+    ],
+    [
+      'a region without availability zones, where zone-redundant accounts cannot be created',
+      { location: 'northcentralus', stores: [store] },
+      {
+        path: 'azure-native:location',
+        value: 'northcentralus',
+        message:
+          "has no availability zones, and every store's account is zone-redundant (ZRS) so checkpoints survive a zone outage; use a region with zones, e.g. southcentralus, centralus, koreacentral",
+      },
+    ],
+    [
+      'a zone on a standard store: one line, not a tier hint as well',
+      { stores: [{ ...store, zone: '2' }] },
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: '2',
+        message: 'is not used on azure; it applies on aws and gcp (high-throughput tier) only',
+      },
+    ],
+    [
       'a resource group name Azure refuses',
       { resourceGroupName: 'ml checkpoints.', stores: [store] },
       {
