@@ -268,18 +268,28 @@ function parseValue(text: string): unknown {
   return text;
 }
 
+/** A problem found by the schema; `meant` is the known key a typo most likely stands for. */
+type SchemaIssue = ConfigIssue & { meant?: string };
+
 function zodIssues(
   found: readonly z.core.$ZodIssue[],
   prefix: readonly (string | number)[],
   root: Record<string, unknown>,
   cloud: Cloud,
 ): ConfigIssue[] {
+  const issues = found.flatMap((issue) => toConfigIssues(issue, prefix, root, cloud));
+  // A typo of a required key (`nmae`) is one problem: the "is required" line of the key it stands for goes.
+  const meant = new Set(issues.flatMap((issue) => (issue.meant ? [issue.meant] : [])));
   // zod may report one value twice (e.g. 1e20 is past both the safe-integer range and the key's maximum):
   // the user gets one line per key.
   const seen = new Set<string>();
-  return found
-    .flatMap((issue) => toConfigIssues(issue, prefix, root, cloud))
-    .filter((issue) => !seen.has(issue.path) && Boolean(seen.add(issue.path)));
+  return issues
+    .filter(
+      (issue) =>
+        !(issue.value === undefined && meant.has(issue.path) && issue.message.startsWith('is required')),
+    )
+    .filter((issue) => !seen.has(issue.path) && Boolean(seen.add(issue.path)))
+    .map(({ path, value, message }) => ({ path, value, message }));
 }
 
 function toConfigIssues(
@@ -287,19 +297,31 @@ function toConfigIssues(
   prefix: readonly (string | number)[],
   root: Record<string, unknown>,
   cloud: Cloud,
-): ConfigIssue[] {
+): SchemaIssue[] {
   const segments = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')];
   const value = valueAt(root, segments);
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysFor(segments);
-    return issue.keys.map((key) => ({
-      path: formatPath([...segments, key]),
-      value: undefined,
-      message:
-        (segments.length === 0 ? PROVIDER_KEYS[cloud][key] : undefined) !== undefined
-          ? `unknown key: the ${cloud} provider reads this setting from ${PROVIDER_KEYS[cloud][key]}, not from the ${CONFIG_NAMESPACE}: namespace; set ${PROVIDER_KEYS[cloud][key]} instead`
-          : unknownKeyMessage(key, known),
-    }));
+    return issue.keys.map((key) => {
+      const path = formatPath([...segments, key]);
+      const providerKey = segments.length === 0 ? PROVIDER_KEYS[cloud][key] : undefined;
+      if (providerKey !== undefined) {
+        return {
+          path,
+          value: undefined,
+          message: `unknown key: the ${cloud} provider reads this setting from ${providerKey}, not from the ${CONFIG_NAMESPACE}: namespace; set ${providerKey} instead`,
+        };
+      }
+      const hint = closestKey(key, known);
+      const suggestion = hint ? `did you mean '${hint}'? ` : '';
+      const typo: SchemaIssue = {
+        path,
+        value: undefined,
+        message: `unknown key; ${suggestion}known keys here: ${known.join(', ')}`,
+      };
+      if (hint) typo.meant = formatPath([...segments, hint]);
+      return typo;
+    });
   }
   const allowed = allowedAt(segments, issue);
   if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];
@@ -309,12 +331,6 @@ function toConfigIssues(
     ];
   }
   return [{ path: formatPath(segments), value, message: `allowed: ${allowed}` }];
-}
-
-function unknownKeyMessage(key: string, known: readonly string[]): string {
-  const hint = closestKey(key, known);
-  const suggestion = hint ? `did you mean '${hint}'? ` : '';
-  return `unknown key; ${suggestion}known keys here: ${known.join(', ')}`;
 }
 
 /** What the key at `segments` allows, in the user's words: from ALLOWED, else from the rule zod applied. */

@@ -343,6 +343,28 @@ describe('messages: one line per problem, in words that state the rule', () => {
     expect(rawIssues(allConfig)).toEqual([{ path: key, value: undefined, message }]);
   });
 
+  it.each<[string, Record<string, unknown>, string, string]>([
+    [
+      'a stack key',
+      { environment: 'dev', owner: 'ml', costCenter: 'cc', store: [store] },
+      'checkpoints:store',
+      'stores',
+    ],
+    [
+      'a store key',
+      { ...base, stores: [{ nmae: 'ab', dataClassification: 'public' }] },
+      'checkpoints:stores[0].nmae',
+      'name',
+    ],
+  ])(
+    'a typo of a required key (%s) is one line, without "is required" for the key it stands for',
+    (_t, values, path, meant) => {
+      const issues = issuesOf(values);
+      expect(issues.map((issue) => issue.path)).toEqual([path]);
+      expect(issues[0]?.message).toContain(`did you mean '${meant}'?`);
+    },
+  );
+
   it('a key of another namespace that is not a stack key is left alone', () => {
     const allConfig = { ...config({ ...base, stores: [store] }), 'checkpoints-aws:notes': 'x' };
     expect(loadStackSpec(allConfig, noRules).stores).toHaveLength(1);
