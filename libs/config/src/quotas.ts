@@ -3,31 +3,23 @@ import { AZURE_DEFAULT_QUOTAS, AZURE_RBAC_LIMITS } from './facts/azure';
 import { GCP_DEFAULT_QUOTAS } from './facts/gcp';
 import type { StackSpec } from './spec';
 
-/**
- * Quotas the stack alone would exceed. A warning, not a refusal: quotas are raised per account, project or
- * subscription, and the validator cannot see the raised value or what else already uses the quota.
+/*
+ * Quotas the stack alone would exceed, each as a warning that names the quota, what the stack needs and how
+ * to raise it. A warning, not a refusal: quotas are raised per account, project or subscription, and the
+ * validator cannot see the raised value or what else already uses the quota.
  */
-export interface QuotaWarning {
-  /** The quota by its published name. */
-  quota: string;
-  /** What the stack needs, the default, and how to raise it. */
-  message: string;
-}
 
 /** Every store has its own writer and reader identity (DESIGN section 3). */
 const IDENTITIES_PER_STORE = 2;
 
-function over(quota: string, needed: number, limit: number, what: string, raise: string): QuotaWarning[] {
+function over(quota: string, needed: number, limit: number, what: string, raise: string): string[] {
   if (needed <= limit) return [];
   return [
-    {
-      quota,
-      message: `the stack needs ${needed} ${what}, more than the default quota "${quota}" of ${limit} (before anything else in it is counted); ${raise}`,
-    },
+    `the stack needs ${needed} ${what}, more than the default quota "${quota}" of ${limit} (before anything else in it is counted); ${raise}`,
   ];
 }
 
-export function awsQuotaWarnings(spec: StackSpec): QuotaWarning[] {
+export function awsQuotaWarnings(spec: StackSpec): string[] {
   return over(
     'Roles per account',
     spec.stores.length * IDENTITIES_PER_STORE,
@@ -37,7 +29,7 @@ export function awsQuotaWarnings(spec: StackSpec): QuotaWarning[] {
   );
 }
 
-export function gcpQuotaWarnings(spec: StackSpec): QuotaWarning[] {
+export function gcpQuotaWarnings(spec: StackSpec): string[] {
   return over(
     'Number of service accounts',
     spec.stores.length * IDENTITIES_PER_STORE,
@@ -48,7 +40,7 @@ export function gcpQuotaWarnings(spec: StackSpec): QuotaWarning[] {
 }
 
 /** @param roleAssignments the role assignments the program will create, counted by the caller from its own grants. */
-export function azureQuotaWarnings(spec: StackSpec, roleAssignments: number): QuotaWarning[] {
+export function azureQuotaWarnings(spec: StackSpec, roleAssignments: number): string[] {
   return [
     ...over(
       'Storage accounts per region per subscription',

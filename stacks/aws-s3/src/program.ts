@@ -20,7 +20,7 @@ import { CheckpointStore } from './checkpoint-store';
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, region } = loadAwsStackSpec();
-  for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(`${warning.quota}: ${warning.message}`);
+  for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stackName = pulumi.getStack();
   const account = deployingAccount();

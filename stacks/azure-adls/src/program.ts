@@ -26,7 +26,7 @@ interface AzureStackConfig {
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, location } = loadAzureConfig();
   for (const warning of azureQuotaWarnings(spec, roleAssignmentCount(spec))) {
-    void pulumi.log.warn(`${warning.quota}: ${warning.message}`);
+    void pulumi.log.warn(warning);
   }
   const client = getClientConfigOutput();
   const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
@@ -66,7 +66,7 @@ function loadAzureConfig(): AzureStackConfig {
 }
 
 /** The role assignments the stores create: their filesystem grants, and key access where the key is the store's own. */
-function roleAssignmentCount(spec: StackSpec): number {
+export function roleAssignmentCount(spec: StackSpec): number {
   return spec.stores.reduce(
     (count, store) =>
       count + adlsFilesystemGrants(store.access).length + (store.encryption === 'customer-managed' ? 1 : 0),

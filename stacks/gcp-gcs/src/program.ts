@@ -20,7 +20,7 @@ import { CheckpointStore } from './checkpoint-store';
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const region = new pulumi.Config('gcp').get('region');
   const spec = loadGcpStackSpec(region);
-  for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(`${warning.quota}: ${warning.message}`);
+  for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
   const stores: Record<string, StoreOutputs<pulumi.Output<string>>> = {};

@@ -155,7 +155,7 @@ describe('a stack that alone needs more than a default quota deploys with a warn
     await renderStack(stackConfig(stores));
     expect(warnings().filter((text) => text.includes('Number of service accounts'))).toEqual([
       expect.stringContaining(
-        'Number of service accounts: the stack needs 102 service accounts (a writer and a reader per store), more than the default quota "Number of service accounts" of 100',
+        'the stack needs 102 service accounts (a writer and a reader per store), more than the default quota "Number of service accounts" of 100',
       ),
     ]);
   });
