@@ -66,11 +66,12 @@ export function awsPartitionOf(region: string): AwsPartition | undefined {
 
 /**
  * Availability Zone IDs per region (commercial and GovCloud partitions). Source: "AZ IDs", AWS Regions
- * and Availability Zones, https://docs.aws.amazon.com/global-infrastructure/latest/regions/az-ids.html
- * (the table "Availability Zone IDs by Region"), read 2026-12-01 through a copy of that table
- * (the search corpus did not hold the page itself; entries were cross-checked against the AZ IDs named on
- * the S3 Express One Zone page below). Not confirmed: the China, ISO and EUSC partitions publish no AZ ID
- * list here, so zones there are checked only against the S3 Express One Zone table (which has none).
+ * and Availability Zones, https://docs.aws.amazon.com/global-infrastructure/latest/regions/az-ids.html,
+ * read 2026-12-01 through a third-party copy of its table (the search corpus held the page's text but not
+ * its table, so the list is not confirmed against AWS itself; its entries agree with every AZ ID the S3 Express
+ * One Zone page names). It only chooses the message (an AZ of another region, or one without S3 Express One
+ * Zone): whether a zone is accepted depends on S3_EXPRESS_ZONES alone. The China, ISO and EUSC partitions
+ * are not listed.
  */
 export const AWS_AZ_IDS: Readonly<Record<string, readonly string[]>> = {
   'us-east-1': ['use1-az1', 'use1-az2', 'use1-az3', 'use1-az4', 'use1-az5', 'use1-az6'],
