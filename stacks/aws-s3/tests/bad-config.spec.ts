@@ -267,6 +267,43 @@ describe('config a user is likely to get wrong fails before any resource, with w
   });
 });
 
+describe('config written in the wrong place or shape: one line per problem, naming the fix', () => {
+  it.each<[string, StackOptions, ConfigIssue]>([
+    [
+      'the stores under checkpoint: (singular)',
+      { stores: null, extra: { 'checkpoint:stores': JSON.stringify([store()]) } },
+      {
+        path: 'checkpoint:stores',
+        value: undefined,
+        message: "is ignored: the namespace 'checkpoint:' is not read; write it as checkpoints:stores",
+      },
+    ],
+    [
+      'the region under checkpoints:',
+      { stores: [store()], extra: { 'checkpoints:region': 'us-east-1' } },
+      {
+        path: 'checkpoints:region',
+        value: undefined,
+        message:
+          'unknown key: the aws provider reads this setting from aws:region, not from the checkpoints: namespace; set aws:region instead',
+      },
+    ],
+  ])('%s', async (_title, options, issue) => {
+    expect(await issuesOf(options)).toEqual([issue]);
+  });
+
+  it('a store with type errors is still checked against S3 Express One Zone on the parts that parsed', async () => {
+    const issues = await issuesOf({
+      stores: [fast({ dataClassification: 'secret', retention: 30, zone: 'use1-az1' })],
+    });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].dataClassification',
+      'checkpoints:stores[0].retention',
+      'checkpoints:stores[0].zone',
+    ]);
+  });
+});
+
 describe("the trust policy the stack renders is checked against IAM's size limit before any resource", () => {
   const roles = (count: number) =>
     Array.from(
