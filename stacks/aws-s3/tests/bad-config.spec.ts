@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigIssue } from '@checkpoints/config';
+import { AWS_IAM_LIMITS, ConfigError, type ConfigIssue } from '@checkpoints/config';
 import { awsTrustPolicy } from '@checkpoints/policy';
 import {
   ACCOUNT_ROOT,
@@ -6,6 +6,7 @@ import {
   renderFailure,
   renderStack,
   resource,
+  TYPES,
   type StackOptions,
 } from './render-stack';
 
@@ -334,4 +335,22 @@ describe("the trust policy the stack renders is checked against IAM's size limit
     expect(rendered).toBeGreaterThan(2048);
     expect(issues[0]?.message).toContain(`trust policy ${rendered} characters`);
   });
+});
+
+describe('policies that do not grow with the config stay inside their IAM limits', () => {
+  it.each([
+    ['standard', store({ name: 'a'.repeat(31) })],
+    ['high-throughput', fast({ name: 'a'.repeat(31) })],
+  ])(
+    '%s: each role inline policy of the longest store name fits the per-role limit',
+    async (_tier, longest) => {
+      const snapshot = await renderStack({ stores: [longest] });
+      const sizes = snapshot.resources
+        .filter((found) => found.type === TYPES.rolePolicy)
+        .map((policy) => JSON.stringify(documentOf(policy)).length);
+      expect(sizes).toHaveLength(2);
+      for (const size of sizes)
+        expect(size).toBeLessThanOrEqual(AWS_IAM_LIMITS.inlinePoliciesPerRoleCharacters);
+    },
+  );
 });

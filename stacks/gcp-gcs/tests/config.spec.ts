@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { GCP_IAM_LIMITS } from '@checkpoints/config';
 import { readProject } from '@checkpoints/synth';
 import { refusal, renderStack, stackConfig, store } from './render';
 
@@ -168,5 +169,23 @@ describe('Pulumi.yaml', () => {
     expect(project.name).toBe('checkpoints-gcp');
     expect(project.main).toBe(join(__dirname, '..', 'index.ts'));
     expect(project.typescript).toBe(true);
+  });
+});
+
+describe("the bucket IAM policy stays inside IAM's member limits at the most principals the schema allows", () => {
+  it('100 writers and 100 readers, half of them groups', async () => {
+    const members = (kind: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${i % 2 === 0 ? 'group' : 'user'}:${kind}-${i}@example.com`);
+    const snapshot = await renderStack(
+      stackConfig([store({ access: { writers: members('w', 100), readers: members('r', 100) } })]),
+    );
+    const bound = snapshot.resources
+      .filter((found) => found.type === 'gcp:storage/bucketIAMMember:BucketIAMMember')
+      .map((found) => String(found.inputs['member']));
+    expect(bound.length).toBeGreaterThanOrEqual(200);
+    expect(bound.length).toBeLessThanOrEqual(GCP_IAM_LIMITS.membersPerPolicy);
+    expect(bound.filter((member) => member.startsWith('group:')).length).toBeLessThanOrEqual(
+      GCP_IAM_LIMITS.groupsPerPolicy,
+    );
   });
 });
