@@ -126,6 +126,9 @@ const PLACEHOLDERS: Readonly<Record<string, unknown>> = {
   dataClassification: 'restricted',
 };
 
+/** Stands in for a list entry that did not parse, so the entries after it keep their indexes. */
+const UNPARSED_ENTRY = 'unparsed-entry';
+
 /** Blocks whose keys are parts on their own: one bad retention age leaves the other ages checked. */
 const BLOCKS: readonly string[] = ['retention', 'access'];
 
@@ -158,6 +161,16 @@ function parsedParts(
       continue;
     }
     if (typeof first !== 'string') return undefined;
+    const [, , third] = path;
+    const list = container && typeof second === 'string' ? container[second] : undefined;
+    if (Array.isArray(list) && typeof third === 'number' && container && typeof second === 'string') {
+      // One bad principal leaves the others checked: a stand-in keeps the indexes, its reports are dropped.
+      const copy = [...(list as unknown[])];
+      copy[third] = UNPARSED_ENTRY;
+      container[second] = copy;
+      failed.add(`${first}.${second}[${third}]`);
+      continue;
+    }
     if (container && typeof second === 'string') {
       delete container[second];
       failed.add(`${first}.${second}`);

@@ -470,6 +470,25 @@ describe('messages: one line per problem, in words that state the rule', () => {
       expect(issues.map((issue) => issue.path)).toEqual(paths);
     });
 
+    it('one bad principal leaves the other principals checked, at their own indexes', () => {
+      const noWildcards: CloudRules = {
+        cloud: 'aws',
+        checkStore: (spec, _raw, report) =>
+          spec.access.writers.forEach((writer, index) => {
+            if (writer.includes('*')) report(`access.writers[${index}]`, writer, 'wildcards are not allowed');
+          }),
+      };
+      const issues = issuesOf(
+        { ...base, stores: [{ ...store, access: { writers: ['', 'ok', 'arn:*', ''] } }] },
+        noWildcards,
+      );
+      expect(issues.map((issue) => [issue.path, issue.message.split(';')[0]])).toEqual([
+        ['checkpoints:stores[0].access.writers[0]', 'is empty'],
+        ['checkpoints:stores[0].access.writers[3]', 'is empty'],
+        ['checkpoints:stores[0].access.writers[2]', 'wildcards are not allowed'],
+      ]);
+    });
+
     it('the part that failed is not checked again with a default in its place', () => {
       const issues = issuesOf(
         {
