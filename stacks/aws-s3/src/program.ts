@@ -2,19 +2,25 @@ import * as pulumi from '@pulumi/pulumi';
 import { getCallerIdentityOutput } from '@pulumi/aws/getCallerIdentity';
 import { getPartitionOutput } from '@pulumi/aws/getPartition';
 import {
+  AWS_IAM_LIMITS,
+  awsPartitionOf,
+  awsQuotaWarnings,
   awsRules,
   ConfigError,
+  iamPolicySize,
   loadStackSpec,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
 } from '@checkpoints/config';
 import { names } from '@checkpoints/naming';
+import { awsTrustPolicy } from '@checkpoints/policy';
 import { CheckpointStore } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, region } = loadAwsStackSpec();
+  for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stackName = pulumi.getStack();
   const account = deployingAccount();
@@ -48,8 +54,38 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
+  if (spec !== undefined && region !== undefined && issues.length === 0) {
+    issues.push(...trustPolicySizeIssues(spec, region));
+  }
   if (spec === undefined || region === undefined || issues.length > 0) throw new ConfigError(issues, source);
   return { spec, region };
+}
+
+/**
+ * Each role's trust policy, rendered by the very function the roles use, against IAM's size limit. Account
+ * IDs are always 12 digits, so a stand-in account root gives the exact size the deploy will send.
+ */
+function trustPolicySizeIssues(spec: StackSpec, region: string): ConfigIssue[] {
+  const accountRoot = `arn:${awsPartitionOf(region) ?? 'aws'}:iam::000000000000:root`;
+  const limit = AWS_IAM_LIMITS.trustPolicyCharacters;
+  return spec.stores.flatMap((store, index) =>
+    (['writers', 'readers'] as const).flatMap((key) => {
+      const principals = store.access[key];
+      const size = iamPolicySize(awsTrustPolicy(principals, accountRoot));
+      if (size <= limit) return [];
+      return [
+        {
+          path: `checkpoints:stores[${index}].access.${key}`,
+          value: principals,
+          message:
+            `${principals.length} principals make the ${key === 'writers' ? 'writer' : 'reader'} role's trust policy ${size} characters, ` +
+            `over IAM's default "Role trust policy length" of ${limit} (white space not counted); ` +
+            'name fewer principals (for example one role that the jobs assume first); ' +
+            `a raised quota (Service Quotas, IAM, ${AWS_IAM_LIMITS.trustPolicyQuotaCode}) is not read by this check`,
+        },
+      ];
+    }),
+  );
 }
 
 /** The partition and account the stack deploys into (those of the credentials it runs with). */

@@ -1,7 +1,11 @@
 import * as pulumi from '@pulumi/pulumi';
 import {
+  ConfigError,
+  gcpProjectIssues,
+  gcpQuotaWarnings,
   gcpRules,
   loadStackSpec,
+  type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
   type StoreSpec,
@@ -15,11 +19,8 @@ import { CheckpointStore } from './checkpoint-store';
  */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const region = new pulumi.Config('gcp').get('region');
-  const spec = loadStackSpec(
-    pulumi.runtime.allConfig(),
-    gcpRules({ region }),
-    `Pulumi.${pulumi.getStack()}.yaml`,
-  );
+  const spec = loadGcpStackSpec(region);
+  for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
   const stores: Record<string, StoreOutputs<pulumi.Output<string>>> = {};
@@ -41,6 +42,21 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
     stores[store.name] = checkpointStore.outputs;
   }
   return { stores };
+}
+
+/** The common spec with the GCP rules, and `gcp:project`, every problem of both reported at once. */
+function loadGcpStackSpec(region: string | undefined): StackSpec {
+  const source = `Pulumi.${pulumi.getStack()}.yaml`;
+  const issues: ConfigIssue[] = gcpProjectIssues(new pulumi.Config('gcp').get('project'));
+  let spec: StackSpec | undefined;
+  try {
+    spec = loadStackSpec(pulumi.runtime.allConfig(), gcpRules({ region }), source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  if (spec === undefined || issues.length > 0) throw new ConfigError(issues, source);
+  return spec;
 }
 
 function stackTags(spec: StackSpec) {
