@@ -113,3 +113,106 @@ it('leaves the resource lists out rather than exceed what a comment may hold', (
   expect(text).not.toContain('<details>');
   expect(text).toContain('The resource lists are left out');
 });
+
+describe('--format=text: the terminal report npm start prints after the renders', () => {
+  const role = (name: string) => ({
+    urn: `urn:pulumi:dev::checkpoints-aws::aws:iam/role:Role::${name}`,
+    type: 'aws:iam/role:Role',
+    name,
+    custom: true,
+  });
+  const store = { urn: 'urn:x::store', type: 'checkpoints:aws:CheckpointStore', name: 'llm', custom: false };
+  const stackResource = { urn: 'urn:x::stack', type: 'pulumi:pulumi:Stack', name: 'p-dev', custom: false };
+
+  it('an overview line per stack, then what each creates by provider and kind, and its policy verdict', () => {
+    const dir = renders({
+      'aws-s3/dev.json': {
+        project: 'checkpoints-aws',
+        stack: 'dev',
+        resources: [stackResource, store, bucket('llm'), role('writer'), role('reader')],
+        violations: [],
+      },
+      'aws-s3/prod.json': {
+        project: 'checkpoints-aws',
+        stack: 'prod',
+        resources: [bucket('llm', true)],
+        violations: [
+          {
+            policy: 's3-no-public-access',
+            level: 'mandatory',
+            urn: 'urn:pulumi:prod::checkpoints-aws::aws:s3/bucket:Bucket::llm',
+            message: 'public',
+          },
+          { policy: 'standard-tags', level: 'advisory', message: 'missing owner' },
+        ],
+      },
+      'bootstrap/ci.json': {
+        project: 'checkpoints-bootstrap',
+        stack: 'ci',
+        resources: [
+          { type: 'gcp:projects/iAMMember:IAMMember', name: 'a', custom: true },
+          { type: 'gcp:serviceaccount/iAMMember:IAMMember', name: 'b', custom: true },
+          { type: 'azure-native:storage:StorageAccount', name: 'c', custom: true, protect: true },
+        ],
+        violations: [{ policy: 'standard-tags', level: 'advisory', message: 'x' }],
+      },
+    });
+    expect(report([dir, '--format=text']).split('\n')).toEqual([
+      `Offline render (synth): 3 stack(s), from ${dir}/<project>/<stack>.json`,
+      '',
+      'STACK         PULUMI PROJECT         RESOURCES  PROTECTED  POLICIES',
+      'aws-s3/dev    checkpoints-aws                5          0  pass',
+      'aws-s3/prod   checkpoints-aws                1          1  FAIL (1 mandatory, 1 advisory)',
+      'bootstrap/ci  checkpoints-bootstrap          3          1  pass (1 advisory)',
+      '',
+      'aws-s3/dev (checkpoints-aws)',
+      '  resources: 3 in the cloud, in components llm',
+      '    aws: 2 iam/Role, 1 s3/Bucket',
+      '  policies:  pass',
+      '',
+      'aws-s3/prod (checkpoints-aws)',
+      '  resources: 1 in the cloud',
+      '    aws: 1 s3/Bucket',
+      '  policies:  FAIL (1 mandatory, 1 advisory)',
+      '    mandatory s3-no-public-access on llm: public',
+      '    advisory standard-tags on the stack: missing owner',
+      '',
+      'bootstrap/ci (checkpoints-bootstrap)',
+      '  resources: 3 in the cloud',
+      '    azure-native: 1 storage/StorageAccount',
+      '    gcp:          1 projects/IAMMember, 1 serviceaccount/IAMMember',
+      '  policies:  pass (1 advisory)',
+      '    advisory standard-tags on the stack: x',
+      '',
+    ]);
+  });
+
+  it('wraps a long list of kinds at 100 columns, continuing under the first kind', () => {
+    const resources = Array.from({ length: 12 }, (_, i) => ({
+      type: `aws:s3/kind${i}:BucketConfigurationNumber${i}`,
+      name: `r${i}`,
+      custom: true,
+    }));
+    const dir = renders({ 'aws-s3/dev.json': { project: 'p', stack: 'dev', resources, violations: [] } });
+    const lines = report([dir, '--format=text']).split('\n');
+    const kinds = lines.filter((line) => line.startsWith('    '));
+    expect(kinds.length).toBeGreaterThan(2);
+    for (const line of kinds) expect(line.length).toBeLessThanOrEqual(100);
+    expect(kinds[0]).toMatch(/^ {4}aws: 1 s3\/BucketConfigurationNumber0, /);
+    for (const line of kinds.slice(1)) expect(line).toMatch(/^ {9}1 s3\//);
+    expect(kinds.join(' ').match(/1 s3\/BucketConfigurationNumber\d+/g)).toHaveLength(12);
+  });
+
+  it('says when nothing was rendered', () => {
+    const dir = tempDir('synth-none-');
+    expect(report([dir, '--format=text'])).toBe(
+      `Offline render (synth): 0 stack(s), from ${dir}/<project>/<stack>.json\n\nNothing was rendered.\n`,
+    );
+  });
+
+  it('refuses a format it does not know, naming what is allowed', () => {
+    const result = run(process.execPath, [SYNTH_REPORT, '--format=html']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--format=html: allowed: markdown | text');
+  });
+});
