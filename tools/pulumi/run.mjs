@@ -14,7 +14,7 @@
  * `--yes` only in CI (CI=true) or when the user passes it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { appendFileSync, readFileSync, realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -343,6 +343,22 @@ function runPulumi(args, cwd, options = {}) {
  * @param {string} stack
  */
 function reportDrift(result, stack) {
+  const status = driftStatus(result, stack);
+  // In GitHub Actions the verdict is also the step's `drift` output, so the workflow tells drift
+  // from a check that did not run without reading exit statuses.
+  const output = process.env['GITHUB_OUTPUT'];
+  if (output) {
+    const verdict = status === DRIFT.clean ? 'clean' : status === DRIFT.drifted ? 'drifted' : 'unchecked';
+    appendFileSync(output, `drift=${verdict}\n`);
+  }
+  return status;
+}
+
+/**
+ * @param {{ status: number, stdout: string }} result
+ * @param {string} stack
+ */
+function driftStatus(result, stack) {
   const verdict = driftVerdict(jsonIn(result.stdout));
   if (result.status !== 0 || !verdict.ok) {
     console.error(

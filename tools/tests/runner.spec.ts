@@ -3,6 +3,7 @@
  * `checkpoints-pulumi <target> [--stack=...] [flags]` in a stack folder, against a recording
  * stand-in for the Pulumi CLI.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   expectedArgv,
@@ -37,6 +38,7 @@ function runner(
       PATH: options.path ?? pathWith(fake.bin),
       CI: 'true',
       PULUMI_BACKEND_URL: undefined,
+      GITHUB_OUTPUT: undefined,
       FAKE_PULUMI_VERSION: options.version,
       FAKE_PULUMI_EXIT: options.exit === undefined ? undefined : String(options.exit),
       FAKE_PULUMI_STDOUT: CLEAN,
@@ -350,6 +352,17 @@ describe('drift: the preview of a refresh, with drift and "could not check" told
     expect(result.status).toBe(5);
     expect(result.stderr).toContain("drift of 'prod' could not be checked");
     expect(result.stdout).not.toContain('DRIFT');
+  });
+
+  it.each([
+    ['clean', { FAKE_PULUMI_STDOUT: digest({ same: 1 }) }],
+    ['drifted', { FAKE_PULUMI_STDOUT: digest({ same: 1, update: 2 }) }],
+    ['unchecked', { FAKE_PULUMI_EXIT: '255' }],
+  ])('in GitHub Actions the verdict is also the step output drift=%s', (verdict, env) => {
+    const output = join(tempDir('github-output-'), 'output');
+    writeFileSync(output, '');
+    runner(['drift'], { env: { ...env, GITHUB_OUTPUT: output } });
+    expect(readFileSync(output, 'utf8')).toBe(`drift=${verdict}\n`);
   });
 
   it('a stack that cannot be reached is "could not check" too, not drift', () => {
