@@ -14,8 +14,17 @@
  * `--yes` only in CI (CI=true) or when the user passes it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, realpathSync } from 'node:fs';
-import { constants } from 'node:os';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,6 +66,7 @@ export const TARGETS = {
 const USAGE = `usage: checkpoints-pulumi <${Object.keys(TARGETS).join('|')}> [--stack=NAME] [--cwd=DIR] [pulumi flags...]
   --stack  the Pulumi stack (the nx targets default to dev; destroy needs it named)
   --cwd    the Pulumi project folder (default: the current folder)
+  --summary=FILE  preview and up: also write what changed and every policy violation to FILE (JSON)
   Any other flag goes to the Pulumi CLI as it is, e.g. --target=URN or --yes for destroy.`;
 
 export class UsageError extends Error {}
@@ -114,11 +124,13 @@ export function parseArgs(argv) {
   let stack;
   /** @type {string | undefined} */
   let cwd;
+  /** @type {string | undefined} */
+  let summary;
   /** @type {string[]} */
   const passThrough = [];
   for (let i = 0; i < rest.length; i += 1) {
     const arg = /** @type {string} */ (rest[i]);
-    const option = /^(--stack|-s|--cwd)(?:=(.*))?$/s.exec(arg);
+    const option = /^(--stack|-s|--cwd|--summary)(?:=(.*))?$/s.exec(arg);
     if (!option) {
       passThrough.push(arg);
       continue;
@@ -130,9 +142,13 @@ export function parseArgs(argv) {
     }
     if (value === undefined || value === '') throw new UsageError(`${option[1]} needs a value\n${USAGE}`);
     if (option[1] === '--cwd') cwd = value;
+    else if (option[1] === '--summary') summary = value;
     else stack = value;
   }
-  return { target: /** @type {keyof typeof TARGETS} */ (target), stack, cwd, passThrough };
+  if (summary !== undefined && target !== 'preview' && target !== 'up') {
+    throw new UsageError(`--summary is for preview and up only, not ${target}\n${USAGE}`);
+  }
+  return { target: /** @type {keyof typeof TARGETS} */ (target), stack, cwd, summary, passThrough };
 }
 
 /**
@@ -307,13 +323,14 @@ export function driftVerdict(digest) {
  * alone is passed on.
  * @param {string[]} args
  * @param {string} cwd
- * @param {{ captureStdout?: boolean }} [options]
+ * @param {{ captureStdout?: boolean, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<{ status: number, stdout: string }>}
  */
 function runPulumi(args, cwd, options = {}) {
   return new Promise((resolvePromise) => {
     const child = spawn('pulumi', args, {
       cwd,
+      env: options.env ?? process.env,
       stdio: ['inherit', options.captureStdout ? 'pipe' : 'inherit', 'inherit'],
     });
     let stdout = '';
@@ -385,6 +402,76 @@ function driftStatus(result, stack) {
   return DRIFT.drifted;
 }
 
+/**
+ * What a preview or update did, from Pulumi's engine event log (one JSON event per line; the
+ * event types are apitype.EngineEvent in pulumi/pulumi sdk/go/common/apitype/events.go): the
+ * summary event's `resourceChanges` (count per operation: create, update, replace, delete, same,
+ * ...) and every policy event (`policyName`, `enforcementLevel` mandatory | warning | remediate,
+ * `resourceUrn`, `message`).
+ * @param {string} log the event log's text
+ * @returns {{ changes: Record<string, number> | null, violations: Array<{ policy: string, level: string, urn: string, message: string }> }}
+ */
+export function summarizeEvents(log) {
+  /** @type {Record<string, number> | null} */
+  let changes = null;
+  /** @type {Array<{ policy: string, level: string, urn: string, message: string }>} */
+  const violations = [];
+  for (const line of log.split('\n')) {
+    if (line.trim() === '') continue;
+    let event;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (event?.summaryEvent?.resourceChanges) changes = { ...event.summaryEvent.resourceChanges };
+    const policy = event?.policyEvent;
+    if (policy) {
+      violations.push({
+        policy: String(policy.policyName ?? ''),
+        level: String(policy.enforcementLevel ?? ''),
+        urn: String(policy.resourceUrn ?? ''),
+        message: String(policy.message ?? '').trim(),
+      });
+    }
+  }
+  return { changes, violations };
+}
+
+/**
+ * Runs a preview or up with an engine event log and writes its summary to `file`. The event log
+ * flag is one of Pulumi's debug commands, so PULUMI_DEBUG_COMMANDS turns it on for this run.
+ * @param {string[]} args
+ * @param {string} folder
+ * @param {{ file: string, stack: string, command: string }} summary
+ */
+async function runWithSummary(args, folder, summary) {
+  const log = join(mkdtempSync(join(tmpdir(), 'checkpoints-events-')), 'events.jsonl');
+  const result = await runPulumi([...args, '--event-log', log], folder, {
+    env: { ...process.env, PULUMI_DEBUG_COMMANDS: 'true' },
+  });
+  const events = summarizeEvents(existsSync(log) ? readFileSync(log, 'utf8') : '');
+  rmSync(dirname(log), { recursive: true, force: true });
+  const file = resolve(summary.file);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        stack: summary.stack,
+        command: summary.command,
+        folder,
+        status: result.status === 0 ? 'succeeded' : 'failed',
+        exitStatus: result.status,
+        ...events,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return result.status;
+}
+
 /** @param {NodeJS.ProcessEnv} env */
 export function inCi(env = process.env) {
   const value = env['CI'];
@@ -449,6 +536,9 @@ export async function main(argv) {
     );
   }
   if (target === 'drift') return reportDrift(await runPulumi(args, folder, { captureStdout: true }), stack);
+  if (parsed.summary !== undefined) {
+    return runWithSummary(args, folder, { file: parsed.summary, stack, command: spec.command });
+  }
   return (await runPulumi(args, folder)).status;
 }
 

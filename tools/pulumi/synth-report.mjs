@@ -3,10 +3,11 @@
  * The offline renders (synth) as one report: Markdown for the pull request's synth comment and the
  * job summary, or plain text for a terminal and CI logs (`npm start` prints it after the renders).
  *
- *   checkpoints-synth-report [DIR] [--format=markdown|text] [--note=TEXT]
+ *   checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--note=TEXT]
  *
  * Reads DIR/<project>/<stack>.json (default dist/synth, as `nx run <project>:synth` writes them,
- * format in DESIGN section 6). Each part of the report is one section function: a section for
+ * format in DESIGN section 6), and with --previews the summaries of the real previews,
+ * <previews>/<project>/<stack>.json as `checkpoints-pulumi preview --summary=FILE` writes them. Each part of the report is one section function: a section for
  * every render in TEXT_SECTIONS, one for all renders in MARKDOWN_SECTIONS. A new part of the
  * render (e.g. its `analysis`) gets its own section function added to those lists.
  * The Markdown's first line is the marker the workflow finds its comment by.
@@ -25,8 +26,10 @@ const WIDTH = 100;
 /**
  * @typedef {{ type: string, name: string, custom?: boolean, protect?: boolean }} Resource
  * @typedef {{ policy: string, level: string, urn?: string, message: string }} Violation
+ * @typedef {{ status: string, exitStatus?: number, changes: Record<string, number> | null,
+ *   violations: Violation[] }} Preview what `checkpoints-pulumi preview --summary` wrote
  * @typedef {{ folder: string, file: string, project: string, stack: string, resources: Resource[],
- *   violations: Violation[], snapshot: Record<string, unknown> }} Render
+ *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview }} Render
  * @typedef {(render: Render) => string[]} RenderSection lines about one render
  * @typedef {(renders: Render[]) => string[]} ReportSection lines about every render
  */
@@ -63,6 +66,27 @@ export function readRenders(dir) {
     }
   }
   return renders.sort((a, b) => a.folder.localeCompare(b.folder) || a.stack.localeCompare(b.stack));
+}
+
+/**
+ * Attaches each real preview's summary (<dir>/<folder>/<stack>.json) to the render of the same
+ * stack.
+ * @param {Render[]} renders
+ * @param {string} dir
+ */
+export function attachPreviews(renders, dir) {
+  for (const render of renders) {
+    const file = join(dir, render.folder, `${render.stack}.json`);
+    if (!existsSync(file)) continue;
+    const summary = JSON.parse(readFileSync(file, 'utf8'));
+    render.preview = {
+      status: String(summary.status ?? 'failed'),
+      exitStatus: typeof summary.exitStatus === 'number' ? summary.exitStatus : undefined,
+      changes: summary.changes && typeof summary.changes === 'object' ? summary.changes : null,
+      violations: Array.isArray(summary.violations) ? summary.violations : [],
+    };
+  }
+  return renders;
 }
 
 /** @param {Violation[]} violations @param {string} level */
@@ -185,8 +209,22 @@ export function textPolicies(render) {
   return lines;
 }
 
+/** @type {RenderSection} the real preview's changes, when there was one */
+export function textPreview(render) {
+  const preview = render.preview;
+  if (!preview) return [];
+  if (preview.status !== 'succeeded' || !preview.changes) {
+    return [`  preview:   failed (exit ${preview.exitStatus ?? '?'})`];
+  }
+  const c = previewCounts(preview);
+  return [
+    `  preview:   ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete; ` +
+      `${count(preview.violations, 'mandatory')} mandatory violation(s)`,
+  ];
+}
+
 /** The parts of the terminal report about one render, in order. */
-export const TEXT_SECTIONS = [textResources, textPolicies];
+export const TEXT_SECTIONS = [textResources, textPolicies, textPreview];
 
 /**
  * @param {Render[]} renders
@@ -256,8 +294,81 @@ export function markdownResources(renders) {
   return ['### Resources', '', ...details, ''];
 }
 
+/**
+ * The counts a preview's summary gives for one kind of change. Pulumi's operation names
+ * (apitype.OpType): a replacement shows as `replace` (with `create-replacement` and
+ * `delete-replaced` steps around it, not counted again).
+ * @param {Preview} preview
+ */
+function previewCounts(preview) {
+  const changes = preview.changes ?? {};
+  const n = (/** @type {string} */ op) => Number(changes[op] ?? 0);
+  return { create: n('create'), update: n('update'), replace: n('replace'), delete: n('delete') };
+}
+
+/** @type {ReportSection} the real previews beside the offline render: what would change in the cloud */
+export function markdownPreviews(renders) {
+  if (!renders.some((render) => render.preview)) return [];
+  const rows = renders.map((render) => {
+    const preview = render.preview;
+    /** @type {unknown[]} */
+    let cells;
+    if (!preview) {
+      cells = ['', '', '', '', '', '', 'offline render only'];
+    } else if (preview.status !== 'succeeded' || !preview.changes) {
+      cells = [
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        `**preview failed** (exit ${preview.exitStatus ?? '?'}): see the preview job's log`,
+      ];
+    } else {
+      const c = previewCounts(preview);
+      const mandatory = count(preview.violations, 'mandatory');
+      const verdict =
+        mandatory > 0 ? '**policy violated**' : c.replace + c.delete > 0 ? '**replaces or deletes**' : 'ok';
+      cells = [
+        c.create,
+        c.update,
+        c.replace,
+        c.delete,
+        mandatory,
+        preview.violations.length - mandatory,
+        verdict,
+      ];
+    }
+    return `| ${[render.folder, render.stack].map(cell).join(' | ')} | ${cells.map((value) => String(value)).join(' | ')} |`;
+  });
+  const violations = renders.flatMap((render) =>
+    (render.preview?.violations ?? []).map(
+      (v) =>
+        `| ${cell(render.folder)} | ${cell(render.stack)} | ${cell(v.level)} | ${cell(v.policy)} | ` +
+        `${cell(resourceName(v.urn))} | ${cell(v.message)} |`,
+    ),
+  );
+  return [
+    '### Real preview (`pulumi preview` against the cloud, with the policy pack)',
+    '',
+    '| nx project | stack | create | update | replace | delete | mandatory violations | advisory | |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+    ...(violations.length === 0
+      ? []
+      : [
+          '| nx project | stack | level | policy | resource | message |',
+          '| --- | --- | --- | --- | --- | --- |',
+          ...violations,
+          '',
+        ]),
+  ];
+}
+
 /** The parts of the Markdown report that must fit in the comment, in order. */
-export const MARKDOWN_SECTIONS = [markdownOverview, markdownViolations];
+export const MARKDOWN_SECTIONS = [markdownOverview, markdownPreviews, markdownViolations];
 /** What is left out when the comment would be too long. */
 export const MARKDOWN_DETAILS = [markdownResources];
 
@@ -278,7 +389,7 @@ export function formatReport(renders, options = {}) {
   return `${body}\n_The resource lists are left out: too long for a comment. The job log has every table._\n`;
 }
 
-const USAGE = 'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--note=TEXT]';
+const USAGE = 'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--note=TEXT]';
 
 /**
  * @param {string[]} argv
@@ -291,7 +402,11 @@ export function main(argv) {
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { note: { type: 'string' }, format: { type: 'string', default: 'markdown' } },
+      options: {
+        note: { type: 'string' },
+        format: { type: 'string', default: 'markdown' },
+        previews: { type: 'string' },
+      },
     });
   } catch (error) {
     console.error(`checkpoints-synth-report: ${/** @type {Error} */ (error).message}\n${USAGE}`);
@@ -307,6 +422,7 @@ export function main(argv) {
   const options = {};
   if (parsed.values.note) options.note = parsed.values.note;
   const renders = readRenders(resolve(given));
+  if (parsed.values.previews) attachPreviews(renders, resolve(parsed.values.previews));
   process.stdout.write(
     format === 'text' ? formatText(renders, { ...options, dir: given }) : formatReport(renders, options),
   );

@@ -39,7 +39,8 @@ export interface PulumiCall {
  * - `version`: $FAKE_PULUMI_VERSION;
  * - `whoami --json`: {"user":"ci","url":$FAKE_PULUMI_BACKEND}, or exits $FAKE_PULUMI_WHOAMI_EXIT;
  * - `stack ls --json`: the stacks named in $FAKE_PULUMI_STACKS (default dev staging prod ci; "-" for none);
- * - anything else: prints $FAKE_PULUMI_STDOUT and exits $FAKE_PULUMI_EXIT.
+ * - anything else: writes $FAKE_PULUMI_EVENTS to the --event-log file (refused, as by the CLI,
+ *   without PULUMI_DEBUG_COMMANDS=true), prints $FAKE_PULUMI_STDOUT and exits $FAKE_PULUMI_EXIT.
  * Fields are split by \x1f, calls by \x1e.
  */
 export function standIn(): {
@@ -69,6 +70,15 @@ export function standIn(): {
     '    done',
     '    echo "]"; exit 0 ;;',
     'esac',
+    // Like the CLI, --event-log exists only with PULUMI_DEBUG_COMMANDS=true.
+    'prev=""',
+    'for arg in "$@"; do',
+    '  if [ "$prev" = --event-log ]; then',
+    '    [ "$PULUMI_DEBUG_COMMANDS" = true ] || { echo "error: unknown flag: --event-log" >&2; exit 255; }',
+    '    printf "%s\\n" "$FAKE_PULUMI_EVENTS" > "$arg"',
+    '  fi',
+    '  prev="$arg"',
+    'done',
     '[ -n "$FAKE_PULUMI_STDOUT" ] && printf "%s\\n" "$FAKE_PULUMI_STDOUT"',
     'exit "${FAKE_PULUMI_EXIT:-0}"',
     '',

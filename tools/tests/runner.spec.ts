@@ -370,3 +370,73 @@ describe('drift: the preview of a refresh, with drift and "could not check" told
     expect([0, 1]).not.toContain(result.status);
   });
 });
+
+describe('--summary: what a preview or up changed, for the pull-request report', () => {
+  const events = [
+    { sequence: 0, preludeEvent: { config: {} } },
+    {
+      sequence: 1,
+      policyEvent: {
+        resourceUrn: 'urn:pulumi:dev::checkpoints-aws::aws:s3/bucket:Bucket::b',
+        message: 'public access\n',
+        policyName: 's3-no-public-access',
+        policyPackName: 'checkpoints',
+        enforcementLevel: 'mandatory',
+      },
+    },
+    {
+      sequence: 2,
+      summaryEvent: { resourceChanges: { create: 2, update: 1, replace: 1, same: 9 }, isPreview: true },
+    },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n');
+
+  it('reads the engine event log into the summary file, with the stack and the outcome', () => {
+    const file = join(tempDir('summary-'), 'aws-s3', 'dev.json');
+    const result = runner(['preview', `--summary=${file}`], { env: { FAKE_PULUMI_EVENTS: events } });
+    expect(result.status).toBe(0);
+    const argv = result.commands[0]?.argv ?? [];
+    expect(argv.slice(0, -2)).toEqual(expectedArgv('preview', 'dev'));
+    expect(argv.at(-2)).toBe('--event-log');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      stack: 'dev',
+      command: 'preview',
+      folder: join(WORKSPACE, 'stacks', 'aws-s3'),
+      status: 'succeeded',
+      exitStatus: 0,
+      changes: { create: 2, update: 1, replace: 1, same: 9 },
+      violations: [
+        {
+          policy: 's3-no-public-access',
+          level: 'mandatory',
+          urn: 'urn:pulumi:dev::checkpoints-aws::aws:s3/bucket:Bucket::b',
+          message: 'public access',
+        },
+      ],
+    });
+  });
+
+  it("a failed preview still leaves a summary that says so, with Pulumi's exit status", () => {
+    const file = join(tempDir('summary-'), 'failed.json');
+    const result = runner(['preview', '--stack=prod', `--summary=${file}`], {
+      exit: 255,
+      env: { FAKE_PULUMI_EVENTS: '' },
+    });
+    expect(result.status).toBe(255);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      stack: 'prod',
+      status: 'failed',
+      exitStatus: 255,
+      changes: null,
+      violations: [],
+    });
+  });
+
+  it('is refused for targets that change nothing to summarize', () => {
+    const result = runner(['drift', '--summary=x.json']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--summary is for preview and up only, not drift');
+    expect(result.calls).toEqual([]);
+  });
+});

@@ -216,3 +216,94 @@ describe('--format=text: the terminal report npm start prints after the renders'
     expect(result.stderr).toContain('--format=html: allowed: markdown | text');
   });
 });
+
+describe('--previews: the real preview of each stack beside its offline render', () => {
+  const renderOf = (stack: string) => ({
+    project: 'checkpoints-aws',
+    stack,
+    resources: [bucket('llm')],
+    violations: [],
+  });
+
+  it('one row per stack: what the real preview would change, its violations, or that there was none', () => {
+    const dir = renders({
+      'aws-s3/dev.json': renderOf('dev'),
+      'aws-s3/prod.json': renderOf('prod'),
+      'gcp-gcs/dev.json': { ...renderOf('dev'), project: 'checkpoints-gcp' },
+      'gcp-gcs/staging.json': { ...renderOf('staging'), project: 'checkpoints-gcp' },
+    });
+    const previews = renders({
+      'aws-s3/dev.json': {
+        stack: 'dev',
+        status: 'succeeded',
+        exitStatus: 0,
+        changes: { create: 2, update: 1, replace: 1, 'create-replacement': 1, 'delete-replaced': 1, same: 4 },
+        violations: [
+          {
+            policy: 'standard-tags',
+            level: 'warning',
+            urn: 'urn:pulumi:dev::p::aws:s3/bucket:Bucket::llm',
+            message: 'no owner',
+          },
+        ],
+      },
+      'gcp-gcs/dev.json': {
+        stack: 'dev',
+        status: 'succeeded',
+        exitStatus: 0,
+        changes: { same: 7 },
+        violations: [],
+      },
+      'gcp-gcs/staging.json': {
+        stack: 'staging',
+        status: 'failed',
+        exitStatus: 255,
+        changes: null,
+        violations: [],
+      },
+    });
+    const lines = report([dir, `--previews=${previews}`]).split('\n');
+    const start = lines.indexOf(
+      '### Real preview (`pulumi preview` against the cloud, with the policy pack)',
+    );
+    expect(start).toBeGreaterThan(lines.indexOf('| aws-s3 | checkpoints-aws | dev | 1 | 0 | 0 |'));
+    expect(lines.slice(start, start + 14)).toEqual([
+      '### Real preview (`pulumi preview` against the cloud, with the policy pack)',
+      '',
+      '| nx project | stack | create | update | replace | delete | mandatory violations | advisory | |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      '| aws-s3 | dev | 2 | 1 | 1 | 0 | 0 | 1 | **replaces or deletes** |',
+      '| aws-s3 | prod |  |  |  |  |  |  | offline render only |',
+      '| gcp-gcs | dev | 0 | 0 | 0 | 0 | 0 | 0 | ok |',
+      "| gcp-gcs | staging |  |  |  |  |  |  | **preview failed** (exit 255): see the preview job's log |",
+      '',
+      '| nx project | stack | level | policy | resource | message |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| aws-s3 | dev | warning | standard-tags | llm | no owner |',
+      '',
+      'No policy violation.',
+    ]);
+  });
+
+  it('a mandatory violation in the real preview is called out', () => {
+    const dir = renders({ 'aws-s3/dev.json': renderOf('dev') });
+    const previews = renders({
+      'aws-s3/dev.json': {
+        status: 'succeeded',
+        changes: { create: 1 },
+        violations: [{ policy: 's3-no-public-access', level: 'mandatory', urn: 'u::b', message: 'public' }],
+      },
+    });
+    expect(report([dir, `--previews=${previews}`])).toContain(
+      '| aws-s3 | dev | 1 | 0 | 0 | 0 | 1 | 0 | **policy violated** |',
+    );
+    expect(report([dir, `--previews=${previews}`, '--format=text'])).toContain(
+      '  preview:   1 to create, 0 to update, 0 to replace, 0 to delete; 1 mandatory violation(s)',
+    );
+  });
+
+  it('without --previews the report has no real-preview section', () => {
+    const dir = renders({ 'aws-s3/dev.json': renderOf('dev') });
+    expect(report([dir])).not.toContain('Real preview');
+  });
+});

@@ -104,7 +104,7 @@ describe('permissions are minimal', () => {
   const expected: Record<string, Record<string, Record<string, string>>> = {
     pr: {
       checks: { contents: 'read' },
-      comment: { 'pull-requests': 'write' },
+      comment: { contents: 'read', 'pull-requests': 'write' },
       plan: { contents: 'read' },
       preview: { contents: 'read', 'id-token': 'write' },
       'all-checks': {},
@@ -113,6 +113,7 @@ describe('permissions are minimal', () => {
       plan: { contents: 'read', actions: 'read' },
       'deploy-dev': { contents: 'read', 'id-token': 'write' },
       'deploy-staging': { contents: 'read', 'id-token': 'write' },
+      'preview-prod': { contents: 'read', 'id-token': 'write' },
       'deploy-prod': { contents: 'read', 'id-token': 'write' },
     },
     drift: {
@@ -186,14 +187,32 @@ describe('pr.yml', () => {
     expect(runs).toContain('npx nx affected -t synth -c prod --base="$NX_BASE" --head="$NX_HEAD"');
   });
 
-  it('puts the synth report in the job summary and in one comment found by its marker', () => {
-    const report = job('pr', 'checks').steps.find((s) => s.id === 'report');
-    expect(report?.run).toContain('npx checkpoints-synth-report dist/synth');
-    expect(report?.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
+  it('prints the render report in the log, keeps dist/synth as an artifact, and summarizes it', () => {
+    const steps = job('pr', 'checks').steps;
+    expect(steps.map((s) => s.run)).toContain('npx checkpoints-synth-report dist/synth --format=text');
+    expect(stepUsing(job('pr', 'checks'), 'actions/upload-artifact')?.with).toMatchObject({
+      name: 'synth',
+      path: 'dist/synth',
+    });
+    expect(steps.find((s) => s.name === 'Synth report (job summary)')?.run).toContain(
+      'npx checkpoints-synth-report dist/synth --note="$note" >> "$GITHUB_STEP_SUMMARY"',
+    );
+  });
+
+  it('one comment, found by its marker, with the offline renders and the real previews side by side', () => {
     const comment = job('pr', 'comment');
-    expect(comment.needs).toBe('checks');
+    expect(comment.needs).toEqual(['checks', 'plan', 'preview']);
+    const downloads = comment.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@'));
+    expect(downloads.map((s) => s.with)).toEqual([
+      { name: 'synth', path: 'dist/synth' },
+      { pattern: 'preview-*', path: 'previews', 'merge-multiple': true },
+    ]);
+    expect(comment.steps.find((s) => s.name === 'Report (offline render and real previews)')?.run).toContain(
+      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews --note="$note" > report.md',
+    );
     const script = String(stepUsing(comment, 'actions/github-script')?.with?.['script']);
     expect(script).toContain("'<!-- checkpoints:synth-report -->'");
+    expect(script).toContain("readFileSync('report.md', 'utf8')");
     expect(script).toContain('updateComment');
     expect(script).toContain('createComment');
   });
@@ -216,22 +235,75 @@ describe('pr.yml', () => {
     expect(preview.if).toContain("needs.plan.outputs.count != '0'");
   });
 
-  it('skips the real preview (and the plan and comment) for forks', () => {
-    for (const id of ['plan', 'preview', 'comment']) expect(job('pr', id).if).toContain(FORK_GUARD);
+  it('skips the real preview (and the plan and comment) for forks and Dependabot, which get no secrets', () => {
+    for (const id of ['plan', 'preview', 'comment']) {
+      expect(job('pr', id).if).toContain(FORK_GUARD);
+      expect(job('pr', id).if).toContain("github.actor != 'dependabot[bot]'");
+    }
     expect(job('pr', 'checks').if).toBeUndefined();
   });
 
-  it('previews with the official Pulumi action, the policy pack and the pinned CLI version', () => {
-    const step = stepUsing(job('pr', 'preview'), 'pulumi/actions');
-    expect(step?.with).toEqual({
-      command: 'preview',
-      'stack-name': '${{ matrix.stack }}',
-      'work-dir': '${{ matrix.workDir }}',
+  it('previews dev and staging only, with a read-only token and a non-prod passphrase', () => {
+    const preview = job('pr', 'preview');
+    expect(preview.env).toEqual({
+      PULUMI_BACKEND_URL: '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
+      PULUMI_ACCESS_TOKEN: '${{ secrets.PULUMI_READ_ONLY_ACCESS_TOKEN }}',
+      PULUMI_CONFIG_PASSPHRASE: "${{ secrets[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)] }}",
+    });
+    expect(job('pr', 'plan').steps.find((s) => s.id === 'affected')?.run).toContain(
+      `--environments=${ENVIRONMENTS.filter((env) => env !== 'prod').join(',')}`,
+    );
+    expect(preview.environment).toBeUndefined();
+  });
+
+  it('no pull-request job reads a secret that can write state or decrypt prod config', () => {
+    const secrets = new Set(
+      [...text(workflowPath('pr')).matchAll(/secrets(\.[A-Z_]+|\[[^\]]+\])/g)].map((m) => m[1]),
+    );
+    expect([...secrets].sort()).toEqual([
+      '.PULUMI_READ_ONLY_ACCESS_TOKEN',
+      "[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)]",
+    ]);
+  });
+
+  it('previews through the runner, with the policy pack and a summary kept as an artifact', () => {
+    const preview = job('pr', 'preview');
+    expect(stepUsing(preview, 'pulumi/actions')?.with).toEqual({
       'pulumi-version-file': 'tools/pulumi/pulumi-version.txt',
-      'cloud-url': '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
-      policyPacks: '${{ github.workspace }}/libs/policy',
-      diff: true,
-      'comment-on-summary': true,
+    });
+    const step = preview.steps.find((s) => s.name === 'pulumi preview --policy-pack libs/policy --diff');
+    expect(step?.run).toBe(
+      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR" --summary="previews/${PROJECT}/${STACK}.json"',
+    );
+    expect(stepUsing(preview, 'actions/upload-artifact')?.with).toMatchObject({
+      name: 'preview-${{ matrix.project }}-${{ matrix.stack }}',
+      path: 'previews',
+    });
+  });
+
+  describe('all checks: the one job to mark as required', () => {
+    const allChecks = () => job('pr', 'all-checks');
+    const verdict = (results: string) =>
+      run(
+        'bash',
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', allChecks().steps[0]?.run ?? 'exit 99'],
+        {
+          env: { RESULTS: results },
+        },
+      );
+
+    it('waits for every other job, whatever they did', () => {
+      expect(allChecks().needs).toEqual(Object.keys(load('pr').jobs).filter((id) => id !== 'all-checks'));
+      expect(allChecks().if).toBe('${{ always() }}');
+    });
+
+    it.each([
+      ['success success success success', 0],
+      ['success success skipped skipped', 0],
+      ['success failure success success', 1],
+      ['success success cancelled success', 1],
+    ])('%s -> exit %i', (results, status) => {
+      expect(verdict(results).status).toBe(status);
     });
   });
 });
@@ -331,9 +403,9 @@ describe('deploy.yml', () => {
   });
 
   it('deploys exactly the environments the config schema accepts, each in its GitHub environment', () => {
-    const environments = Object.values(load('deploy').jobs)
-      .map((j) => j.environment)
-      .filter(Boolean);
+    const environments = Object.entries(load('deploy').jobs)
+      .filter(([id]) => id.startsWith('deploy-'))
+      .map(([, j]) => j.environment);
     expect(environments).toEqual([...ENVIRONMENTS]);
     expect(job('deploy', 'plan').steps.find((s) => s.id === 'stacks')?.run).toContain(
       `for environment in ${ENVIRONMENTS.join(' ')}; do`,
@@ -439,7 +511,13 @@ describe('deploy.yml', () => {
 
   it('each environment follows a green earlier one (or none at all)', () => {
     expect(job('deploy', 'deploy-staging').needs).toEqual(['plan', 'deploy-dev']);
-    expect(job('deploy', 'deploy-prod').needs).toEqual(['plan', 'deploy-dev', 'deploy-staging']);
+    expect(job('deploy', 'deploy-prod').needs).toEqual([
+      'plan',
+      'deploy-dev',
+      'deploy-staging',
+      'preview-prod',
+    ]);
+    expect(job('deploy', 'deploy-prod').if).toContain("needs.preview-prod.result == 'success'");
     for (const earlier of ['deploy-dev', 'deploy-staging']) {
       expect(job('deploy', 'deploy-prod').if).toContain(
         `(needs.${earlier}.result == 'success' || needs.${earlier}.result == 'skipped')`,
@@ -519,6 +597,105 @@ describe('drift.yml', () => {
     for (const call of ['issues.create(', 'issues.update(', "state: 'closed'", 'core.setFailed(']) {
       expect(script).toContain(call);
     }
+  });
+});
+
+describe('the drift report: drift and could-not-check told apart', () => {
+  interface FakeJob {
+    name: string;
+    conclusion: string;
+    html_url: string;
+    steps: Array<{ name: string; conclusion: string }>;
+  }
+  const job = (name: string, conclusion: string, failedStep?: string): FakeJob => ({
+    name: `drift ${name}`,
+    conclusion,
+    html_url: `https://x/${name}`,
+    steps: [
+      { name: 'Drift check (pulumi refresh --preview-only)', conclusion: 'success' },
+      ...(failedStep ? [{ name: failedStep, conclusion: 'failure' }] : []),
+    ],
+  });
+
+  /** Runs the report step's script against a fake GitHub API holding these jobs and open issues. */
+  async function report(jobs: FakeJob[], openIssues: Array<{ number: number; body: string }> = []) {
+    const script = String(
+      stepUsing(load('drift').jobs['report'] as Job, 'actions/github-script')?.with?.['script'],
+    );
+    const calls: Array<[string, Record<string, unknown>]> = [];
+    const record = (name: string) => async (args: Record<string, unknown>) => {
+      calls.push([name, args]);
+      return {};
+    };
+    const listJobs = Symbol('jobs');
+    const listIssues = Symbol('issues');
+    const github = {
+      paginate: async (what: symbol) => (what === listJobs ? jobs : openIssues),
+      rest: {
+        actions: { listJobsForWorkflowRun: listJobs },
+        issues: {
+          listForRepo: listIssues,
+          create: record('create'),
+          update: record('update'),
+          createComment: record('createComment'),
+        },
+      },
+    };
+    let summary = '';
+    let failed: string | undefined;
+    const core = {
+      summary: { addRaw: (text: string) => ({ write: async () => void (summary += text) }) },
+      setFailed: (message: string) => void (failed = message),
+    };
+    const context = { repo: { owner: 'acme', repo: 'store' }, serverUrl: 'https://github.com', runId: 7 };
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      ...args: string[]
+    ) => (...values: unknown[]) => Promise<void>;
+    await new AsyncFunction('github', 'context', 'core', script)(github, context, core);
+    return { calls, summary, failed };
+  }
+
+  it('a job that failed at "Drift found" is drift; one that failed anywhere else could not check', async () => {
+    const result = await report([
+      job('aws-s3 (dev)', 'success'),
+      job('aws-s3 (prod)', 'failure', 'Drift found'),
+      job('gcp-gcs (prod)', 'failure', 'Could not check'),
+      job('azure-adls (prod)', 'failure', 'Log in to azure (read-only preview identity)'),
+    ]);
+    expect(result.summary).toContain('| aws-s3 (dev) | no drift | [log](https://x/aws-s3 (dev)) |');
+    expect(result.summary).toContain('| aws-s3 (prod) | **drift** |');
+    expect(result.summary).toContain('| gcp-gcs (prod) | **could not check** |');
+    expect(result.summary).toContain('| azure-adls (prod) | **could not check** |');
+    expect(result.failed).toBe(
+      'drift: drift aws-s3 (prod); could not check: drift gcp-gcs (prod), drift azure-adls (prod)',
+    );
+    const [name, args] = result.calls[0] ?? [];
+    expect(name).toBe('create');
+    expect(String(args?.['body'])).toContain(
+      'found 1 of 4 stack(s) changed outside Pulumi, and could not check 2',
+    );
+  });
+
+  it('all clean: closes the open drift issue with a comment', async () => {
+    const result = await report(
+      [job('aws-s3 (dev)', 'success')],
+      [{ number: 12, body: '<!-- checkpoints:drift-report -->\nold' }],
+    );
+    expect(result.failed).toBeUndefined();
+    expect(result.calls.map(([name]) => name)).toEqual(['createComment', 'update']);
+    expect(result.calls[1]?.[1]).toMatchObject({ issue_number: 12, state: 'closed' });
+  });
+});
+
+describe('Dependabot', () => {
+  const config = parse(text(join(WORKSPACE, '.github', 'dependabot.yml'))) as {
+    updates: Array<{ 'package-ecosystem': string; directory?: string; directories?: string[] }>;
+  };
+
+  it('keeps the pinned actions of the workflows and of the composite action, and npm, up to date', () => {
+    expect(config.updates.map((u) => u['package-ecosystem'])).toEqual(['github-actions', 'npm']);
+    expect(config.updates[0]?.directories).toEqual(['/', '/.github/actions/cloud-login']);
+    expect(config.updates[1]?.directory).toBe('/');
   });
 });
 
