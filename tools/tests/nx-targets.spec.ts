@@ -136,6 +136,25 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
     ]);
   });
 
+  it('a local nx run of up without a terminal applies only with --yes, passed through once', () => {
+    const local = { CI: undefined };
+    const refused = standIn();
+    const withoutYes = nx(['run', 'aws-s3:up', '--exclude-task-dependencies'], {
+      PATH: pathWith(refused.bin),
+      ...local,
+    });
+    expect(withoutYes.status).not.toBe(0);
+    expect(`${withoutYes.stdout}${withoutYes.stderr}`).toContain('there is no terminal to ask in');
+    expect(refused.calls()).toEqual([]);
+    const fake = standIn();
+    const result = nx(['run', 'aws-s3:up', '--stack=prod', '--yes', '--exclude-task-dependencies'], {
+      PATH: pathWith(fake.bin),
+      ...local,
+    });
+    expect(result.status).toBe(0);
+    expect(fake.commands().map((call) => call.argv)).toEqual([expectedArgv('up', 'prod', ['--yes'])]);
+  });
+
   it('fails the target when the CLI fails', () => {
     const fake = standIn();
     const result = nx(['run', 'aws-s3:preview', '--stack=prod'], {
