@@ -232,7 +232,8 @@ export const TEXT_SECTIONS = [textResources, textPolicies, textPreview];
  */
 export function formatText(renders, options = {}) {
   const where = options.dir ?? 'dist/synth';
-  const head = [`Offline render (synth): ${renders.length} stack(s), from ${where}/<project>/<stack>.json`];
+  // The blank first line sets the report apart from the lines of the command before it (nx's summary).
+  const head = ['', `Offline render (synth): ${renders.length} stack(s), from ${where}/<project>/<stack>.json`];
   if (options.note) head.push(options.note);
   if (renders.length === 0) return [...head, '', 'Nothing was rendered.', ''].join('\n');
   const blocks = renders.map((render) => [

@@ -158,6 +158,7 @@ describe('--format=text: the terminal report npm start prints after the renders'
       },
     });
     expect(report([dir, '--format=text']).split('\n')).toEqual([
+      '',
       `Offline render (synth): 3 stack(s), from ${dir}/<project>/<stack>.json`,
       '',
       'STACK         PULUMI PROJECT         RESOURCES  PROTECTED  POLICIES',
@@ -206,7 +207,7 @@ describe('--format=text: the terminal report npm start prints after the renders'
   it('says when nothing was rendered', () => {
     const dir = tempDir('synth-none-');
     expect(report([dir, '--format=text'])).toBe(
-      `Offline render (synth): 0 stack(s), from ${dir}/<project>/<stack>.json\n\nNothing was rendered.\n`,
+      `\nOffline render (synth): 0 stack(s), from ${dir}/<project>/<stack>.json\n\nNothing was rendered.\n`,
     );
   });
 
