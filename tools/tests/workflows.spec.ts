@@ -325,6 +325,23 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
   it('previews and drift checks use the read-only preview identities', () => {
     expect(loginOf('pr', 'preview')).toEqual(identities('PREVIEW'));
     expect(loginOf('drift', 'drift')).toEqual(identities('PREVIEW'));
+    expect(loginOf('deploy', 'preview-prod')).toEqual(identities('PREVIEW'));
+  });
+
+  it('the pre-approval prod preview runs in the read-only, main-only drift environment, with its secrets', () => {
+    const preview = job('deploy', 'preview-prod');
+    expect(preview.environment).toBe('drift');
+    expect(preview.env).toEqual({
+      PULUMI_BACKEND_URL: '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
+      PULUMI_ACCESS_TOKEN: '${{ secrets.PULUMI_ACCESS_TOKEN }}',
+      PULUMI_CONFIG_PASSPHRASE: '${{ secrets.PULUMI_CONFIG_PASSPHRASE_PROD }}',
+    });
+    expect(preview.steps.at(-1)?.run).toBe(
+      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR"',
+    );
+    expect(job('drift', 'drift').env?.['PULUMI_CONFIG_PASSPHRASE']).toBe(
+      "${{ secrets[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)] }}",
+    );
   });
 
   it('each deploy uses its environment deploy identity', () => {
