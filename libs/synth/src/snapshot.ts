@@ -13,6 +13,8 @@ export interface RenderedResource {
   propertyDependencies: Record<string, string[]>;
   /** Inputs as the provider would receive them; secrets as "[secret]", unknowns as "[unknown]". */
   inputs: Record<string, unknown>;
+  /** The former URNs this resource answers to (Pulumi aliases, inherited ones included); absent when none. */
+  aliases?: string[];
   /** Provider reference, when one was passed explicitly. */
   provider?: string;
 }

@@ -5,7 +5,7 @@ import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userA
 import type { StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
 import { names } from '@checkpoints/naming';
 import { assignRole } from './role-assignment';
-import { dataHolderOptions, type StoreScope } from './scope';
+import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
 /** How the account encrypts data at rest, and what must exist before it can. */
 export interface AccountEncryption {
@@ -49,9 +49,11 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
       role: 'Key Vault Crypto Service Encryption User',
       principalId: identity.principalId,
       principalType: 'ServicePrincipal',
-      description: `checkpoint store ${scope.store.name}: storage account encryption`,
+      description: `checkpoint store ${scope.names.store}: storage account encryption`,
     },
     scope,
+    // Without this grant the account cannot unwrap its key: it outlives the store like the key.
+    safetySettingOptions(scope),
   );
   return {
     identity: { type: 'UserAssigned', userAssignedIdentities: [identity.id] },
@@ -97,7 +99,7 @@ function createKey(scope: StoreScope, vault: Vault): Key {
       resourceGroupName: scope.resourceGroupName,
       vaultName: vault.name,
       // The vault is the store's own, so the key needs no hash to be unique.
-      keyName: `checkpoints-${scope.store.name}`,
+      keyName: `checkpoints-${scope.names.store}`,
       properties: {
         kty: 'RSA',
         keySize: 3072,

@@ -67,7 +67,7 @@ function loadAzureConfig(): AzureStackConfig {
 
 /**
  * One resource group per stack. Deleting a group deletes everything in it, retained accounts included,
- * so the group is protected whenever any store is.
+ * so no deploy ever deletes it, and it is protected whenever any store is.
  */
 function createResourceGroup(spec: StackSpec, location: string): ResourceGroup {
   const stack = { project: pulumi.getProject(), stack: pulumi.getStack() };
@@ -82,7 +82,7 @@ function createResourceGroup(spec: StackSpec, location: string): ResourceGroup {
         standardTags({ environment, owner, costCenter, ...stack, dataClassification: mostSensitive(spec) }),
       ),
     },
-    protect ? { protect, retainOnDelete: true } : {},
+    { protect, retainOnDelete: true },
   );
 }
 

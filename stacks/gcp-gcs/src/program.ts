@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import {
+  firstName,
   gcpRules,
   loadStackSpec,
   type StackSpec,
@@ -27,7 +28,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
     const checkpointStore = new CheckpointStore(store.name, {
       store,
       location: bucketLocation(store, region),
-      names: { project, stack, store: store.name },
+      names: { project, stack, store: firstName(store) },
       labels: gcpLabels(
         standardTags({
           ...stackTags(spec),
