@@ -57,6 +57,16 @@ class RecordingMonitor extends MockMonitor {
     });
   }
 
+  // Without alias specs the SDK resolves every alias, those a child inherits from its parent's included,
+  // to the URNs the engine matches against its state, so the render can record them (see `aliases`).
+  override supportsFeature(
+    req: { getId(): string },
+    callback: (err: unknown, response: { getHassupport(): boolean }) => void,
+  ) {
+    if (req.getId() === 'aliasSpecs') callback(null, { getHassupport: () => false });
+    else super.supportsFeature(req, callback);
+  }
+
   override registerResourceOutputs(
     req: { getUrn(): string; getOutputs(): { toJavaScript(): Record<string, unknown> } | undefined },
     callback: (err: unknown, response: unknown) => void,
@@ -110,8 +120,6 @@ export async function render(program: () => unknown, options: RenderOptions): Pr
     store.supportsSecrets = true;
     store.supportsResourceReferences = true;
     store.supportsDeletedWith = true;
-    // Without alias specs the SDK resolves every alias, those a child inherits from its parent's included,
-    // to the URNs the engine matches against its state, so the render can record them (see `aliases`).
     store.supportsAliasSpecs = false;
     setAllConfig(config, options.secretKeys ?? []);
 

@@ -19,6 +19,7 @@ export interface RenderedResource {
   provider?: string;
 }
 
+import type { ChangePlan } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 
 export interface Snapshot {
@@ -27,6 +28,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
+  /** What the render does, per analysis of libs/analysis; `changes` with --base. */
+  analysis?: { changes?: ChangePlan };
 }
 
 export const SECRET_MARK = '[secret]';

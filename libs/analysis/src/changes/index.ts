@@ -74,11 +74,12 @@ type PlannedRender = Pick<Render, 'resources'>;
 /** The change plan of deploying `next` over a stack last deployed as `base` (both renders of one stack). */
 export function planChanges(base: PlannedRender, next: PlannedRender): ChangePlan {
   const baseByUrn = new Map(base.resources.map((resource) => [resource.urn, resource]));
+  const baseByIdentity = new Map(base.resources.map((resource) => [identity(resource.urn), resource]));
   const matched = new Map<string, RenderedResource>();
   const changes = new Map<string, ResourceChange>();
   for (const resource of next.resources) {
     const previous = [resource.urn, ...(resource.aliases ?? [])]
-      .map((urn) => baseByUrn.get(urn))
+      .map((urn) => baseByIdentity.get(identity(urn)))
       .find((candidate) => candidate !== undefined && !matched.has(candidate.urn));
     if (previous) matched.set(previous.urn, resource);
     changes.set(resource.urn, previous ? compare(previous, resource) : created(resource));
@@ -276,6 +277,14 @@ function protectedReleases(stores: readonly StorePlan[]): string[] {
       `store ${store.store}: ${held.length} protected resource(s) would be released; \`pulumi up\` refuses until protection is lifted: deploy the store with protect: false first, then remove it (docs/operations.md, "Retire a store")`,
     ];
   });
+}
+
+/**
+ * The engine leaves the root stack out of its children's URNs (https://www.pulumi.com/docs/iac/concepts/resources/names/#urns);
+ * the mock engine of an offline render keeps it, while the aliases the SDK computes leave it out.
+ */
+function identity(urn: string): string {
+  return urn.replace(/::pulumi:pulumi:Stack\$/, '::');
 }
 
 function isStoreComponent(type: string): boolean {
