@@ -131,7 +131,7 @@ export function planChanges(base: PlannedRender, next: PlannedRender): ChangePla
   const plan: ChangePlan = { stores, others, dataLoss: [], notes: [] };
   for (const store of stores) {
     for (const change of store.resources) {
-      const loss = dataLossOf(store, change);
+      const loss = dataLossOf(store, change) ?? supersededHolder(store, change);
       if (loss) plan.dataLoss.push(loss);
     }
   }
@@ -248,6 +248,24 @@ function dataLossOf(store: StorePlan, change: ResourceChange): DataLoss | undefi
     kind: change.kind,
     holds: change.holds,
     message,
+  };
+}
+
+/**
+ * A store that stays but swaps a data holder for one of another type (e.g. a bucket for a directory bucket)
+ * points its consumers at a new, empty holder: the checkpoints stay behind in the released one.
+ */
+function supersededHolder(store: StorePlan, change: ResourceChange): DataLoss | undefined {
+  if (store.status === 'removed' || change.holds !== 'data' || change.kind !== 'released') return undefined;
+  const successor = store.resources.find((other) => other.kind === 'created' && other.holds === 'data');
+  if (!successor) return undefined;
+  return {
+    store: store.store,
+    urn: change.urn,
+    type: change.type,
+    kind: 'replaced',
+    holds: 'data',
+    message: `store ${store.store}: ${change.type} '${change.name}' would be replaced by a new ${successor.type} '${successor.name}': the store would point at an empty one and its checkpoints stay behind in the released one. ${replacementAdvice('data')}`,
   };
 }
 
