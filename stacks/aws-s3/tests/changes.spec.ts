@@ -1,16 +1,7 @@
-import { planChanges, type ChangePlan } from '@checkpoints/analysis';
+import { countChanges, planChanges } from '@checkpoints/analysis';
 import { renderStack } from './render-stack';
 
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
-
-/** How many resources of the plan each kind of change touches. */
-function kinds(plan: ChangePlan): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const change of [...plan.stores.flatMap((s) => s.resources), ...plan.others]) {
-    counts[change.kind] = (counts[change.kind] ?? 0) + 1;
-  }
-  return counts;
-}
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {
   const base = await renderStack({ environment: 'dev', stores: before });
@@ -24,7 +15,7 @@ describe('change plan on S3 (dev)', () => {
     expect(result.stores.map((s) => [s.store, s.formerName, s.status])).toEqual([
       ['llm-main', 'llm-pretrain', 'changed'],
     ]);
-    expect(kinds(result)).toEqual({ unchanged: expect.any(Number), updated: expect.any(Number) });
+    expect(countChanges(result)).toEqual({ unchanged: expect.any(Number), updated: expect.any(Number) });
     expect(result.dataLoss).toEqual([]);
     // The physical names stay those of the first name: no input the provider replaces on has changed.
     expect(result.stores[0]!.resources.flatMap((change) => change.replacedBy)).toEqual([]);

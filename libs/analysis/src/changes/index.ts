@@ -143,6 +143,15 @@ export function planChanges(base: PlannedRender, next: PlannedRender): ChangePla
   return plan;
 }
 
+/** How many resources of the plan each kind of change touches, over every store and the rest of the stack. */
+export function countChanges(plan: ChangePlan): Partial<Record<ChangeKind, number>> {
+  const counts: Partial<Record<ChangeKind, number>> = {};
+  for (const change of [...plan.stores.flatMap((store) => store.resources), ...plan.others]) {
+    counts[change.kind] = (counts[change.kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** The exit-worthy verdict: true when a deploy of the plan would lose checkpoints or their keys. */
 export function losesData(plan: ChangePlan): boolean {
   return plan.dataLoss.length > 0;
