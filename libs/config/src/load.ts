@@ -69,27 +69,30 @@ export function physicalNameIssues(
   stores: readonly StoreSpec[],
   namesOf: (store: StoreSpec) => Record<string, string | readonly string[]>,
 ): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
   const owners = new Map<string, number>();
+  // Per store, the earlier stores it collides with and the names they share.
+  const collisions = new Map<number, Map<number, string[]>>();
   stores.forEach((store, index) => {
-    const seenHere = new Set<string>();
     for (const [namespace, value] of Object.entries(namesOf(store))) {
       for (const name of typeof value === 'string' ? [value] : value) {
         const key = `${namespace}\u0000${name}`;
         const owner = owners.get(key);
-        if (owner !== undefined && owner !== index && !seenHere.has(key)) {
-          issues.push({
-            path: `${CONFIG_NAMESPACE}:stores[${index}].name`,
-            value: store.name,
-            message: `derives the ${namespace} name '${name}', which stores[${owner}] (${stores[owner]?.name}) derives too: rename one of the two stores`,
-          });
-        }
-        seenHere.add(key);
         if (owner === undefined) owners.set(key, index);
+        else if (owner !== index) {
+          const shared = collisions.get(index) ?? new Map<number, string[]>();
+          shared.set(owner, [...(shared.get(owner) ?? []), `${namespace} '${name}'`]);
+          collisions.set(index, shared);
+        }
       }
     }
   });
-  return issues;
+  return [...collisions].flatMap(([index, shared]) =>
+    [...shared].map(([owner, sharedNames]) => ({
+      path: `${CONFIG_NAMESPACE}:stores[${index}].name`,
+      value: stores[index]?.name,
+      message: `derives the same cloud names as stores[${owner}] (${stores[owner]?.name}): ${sharedNames.join(', ')}; rename one of the two stores`,
+    })),
+  );
 }
 
 const CLOUD_ONLY_KEYS: Record<string, string> = {

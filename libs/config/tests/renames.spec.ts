@@ -99,7 +99,7 @@ describe('physicalNameIssues', () => {
         path: 'checkpoints:stores[2].name',
         value: 'ccc',
         message:
-          "derives the vault name 'shared-vault', which stores[0] (aaa) derives too: rename one of the two stores",
+          "derives the same cloud names as stores[0] (aaa): vault 'shared-vault'; rename one of the two stores",
       },
     ]);
   });

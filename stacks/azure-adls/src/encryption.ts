@@ -3,7 +3,7 @@ import { Key } from '@pulumi/azure-native/keyvault/key';
 import { Vault } from '@pulumi/azure-native/keyvault/vault';
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import type { StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
-import { names } from '@checkpoints/naming';
+import { names, type NameContext } from '@checkpoints/naming';
 import { assignRole } from './role-assignment';
 import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
@@ -34,7 +34,7 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
     `${scope.store.name}-encryption`,
     {
       resourceGroupName: scope.resourceGroupName,
-      resourceName: `${names.storageAccount(scope.names)}-encryption`,
+      resourceName: encryptionIdentityName(scope.names),
       location: scope.location,
       tags: scope.tags,
     },
@@ -65,6 +65,11 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
     },
     dependsOn: [keyAccess],
   };
+}
+
+/** The identity through which a store's account reads its key: named after the account it serves. */
+export function encryptionIdentityName(ctx: NameContext): string {
+  return `${names.storageAccount(ctx)}-encryption`;
 }
 
 function createVault(scope: StoreScope): Vault {

@@ -5,14 +5,18 @@ import {
   azureRules,
   ConfigError,
   DATA_CLASSIFICATIONS,
+  firstName,
   loadStackSpec,
+  physicalNameIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
+  type StoreSpec,
 } from '@checkpoints/config';
-import { nameRules, names } from '@checkpoints/naming';
+import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { CheckpointStore } from './checkpoint-store';
+import { encryptionIdentityName } from './encryption';
 
 interface AzureStackConfig {
   spec: StackSpec;
@@ -44,11 +48,12 @@ function loadAzureConfig(): AzureStackConfig {
   const issues: ConfigIssue[] = [];
   let spec: StackSpec | undefined;
   try {
-    spec = loadStackSpec(pulumi.runtime.allConfig(), azureRules, source);
+    spec = loadStackSpec(pulumi.runtime.allConfig(), azureRules, source, { isSecret: isConfigSecret });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
+  if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
   const location = new pulumi.Config('azure-native').get('location');
   if (!location) {
     issues.push({
@@ -63,6 +68,24 @@ function loadAzureConfig(): AzureStackConfig {
     issues.push({ path: 'checkpoints:resourceGroupName', value: groupName, message: groupProblem });
   if (!spec || !location || issues.length > 0) throw new ConfigError(issues, source);
   return { spec, location };
+}
+
+/** Every name the stack derives for a store that must be unique globally or in the resource group. */
+export function azurePhysicalNames(store: StoreSpec): Record<string, string | string[]> {
+  const ctx: NameContext = {
+    project: pulumi.getProject(),
+    stack: pulumi.getStack(),
+    store: firstName(store),
+  };
+  return {
+    'storage account': names.storageAccount(ctx),
+    'managed identity': [
+      names.managedIdentity(ctx, 'writer'),
+      names.managedIdentity(ctx, 'reader'),
+      encryptionIdentityName(ctx),
+    ],
+    'key vault': names.keyVault(ctx),
+  };
 }
 
 /**
@@ -93,3 +116,12 @@ function mostSensitive(spec: StackSpec): string {
   );
   return DATA_CLASSIFICATIONS[rank] ?? 'restricted';
 }
+
+/**
+ * Whether a config key is a secret: the predicate Pulumi's own Config consults, absent from the SDK's typings.
+ * libs/config refuses secrets where they would land in tags, labels or names.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { isConfigSecret } = require('@pulumi/pulumi/runtime/config') as {
+  isConfigSecret(key: string): boolean;
+};

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { readProject } from '@checkpoints/synth';
-import { refusal, stackConfig, store } from './render';
+import type { ConfigError } from '@checkpoints/config';
+import { readProject, render, RenderFailure } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { PROJECT, refusal, stackConfig, store } from './render';
 
 describe('likely config mistakes fail before any resource, with the key path and why', () => {
   it.each<[string, Record<string, string>, string, string]>([
@@ -84,6 +86,19 @@ describe('likely config mistakes fail before any resource, with the key path and
       'checkpoints:resourceGroupName',
       'is not used on gcp; it applies on azure only',
     ],
+    [
+      'no gcp:project',
+      stackConfig([store()], { 'gcp:project': undefined }),
+      'gcp:project',
+      'is required: the ID of the Google Cloud project the stores are created in',
+    ],
+    [
+      // Both names shorten to the same 16 characters and their 6-character hashes collide (found by search).
+      'two stores deriving one service account',
+      stackConfig([store({ name: 'checkpointstoreabc-38s' }), store({ name: 'checkpointstoreabc-8gb' })]),
+      'checkpoints:stores[1].name',
+      "derives the same cloud names as stores[0] (checkpointstoreabc-38s): service account 'checkpointstorea-writer-c01be1', service account 'checkpointstorea-reader-c01be1'",
+    ],
   ])('%s', async (_title, config, path, message) => {
     const { error, resources } = await refusal(config);
     expect(error.issues.map((issue) => issue.path)).toEqual([path]);
@@ -122,5 +137,22 @@ describe('Pulumi.yaml', () => {
     expect(project.name).toBe('checkpoints-gcp');
     expect(project.main).toBe(join(__dirname, '..', 'index.ts'));
     expect(project.typescript).toBe(true);
+  });
+});
+
+describe('secrets', () => {
+  it('refuses a secret checkpoints: value, which would land in labels, before any resource', async () => {
+    const failure = await render(checkpointStack, {
+      project: PROJECT,
+      stack: 'dev',
+      config: stackConfig([store()], { 'checkpoints:owner': '[secret]' }),
+      secretKeys: ['checkpoints:owner'],
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RenderFailure);
+    const { cause, resources } = failure as RenderFailure;
+    expect((cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:owner', value: '[secret]' }),
+    ]);
+    expect(resources.filter((resource) => resource.custom)).toEqual([]);
   });
 });
