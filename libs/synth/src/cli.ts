@@ -48,11 +48,19 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!/^[A-Za-z0-9_.-]+$/.test(stack)) {
     throw new StackFileError(`--stack=${stack}: a stack name has letters, digits, '-', '_' and '.' only`);
   }
-  const options: Options = { stack, cwd: resolve(values.cwd ?? process.cwd()) };
-  if (values['config-file'] !== undefined) options.configFile = resolve(values['config-file']);
-  if (values.base !== undefined) options.base = resolve(values.base);
-  if (values.out !== undefined) options.out = resolve(values.out);
+  const options: Options = { stack, cwd: values.cwd === undefined ? process.cwd() : fromUser(values.cwd) };
+  if (values['config-file'] !== undefined) options.configFile = fromUser(values['config-file']);
+  if (values.base !== undefined) options.base = fromUser(values.base);
+  if (values.out !== undefined) options.out = fromUser(values.out);
   return options;
+}
+
+/**
+ * A path the user typed, from the folder they typed it in: `nx run` starts synth in the project folder,
+ * and npm (npx, npm run) keeps the folder it was started from in INIT_CWD.
+ */
+function fromUser(path: string): string {
+  return resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
 }
 
 /** Renders one stack offline; returns the exit status. */
