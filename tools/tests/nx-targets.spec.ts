@@ -61,6 +61,16 @@ describe('the five targets on every stack project', () => {
     },
   );
 
+  it.each(STACKS)(
+    '%s:synth is never served from the cache: --config-file and --base name files nx cannot hash',
+    (project) => {
+      expect(projects[project]?.data.targets['synth']).toMatchObject({
+        cache: false,
+        options: { command: 'checkpoints-synth', cwd: `stacks/${project}` },
+      });
+    },
+  );
+
   it.each(STACKS)("%s:up runs only after that project's test and typecheck", (project) => {
     expect(projects[project]?.data.targets['up']?.dependsOn).toEqual(['test', 'typecheck']);
     for (const name of TARGETS.filter((target) => target !== 'up')) {

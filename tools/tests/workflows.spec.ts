@@ -187,6 +187,14 @@ describe('pr.yml', () => {
     expect(runs).toContain('npx nx affected -t synth -c prod --base="$NX_BASE" --head="$NX_HEAD"');
   });
 
+  it('plans every render of the PR against a render of its base commit, before the report reads them', () => {
+    const steps = job('pr', 'checks').steps;
+    const changes = steps.find((s) => s.id === 'changes');
+    expect(changes?.run).toContain('git worktree add --detach "$RUNNER_TEMP/base" "$NX_BASE"');
+    expect(changes?.run).toContain('npx checkpoints-synth --stack="$stack" --base="$base"');
+    expect(steps.indexOf(changes!)).toBeLessThan(steps.findIndex((s) => s.name === 'Synth report (job log)'));
+  });
+
   it('prints the render report in the log, keeps dist/synth as an artifact, and summarizes it', () => {
     const steps = job('pr', 'checks').steps;
     expect(steps.map((s) => s.run)).toContain('npx checkpoints-synth-report dist/synth --format=text');

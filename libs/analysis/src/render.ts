@@ -12,6 +12,8 @@ export interface RenderedResource {
   protect: boolean;
   retainOnDelete: boolean;
   dependsOn: string[];
+  /** The former URNs the resource answers to (Pulumi aliases); absent when none. */
+  aliases?: string[];
   /** Inputs as the provider receives them; secrets as "[secret]", values unknown on a preview as "[unknown]". */
   inputs: Record<string, unknown>;
 }

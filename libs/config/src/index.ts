@@ -1,7 +1,14 @@
 export * from './spec';
 export * from './issues';
-export { loadStackSpec, formatPath, type CloudRules, type Report } from './load';
-export { MAX_DAYS, type RawStore } from './schema';
+export {
+  loadStackSpec,
+  formatPath,
+  physicalNameIssues,
+  type CloudRules,
+  type LoadOptions,
+  type Report,
+} from './load';
+export { MAX_DAYS, MAX_FORMER_NAMES, type RawStore } from './schema';
 export * from './clouds';
 export * from './facts/aws';
 export * from './facts/gcp';

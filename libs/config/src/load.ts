@@ -41,6 +41,61 @@ export interface CloudRules {
   checkStore?(store: StoreSpec, raw: RawStore, report: Report): void;
 }
 
+export interface LoadOptions {
+  /** Whether a config key holds a secret (`pulumi.runtime.isConfigSecret` in a program). */
+  isSecret?: (key: string) => boolean;
+}
+
+/**
+ * Every `checkpoints:` value ends up in tags, labels or resource names (owner, cost center, store names),
+ * which every reader of the account sees and no cloud encrypts: a secret there would be published.
+ */
+function secretIssues(allConfig: Record<string, string>, isSecret: LoadOptions['isSecret']): ConfigIssue[] {
+  if (!isSecret) return [];
+  return Object.keys(allConfig)
+    .filter((key) => key.startsWith(CONFIG_NAMESPACE + ':') && isSecret(key))
+    .map((key) => ({
+      path: key,
+      value: '[secret]',
+      message:
+        'must not be a secret: checkpoints: values become tags, labels and resource names, which are not secret; set it as plain config (pulumi config set, without --secret)',
+    }));
+}
+
+/**
+ * Two stores whose derived cloud names coincide would fight over one bucket, account, vault or identity.
+ * `namesOf` gives a store's physical names per namespace in which they must be unique (e.g. 'S3 bucket').
+ */
+export function physicalNameIssues(
+  stores: readonly StoreSpec[],
+  namesOf: (store: StoreSpec) => Record<string, string | readonly string[]>,
+): ConfigIssue[] {
+  const owners = new Map<string, number>();
+  // Per store, the earlier stores it collides with and the names they share.
+  const collisions = new Map<number, Map<number, string[]>>();
+  stores.forEach((store, index) => {
+    for (const [namespace, value] of Object.entries(namesOf(store))) {
+      for (const name of typeof value === 'string' ? [value] : value) {
+        const key = `${namespace}\u0000${name}`;
+        const owner = owners.get(key);
+        if (owner === undefined) owners.set(key, index);
+        else if (owner !== index) {
+          const shared = collisions.get(index) ?? new Map<number, string[]>();
+          shared.set(owner, [...(shared.get(owner) ?? []), `${namespace} '${name}'`]);
+          collisions.set(index, shared);
+        }
+      }
+    }
+  });
+  return [...collisions].flatMap(([index, shared]) =>
+    [...shared].map(([owner, sharedNames]) => ({
+      path: `${CONFIG_NAMESPACE}:stores[${index}].name`,
+      value: stores[index]?.name,
+      message: `derives the same cloud names as stores[${owner}] (${stores[owner]?.name}): ${sharedNames.join(', ')}; rename one of the two stores`,
+    })),
+  );
+}
+
 const CLOUD_ONLY_KEYS: Record<string, string> = {
   resourceGroupName: 'azure',
   zone: 'aws and gcp (high-throughput tier)',
@@ -57,9 +112,10 @@ export function loadStackSpec(
   allConfig: Record<string, string>,
   rules: CloudRules,
   source?: string,
+  options: LoadOptions = {},
 ): StackSpec {
   const input = readNamespace(allConfig);
-  const issues: ConfigIssue[] = [...input.issues];
+  const issues: ConfigIssue[] = [...input.issues, ...secretIssues(allConfig, options.isSecret)];
   const stack = stackShellSchema.safeParse(input.values);
   if (!stack.success) {
     const shellIssues = zodIssues(stack.error.issues, [], input.values, rules.cloud);
@@ -92,6 +148,7 @@ export function loadStackSpec(
 
   if (stack.success) checkStackKeys(stack.data, rules, issues);
   checkUniqueNames(stores, issues);
+  checkFormerNames(stores, issues);
   for (const { index, raw, spec, failed } of stores) {
     const report: Report = (relativePath, value, message) => {
       if (failed && isUnder(relativePath, failed)) return;
@@ -411,6 +468,7 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   const tier = store.tier ?? 'standard';
   const spec: StoreSpec = {
     name: store.name,
+    formerNames: store.formerNames ?? [],
     dataClassification: store.dataClassification,
     tier,
     encryption: store.encryption ?? defaultEncryption(environment),
@@ -470,6 +528,37 @@ function checkUniqueNames(stores: readonly CheckedStore[], issues: ConfigIssue[]
       path: `${CONFIG_NAMESPACE}:stores[${index}].name`,
       value: spec.name,
       message: `store names must be unique in the stack; stores[${first}] has it too`,
+    });
+  }
+}
+
+/**
+ * A former name identifies the resources a store had under it: it may not be the store's own name, be listed
+ * twice, or belong to another store (current or former), or two stores would claim one set of resources.
+ */
+function checkFormerNames(
+  stores: readonly { index: number; spec: StoreSpec }[],
+  issues: ConfigIssue[],
+): void {
+  const claimedBy = new Map<string, string>();
+  for (const { index, spec } of stores) claimedBy.set(spec.name, `stores[${index}].name`);
+  for (const { index, spec } of stores) {
+    spec.formerNames.forEach((former, position) => {
+      const path = `${CONFIG_NAMESPACE}:stores[${index}].formerNames[${position}]`;
+      const claim = claimedBy.get(former);
+      if (former === spec.name) {
+        issues.push({ path, value: former, message: "is the store's current name; list only earlier names" });
+      } else if (spec.formerNames.indexOf(former) !== position) {
+        issues.push({ path, value: former, message: 'is listed twice' });
+      } else if (claim !== undefined) {
+        issues.push({
+          path,
+          value: former,
+          message: `is already ${claim}: a name identifies one store's resources, so it may belong to one store only`,
+        });
+      } else {
+        claimedBy.set(former, `stores[${index}].formerNames[${position}]`);
+      }
     });
   }
 }

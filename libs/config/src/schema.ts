@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { DATA_CLASSIFICATIONS, ENCRYPTIONS, ENVIRONMENTS, STORE_NAME_PATTERN, TIERS } from './spec';
 
+/** A store renamed more often than this is better migrated to a new store. */
+export const MAX_FORMER_NAMES = 10;
+
 /** Upper bound for any age in days: 100 years, far beyond any checkpoint's useful life. */
 export const MAX_DAYS = 36_500;
 
@@ -25,6 +28,7 @@ export const accessSchema = z.strictObject({
 
 export const storeSchema = z.strictObject({
   name: z.string().regex(STORE_NAME_PATTERN),
+  formerNames: z.array(z.string().regex(STORE_NAME_PATTERN)).max(MAX_FORMER_NAMES).optional(),
   dataClassification: z.enum(DATA_CLASSIFICATIONS),
   tier: z.enum(TIERS).optional(),
   zone: z.string().min(1).optional(),
@@ -68,6 +72,7 @@ export const ALLOWED: Record<string, string> = {
   retention: `a block of retention keys (${KNOWN_KEYS.retention.join(', ')}), e.g. retention: { coolAfterDays: 30 }`,
   access: `a block with the lists ${KNOWN_KEYS.access.join(' and ')}, e.g. access: { readers: [PRINCIPAL] }`,
   name: `a store name matching ${STORE_NAME_PATTERN.source} (lowercase letter first, 2-31 characters), unique in the stack`,
+  formerNames: `a list of at most ${MAX_FORMER_NAMES} earlier names of this store, oldest first, each matching ${STORE_NAME_PATTERN.source}`,
   dataClassification: `one of ${DATA_CLASSIFICATIONS.join(' | ')}`,
   tier: `one of ${TIERS.join(' | ')}`,
   zone: 'a non-empty zone identifier',

@@ -41,6 +41,11 @@ export interface AccessSpec {
 
 export interface StoreSpec {
   name: string;
+  /**
+   * Earlier names of the store, oldest first: its resources answer to them (Pulumi aliases) and its physical
+   * names keep deriving from the first name it had, so a rename changes nothing in the cloud.
+   */
+  formerNames: string[];
   dataClassification: DataClassification;
   tier: Tier;
   /** AWS: AZ ID of the directory bucket (high-throughput, required). GCP: Anywhere Cache zone (optional). */
@@ -79,4 +84,17 @@ export function defaultEncryption(environment: Environment): Encryption {
 
 export function defaultProtect(environment: Environment): boolean {
   return environment === 'prod';
+}
+
+/** The name a store was created with: every physical name of the store derives from it, across renames. */
+export function firstName(store: Pick<StoreSpec, 'name' | 'formerNames'>): string {
+  return store.formerNames[0] ?? store.name;
+}
+
+/**
+ * The aliases a store's component takes (`{ name }` each, Pulumi's alias shape): with them its URN and,
+ * through Pulumi's inherited child aliases, every child's URN stays what it was under the former names.
+ */
+export function formerNameAliases(store: Pick<StoreSpec, 'formerNames'>): { name: string }[] {
+  return store.formerNames.map((name) => ({ name }));
 }

@@ -36,6 +36,7 @@ describe('defaults', () => {
     );
     expect(spec.stores[0]).toEqual({
       name: 'llm',
+      formerNames: [],
       dataClassification: 'internal',
       tier: 'standard',
       encryption,

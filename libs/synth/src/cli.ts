@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatPlan, losesData, planChanges, type Render } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
@@ -8,18 +9,21 @@ import type { Snapshot } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
 import { formatTable } from './table';
 
-export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3 } as const;
+export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3, dataLoss: 4 } as const;
 
-const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--out=DIR] [--cwd=DIR]
+const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--base=PATH] [--out=DIR] [--cwd=DIR]
   --stack        stack to render (default: dev); config from Pulumi.<stack>.yaml
   --config-file  any Pulumi stack config file, instead of Pulumi.<stack>.yaml
+  --base         a previous render (<stack>.json) of the same stack: prints the change plan against it
   --out          folder for <stack>.json (default: <repo>/dist/synth/<project folder>)
   --cwd          the Pulumi project folder (default: the current folder)
-exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed`;
+exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed,
+  4 (with --base) a change would delete or replace a resource holding checkpoints or their keys`;
 
 interface Options {
   stack: string;
   configFile?: string;
+  base?: string;
   out?: string;
   cwd: string;
 }
@@ -32,6 +36,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     options: {
       stack: { type: 'string' },
       'config-file': { type: 'string' },
+      base: { type: 'string' },
       out: { type: 'string' },
       cwd: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -43,10 +48,19 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!/^[A-Za-z0-9_.-]+$/.test(stack)) {
     throw new StackFileError(`--stack=${stack}: a stack name has letters, digits, '-', '_' and '.' only`);
   }
-  const options: Options = { stack, cwd: resolve(values.cwd ?? process.cwd()) };
-  if (values['config-file'] !== undefined) options.configFile = resolve(values['config-file']);
-  if (values.out !== undefined) options.out = resolve(values.out);
+  const options: Options = { stack, cwd: values.cwd === undefined ? process.cwd() : fromUser(values.cwd) };
+  if (values['config-file'] !== undefined) options.configFile = fromUser(values['config-file']);
+  if (values.base !== undefined) options.base = fromUser(values.base);
+  if (values.out !== undefined) options.out = fromUser(values.out);
   return options;
+}
+
+/**
+ * A path the user typed, from the folder they typed it in: `nx run` starts synth in the project folder,
+ * and npm (npx, npm run) keeps the folder it was started from in INIT_CWD.
+ */
+function fromUser(path: string): string {
+  return resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
 }
 
 /** Renders one stack offline; returns the exit status. */
@@ -57,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const unknownFlag = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     const message = unknownFlag
-      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --out, --cwd, --help`
+      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --base, --out, --cwd, --help`
       : (error as Error).message;
     console.error(`synth: ${message}\n${USAGE}`);
     return EXIT.invalid;
@@ -66,8 +80,22 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT.clean;
   }
+  let base: Render | undefined;
+  try {
+    base = options.base === undefined ? undefined : readBaseRender(options.base);
+  } catch (error) {
+    console.error(`synth: ${(error as Error).message}`);
+    return EXIT.invalid;
+  }
   try {
     const snapshot = await synthesize(options);
+    if (base && base.project !== snapshot.project) {
+      throw new StackFileError(
+        `--base=${shownPath(options.base ?? '')}: a render of project ${base.project}, not ${snapshot.project}`,
+      );
+    }
+    const plan = base ? planChanges(base, snapshot) : undefined;
+    if (plan) snapshot.analysis = { ...snapshot.analysis, changes: plan };
     const outDir =
       options.out ??
       join(
@@ -80,9 +108,9 @@ export async function main(argv: string[]): Promise<number> {
     const jsonPath = join(outDir, `${options.stack}.json`);
     writeFileSync(jsonPath, JSON.stringify(snapshot, null, 2) + '\n');
     console.log(formatTable(snapshot, shownPath(jsonPath)));
-    return snapshot.violations.some((violation) => violation.level === 'mandatory')
-      ? EXIT.violation
-      : EXIT.clean;
+    if (plan && options.base) console.log('\n' + formatPlan(plan, shownPath(options.base)));
+    if (snapshot.violations.some((violation) => violation.level === 'mandatory')) return EXIT.violation;
+    return plan && losesData(plan) ? EXIT.dataLoss : EXIT.clean;
   } catch (error) {
     const cause: unknown = error instanceof RenderFailure ? error.cause : error;
     if (isUserError(cause)) {
@@ -98,6 +126,30 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.programFailed;
   }
+}
+
+/** A previous render to plan against: synth's own JSON, with its resources. */
+function readBaseRender(path: string): Render {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new StackFileError(
+      `--base=${shownPath(path)}: cannot read a render from it (${(error as Error).message})`,
+    );
+  }
+  const render = parsed as Partial<Render> | null;
+  if (!render || typeof render !== 'object' || !Array.isArray(render.resources)) {
+    throw new StackFileError(
+      `--base=${shownPath(path)}: not a render; expected the JSON synth writes (dist/synth/<project>/<stack>.json)`,
+    );
+  }
+  return {
+    project: String(render.project),
+    stack: String(render.stack),
+    resources: render.resources,
+    outputs: {},
+  };
 }
 
 /** A path as the user reads it: relative to where they are, unless it lies outside. */

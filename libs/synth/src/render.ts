@@ -37,6 +37,7 @@ interface RegisterRequest {
   getProtect(): boolean | undefined;
   getRetainondelete(): boolean | undefined;
   getDependenciesList(): string[];
+  getAliasurnsList(): string[];
   getPropertydependenciesMap(): {
     forEach(callback: (entry: { getUrnsList(): string[] }, key: string) => void): void;
   };
@@ -54,6 +55,16 @@ class RecordingMonitor extends MockMonitor {
       if (!err) this.record(req, response as { getUrn(): string });
       callback(err, response);
     });
+  }
+
+  // Without alias specs the SDK resolves every alias, those a child inherits from its parent's included,
+  // to the URNs the engine matches against its state, so the render can record them (see `aliases`).
+  override supportsFeature(
+    req: { getId(): string },
+    callback: (err: unknown, response: { getHassupport(): boolean }) => void,
+  ) {
+    if (req.getId() === 'aliasSpecs') callback(null, { getHassupport: () => false });
+    else super.supportsFeature(req, callback);
   }
 
   override registerResourceOutputs(
@@ -79,6 +90,8 @@ class RecordingMonitor extends MockMonitor {
       propertyDependencies: propertyDependencies(req),
       inputs: plain(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
     };
+    const aliases = [...new Set(req.getAliasurnsList())].sort();
+    if (aliases.length > 0) resource.aliases = aliases;
     if (req.getProvider()) resource.provider = req.getProvider();
     this.registered.push(resource);
   }
@@ -107,7 +120,7 @@ export async function render(program: () => unknown, options: RenderOptions): Pr
     store.supportsSecrets = true;
     store.supportsResourceReferences = true;
     store.supportsDeletedWith = true;
-    store.supportsAliasSpecs = true;
+    store.supportsAliasSpecs = false;
     setAllConfig(config, options.secretKeys ?? []);
 
     const failures: unknown[] = [];

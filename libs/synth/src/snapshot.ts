@@ -13,10 +13,13 @@ export interface RenderedResource {
   propertyDependencies: Record<string, string[]>;
   /** Inputs as the provider would receive them; secrets as "[secret]", unknowns as "[unknown]". */
   inputs: Record<string, unknown>;
+  /** The former URNs this resource answers to (Pulumi aliases, inherited ones included); absent when none. */
+  aliases?: string[];
   /** Provider reference, when one was passed explicitly. */
   provider?: string;
 }
 
+import type { ChangePlan } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 
 export interface Snapshot {
@@ -25,6 +28,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
+  /** What the render does, per analysis of libs/analysis; `changes` with --base. */
+  analysis?: { changes?: ChangePlan };
 }
 
 export const SECRET_MARK = '[secret]';

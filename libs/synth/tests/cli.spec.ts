@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -82,7 +82,7 @@ describe('synth CLI', () => {
       '; stacks with a config file here: badspec, broken, crash, dev, weak (or pass --config-file=PATH)',
     ],
     [['--stack=broken'], 'Pulumi.broken.yaml:3:1: invalid YAML'],
-    [['--bogus'], "unknown flag '--bogus'; allowed: --stack, --config-file, --out, --cwd, --help"],
+    [['--bogus'], "unknown flag '--bogus'; allowed: --stack, --config-file, --base, --out, --cwd, --help"],
     [['--stack=a/b'], '--stack=a/b: a stack name has letters'],
     [[`--config-file=${join(project, 'missing.yaml')}`], 'missing.yaml: file not found'],
   ])('exits 2 with a clear message for %j', async (args, message) => {
@@ -111,5 +111,62 @@ describe('synth CLI', () => {
     const result = await synthInProcess('--stack=crash');
     expect(result.status).toBe(3);
     expect(result.stderr).toContain('fixture crashed on purpose');
+  });
+});
+
+describe('synth --base', () => {
+  /** The dev render, changed by `edit`, written where --base can read it. */
+  async function baseRender(
+    edit: (render: { project: string; resources: Record<string, unknown>[] }) => void,
+  ) {
+    const first = await synthInProcess();
+    const render = JSON.parse(readFileSync(join(first.out, 'dev.json'), 'utf8'));
+    edit(render);
+    const path = join(first.out, 'base.json');
+    writeFileSync(path, JSON.stringify(render));
+    return path;
+  }
+
+  it('prints the plan, writes it as analysis.changes and exits 0 when nothing changes', async () => {
+    const base = await baseRender(() => undefined);
+    const result = await synthInProcess(`--base=${base}`);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Change plan against');
+    expect(result.stdout).toContain(
+      'No resource holding checkpoints or their keys would be deleted or replaced.',
+    );
+    const json = JSON.parse(readFileSync(join(result.out, 'dev.json'), 'utf8'));
+    expect(json.analysis.changes.dataLoss).toEqual([]);
+    // The stack, the fixture's component, its key and its alias.
+    expect(json.analysis.changes.others.map((change: { kind: string }) => change.kind)).toEqual(
+      Array(4).fill('unchanged'),
+    );
+  });
+
+  it('exits 4 and says why when a key would be replaced', async () => {
+    const base = await baseRender((render) => {
+      const key = render.resources.find((resource) => resource['type'] === 'aws:kms/key:Key');
+      (key!['inputs'] as Record<string, unknown>)['keyUsage'] = 'SIGN_VERIFY';
+    });
+    const result = await synthInProcess(`--base=${base}`);
+    expect(result.status).toBe(4);
+    expect(result.stdout).toContain('DATA LOSS: 1 change(s)');
+    expect(result.stdout).toMatch(/aws:kms\/key:Key 'ckpt-key' would be replaced \(keyUsage changed\)/);
+  });
+
+  it.each([
+    ['a file that is not there', () => '/nonexistent/base.json', 'cannot read a render from it'],
+    [
+      'a render of another project',
+      () =>
+        baseRender((render) => {
+          render.project = 'other-project';
+        }),
+      'a render of project other-project, not synth-fixture',
+    ],
+  ])('exits 2 for %s', async (_case, path, message) => {
+    const result = await synthInProcess(`--base=${await path()}`);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
   });
 });

@@ -1,5 +1,11 @@
 import * as pulumi from '@pulumi/pulumi';
-import type { StackSpec, StoreOutputs, StoreSpec } from '@checkpoints/config';
+import {
+  firstName,
+  formerNameAliases,
+  type StackSpec,
+  type StoreOutputs,
+  type StoreSpec,
+} from '@checkpoints/config';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import type { AwsStoreTarget } from '@checkpoints/policy';
 import { createDirectoryBucket } from './directory-bucket';
@@ -29,11 +35,21 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:aws:CheckpointStore', name, {}, opts);
+    // Children are named after the store, so they inherit these aliases with the former name in place of
+    // the new one: a rename keeps every URN.
+    super(
+      'checkpoints:aws:CheckpointStore',
+      name,
+      {},
+      {
+        ...opts,
+        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+      },
+    );
     const { store, region } = args;
     const scope: StoreScope = {
       store,
-      nameContext: { project: args.project, stack: args.stackName, store: store.name },
+      nameContext: { project: args.project, stack: args.stackName, store: firstName(store) },
       tags: awsTags(
         standardTags({
           owner: args.stack.owner,

@@ -6,7 +6,7 @@ import { DirectoryBucket } from '@pulumi/aws/s3/directoryBucket';
 import { names } from '@checkpoints/naming';
 import { s3DirectoryBucketPolicy, s3DirectoryLifecycleRules } from '@checkpoints/policy';
 import { defaultEncryptionRule } from './encryption';
-import { dataProtection, type StoreBucket, type StoreScope } from './scope';
+import { dataProtection, SAFETY_SETTING, type StoreBucket, type StoreScope } from './scope';
 
 /**
  * The high-throughput tier: an S3 Express One Zone directory bucket in the store's availability zone,
@@ -31,7 +31,7 @@ export function createDirectoryBucket(scope: StoreScope, key: Key | undefined): 
   new BucketServerSideEncryptionConfiguration(
     `${store.name}-encryption`,
     { bucket: bucketName, rules: [defaultEncryptionRule(key)] },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   const policy = new BucketPolicy(
     `${store.name}-policy`,
@@ -39,13 +39,13 @@ export function createDirectoryBucket(scope: StoreScope, key: Key | undefined): 
       bucket: bucketName,
       policy: bucket.arn.apply((bucketArn) => JSON.stringify(s3DirectoryBucketPolicy({ bucketArn }))),
     },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   // The policy grants S3 Lifecycle the session it expires objects through.
   new BucketLifecycleConfiguration(
     `${store.name}-lifecycle`,
     { bucket: bucketName, rules: s3DirectoryLifecycleRules(store.retention) },
-    { parent, dependsOn: [policy] },
+    { parent, ...SAFETY_SETTING, dependsOn: [policy] },
   );
   return { name: bucketName, arn: bucket.arn };
 }

@@ -10,7 +10,7 @@ import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
 import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/policy';
 import { defaultEncryptionRule } from './encryption';
-import { dataProtection, type StoreBucket, type StoreScope } from './scope';
+import { dataProtection, SAFETY_SETTING, type StoreBucket, type StoreScope } from './scope';
 
 /**
  * The standard tier: a versioned general purpose bucket, private to its account, encrypted by default,
@@ -27,7 +27,7 @@ export function createGeneralPurposeBucket(scope: StoreScope, key: Key | undefin
   const ownership = new BucketOwnershipControls(
     `${store.name}-ownership`,
     { bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   const publicAccessBlock = new BucketPublicAccessBlock(
     `${store.name}-public-access-block`,
@@ -38,24 +38,24 @@ export function createGeneralPurposeBucket(scope: StoreScope, key: Key | undefin
       ignorePublicAcls: true,
       restrictPublicBuckets: true,
     },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   const versioning = new BucketVersioning(
     `${store.name}-versioning`,
     { bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   new BucketServerSideEncryptionConfiguration(
     `${store.name}-encryption`,
     // Customer-provided keys (SSE-C) would put the only copy of a key in a training job's hands.
     { bucket: bucketName, rules: [{ ...defaultEncryptionRule(key), blockedEncryptionTypes: ['SSE-C'] }] },
-    { parent },
+    { parent, ...SAFETY_SETTING },
   );
   // Noncurrent-version rules only take effect on a versioned bucket.
   new BucketLifecycleConfiguration(
     `${store.name}-lifecycle`,
     { bucket: bucketName, rules: s3LifecycleRules(store.retention) },
-    { parent, dependsOn: [versioning] },
+    { parent, ...SAFETY_SETTING, dependsOn: [versioning] },
   );
   new BucketPolicy(
     `${store.name}-policy`,
@@ -66,7 +66,7 @@ export function createGeneralPurposeBucket(scope: StoreScope, key: Key | undefin
         .apply(([bucketArn, keyArn]) => JSON.stringify(s3BucketPolicy({ bucketArn, keyArn }))),
     },
     // S3 refuses a policy while the public access block is still being written.
-    { parent, dependsOn: [publicAccessBlock, ownership] },
+    { parent, ...SAFETY_SETTING, dependsOn: [publicAccessBlock, ownership] },
   );
   return { name: bucketName, arn: bucket.arn };
 }

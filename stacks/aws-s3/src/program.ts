@@ -7,13 +7,16 @@ import {
   awsQuotaWarnings,
   awsRules,
   ConfigError,
+  firstName,
   iamPolicySize,
   loadStackSpec,
+  physicalNameIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
+  type StoreSpec,
 } from '@checkpoints/config';
-import { names } from '@checkpoints/naming';
+import { names, type NameContext } from '@checkpoints/naming';
 import { awsTrustPolicy } from '@checkpoints/policy';
 import { CheckpointStore } from './checkpoint-store';
 
@@ -49,11 +52,12 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
   const rules = region !== undefined && issues.length === 0 ? awsRules.forRegion(region) : awsRules;
   let spec: StackSpec | undefined;
   try {
-    spec = loadStackSpec(pulumi.runtime.allConfig(), rules, source);
+    spec = loadStackSpec(pulumi.runtime.allConfig(), rules, source, { isSecret: isConfigSecret });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
+  if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames));
   if (spec !== undefined && region !== undefined && issues.length === 0) {
     issues.push(...trustPolicySizeIssues(spec, region));
   }
@@ -88,7 +92,34 @@ function trustPolicySizeIssues(spec: StackSpec, region: string): ConfigIssue[] {
   );
 }
 
+/** Every name the stack derives for a store that must be unique in the account (or globally, for buckets). */
+export function awsPhysicalNames(store: StoreSpec): Record<string, string | string[]> {
+  const ctx: NameContext = {
+    project: pulumi.getProject(),
+    stack: pulumi.getStack(),
+    store: firstName(store),
+  };
+  const bucket =
+    store.tier === 'high-throughput' && store.zone !== undefined
+      ? names.s3DirectoryBucket(ctx, store.zone)
+      : names.s3Bucket(ctx);
+  return {
+    'S3 bucket': bucket,
+    'IAM role': [names.iamRole(ctx, 'writer'), names.iamRole(ctx, 'reader')],
+    'KMS alias': names.kmsKeyAlias(ctx),
+  };
+}
+
 /** The partition and account the stack deploys into (those of the credentials it runs with). */
 function deployingAccount(): { partition: pulumi.Output<string>; accountId: pulumi.Output<string> } {
   return { partition: getPartitionOutput().partition, accountId: getCallerIdentityOutput().accountId };
 }
+
+/**
+ * Whether a config key is a secret: the predicate Pulumi's own Config consults, absent from the SDK's typings.
+ * libs/config refuses secrets where they would land in tags, labels or names.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { isConfigSecret } = require('@pulumi/pulumi/runtime/config') as {
+  isConfigSecret(key: string): boolean;
+};

@@ -12,10 +12,21 @@ export interface StoreScope {
   parent: pulumi.Resource;
 }
 
-/** Resources that hold checkpoints, or the key without which they cannot be read, outlive a `destroy`. */
+/**
+ * Resources that hold checkpoints, or the key without which they cannot be read, outlive any deploy that
+ * would delete them, in every environment: removed from the program, they are released, not deleted.
+ * `protect` additionally stops a deploy that would replace or release them (the prod default).
+ */
 export function dataProtection(store: StoreSpec): pulumi.CustomResourceOptions {
-  return { protect: store.protect, retainOnDelete: store.protect };
+  return { protect: store.protect, retainOnDelete: true };
 }
+
+/**
+ * The settings that keep a bucket's data safe (versioning, policy, public access block, encryption,
+ * lifecycle) stay in place when the store is released: deleting them would suspend versioning or open
+ * the bucket while its checkpoints are still there.
+ */
+export const SAFETY_SETTING: pulumi.CustomResourceOptions = { retainOnDelete: true };
 
 /** The bucket a store's roles and outputs point at, whichever kind it is. */
 export interface StoreBucket {

@@ -1,3 +1,4 @@
+import { dataHolders } from '@checkpoints/analysis';
 import { customResources, type Snapshot } from '@checkpoints/synth';
 import { ACCOUNT, renderStack, TYPES } from './render-stack';
 
@@ -11,19 +12,59 @@ const fastStore = {
 
 function protectedResources(snapshot: Snapshot): string[] {
   return customResources(snapshot)
-    .filter((resource) => resource.protect || resource.retainOnDelete)
-    .map((resource) => `${resource.name} protect=${resource.protect} retain=${resource.retainOnDelete}`)
+    .filter((resource) => resource.protect)
+    .map((resource) => resource.name)
     .sort();
 }
 
+/** Every data holder, key and safety setting, as the change model classifies them. */
+function guarded(snapshot: Snapshot): string[] {
+  return dataHolders(snapshot)
+    .map((holder) => `${holder.name} ${holder.holds} retain=${holder.retainOnDelete}`)
+    .sort();
+}
+
+const RETAINED_IN_EVERY_ENVIRONMENT = [
+  'llm-fast-bucket data retain=true',
+  'llm-fast-encryption safety retain=true',
+  'llm-fast-key key retain=true',
+  'llm-fast-lifecycle safety retain=true',
+  'llm-fast-policy safety retain=true',
+  'llm-pretrain-bucket data retain=true',
+  'llm-pretrain-encryption safety retain=true',
+  'llm-pretrain-key key retain=true',
+  'llm-pretrain-lifecycle safety retain=true',
+  'llm-pretrain-ownership safety retain=true',
+  'llm-pretrain-policy safety retain=true',
+  'llm-pretrain-public-access-block safety retain=true',
+  'llm-pretrain-versioning safety retain=true',
+];
+
 describe('protection', () => {
-  it('prod default: bucket, directory bucket and keys are protected and retained on delete, nothing else', async () => {
+  it.each(['dev', 'staging', 'prod'])(
+    '%s: every bucket, key and safety setting is retained on delete, so no deploy deletes it',
+    async (environment) => {
+      const snapshot = await renderStack({
+        environment,
+        stores: [
+          { ...standardStore, encryption: 'customer-managed' },
+          { ...fastStore, encryption: 'customer-managed' },
+        ],
+      });
+      expect(guarded(snapshot)).toEqual(RETAINED_IN_EVERY_ENVIRONMENT);
+      // Nothing else is retained: a role left behind would keep its access to the released bucket.
+      const retained = customResources(snapshot).filter((resource) => resource.retainOnDelete);
+      expect(retained).toHaveLength(RETAINED_IN_EVERY_ENVIRONMENT.length);
+    },
+  );
+
+  it('prod default: the buckets and keys are protected, nothing else', async () => {
     const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     expect(protectedResources(snapshot)).toEqual([
-      'llm-fast-bucket protect=true retain=true',
-      'llm-fast-key protect=true retain=true',
-      'llm-pretrain-bucket protect=true retain=true',
-      'llm-pretrain-key protect=true retain=true',
+      'llm-fast-bucket',
+      'llm-fast-key',
+      'llm-pretrain-bucket',
+      'llm-pretrain-key',
     ]);
   });
 
@@ -40,10 +81,7 @@ describe('protection', () => {
         { ...fastStore, protect: false, encryption: 'customer-managed' },
       ],
     });
-    expect(protectedResources(snapshot)).toEqual([
-      'llm-pretrain-bucket protect=true retain=true',
-      'llm-pretrain-key protect=true retain=true',
-    ]);
+    expect(protectedResources(snapshot)).toEqual(['llm-pretrain-bucket', 'llm-pretrain-key']);
   });
 });
 

@@ -6,7 +6,7 @@ import { BlobServiceProperties } from '@pulumi/azure-native/storage/blobServiceP
 import { ManagementPolicy } from '@pulumi/azure-native/storage/managementPolicy';
 import { StorageAccount, type StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
 import type { AccountEncryption } from './encryption';
-import { dataHolderOptions, type StoreScope } from './scope';
+import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
 type AccountType = Pick<StorageAccountArgs, 'kind' | 'sku' | 'accessTier'>;
 
@@ -62,7 +62,7 @@ export function enableSoftDelete(scope: StoreScope, account: StorageAccount): Bl
       deleteRetentionPolicy: { enabled: true, days },
       containerDeleteRetentionPolicy: { enabled: true, days },
     },
-    { parent: scope.parent },
+    safetySettingOptions(scope),
   );
 }
 
@@ -96,6 +96,6 @@ export function applyLifecycle(scope: StoreScope, account: StorageAccount): Mana
       managementPolicyName: 'default',
       policy,
     },
-    { parent: scope.parent },
+    safetySettingOptions(scope),
   );
 }

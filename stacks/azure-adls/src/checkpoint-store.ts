@@ -1,5 +1,11 @@
 import * as pulumi from '@pulumi/pulumi';
-import type { StackSpec, StoreOutputs, StoreSpec } from '@checkpoints/config';
+import {
+  firstName,
+  formerNameAliases,
+  type StackSpec,
+  type StoreOutputs,
+  type StoreSpec,
+} from '@checkpoints/config';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { applyLifecycle, createAccount, createFilesystem, enableSoftDelete } from './account';
 import { customerManagedKey, microsoftManagedKeys } from './encryption';
@@ -20,14 +26,31 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:azure:CheckpointStore', name, {}, opts);
+    // Children are named after the store, so they inherit these aliases with the former name in place of
+    // the new one: a rename keeps every URN.
+    super(
+      'checkpoints:azure:CheckpointStore',
+      name,
+      {},
+      {
+        ...opts,
+        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+      },
+    );
     const { store, stack } = args;
-    const names = { project: pulumi.getProject(), stack: pulumi.getStack(), store: store.name };
+    const stackNames = { project: pulumi.getProject(), stack: pulumi.getStack() };
     const scope: StoreScope = {
       parent: this,
       store,
-      names,
-      tags: azureTags(standardTags({ ...stack, ...names, dataClassification: store.dataClassification })),
+      names: { ...stackNames, store: firstName(store) },
+      tags: azureTags(
+        standardTags({
+          ...stack,
+          ...stackNames,
+          store: store.name,
+          dataClassification: store.dataClassification,
+        }),
+      ),
       location: args.location,
       resourceGroupName: args.resourceGroupName,
       subscriptionId: args.subscriptionId,

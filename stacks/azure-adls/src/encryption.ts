@@ -3,9 +3,9 @@ import { Key } from '@pulumi/azure-native/keyvault/key';
 import { Vault } from '@pulumi/azure-native/keyvault/vault';
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import type { StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
-import { names } from '@checkpoints/naming';
+import { names, type NameContext } from '@checkpoints/naming';
 import { assignRole } from './role-assignment';
-import { dataHolderOptions, type StoreScope } from './scope';
+import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
 /** How the account encrypts data at rest, and what must exist before it can. */
 export interface AccountEncryption {
@@ -34,7 +34,7 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
     `${scope.store.name}-encryption`,
     {
       resourceGroupName: scope.resourceGroupName,
-      resourceName: `${names.storageAccount(scope.names)}-encryption`,
+      resourceName: encryptionIdentityName(scope.names),
       location: scope.location,
       tags: scope.tags,
     },
@@ -49,9 +49,11 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
       role: 'Key Vault Crypto Service Encryption User',
       principalId: identity.principalId,
       principalType: 'ServicePrincipal',
-      description: `checkpoint store ${scope.store.name}: storage account encryption`,
+      description: `checkpoint store ${scope.names.store}: storage account encryption`,
     },
     scope,
+    // Without this grant the account cannot unwrap its key: it outlives the store like the key.
+    safetySettingOptions(scope),
   );
   return {
     identity: { type: 'UserAssigned', userAssignedIdentities: [identity.id] },
@@ -63,6 +65,11 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
     },
     dependsOn: [keyAccess],
   };
+}
+
+/** The identity through which a store's account reads its key: named after the account it serves. */
+export function encryptionIdentityName(ctx: NameContext): string {
+  return `${names.storageAccount(ctx)}-encryption`;
 }
 
 function createVault(scope: StoreScope): Vault {
@@ -97,7 +104,7 @@ function createKey(scope: StoreScope, vault: Vault): Key {
       resourceGroupName: scope.resourceGroupName,
       vaultName: vault.name,
       // The vault is the store's own, so the key needs no hash to be unique.
-      keyName: `checkpoints-${scope.store.name}`,
+      keyName: `checkpoints-${scope.names.store}`,
       properties: {
         kty: 'RSA',
         keySize: 3072,

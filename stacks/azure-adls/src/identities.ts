@@ -43,7 +43,7 @@ export function grantFilesystemAccess(
         scope: filesystem.id,
         role: grant.role,
         ...principalOf(grant.grantee, identities),
-        description: `checkpoint store ${scope.store.name}: ${grant.grantee.purpose} (${grant.role})`,
+        description: `checkpoint store ${scope.names.store}: ${grant.grantee.purpose} (${grant.role})`,
       },
       scope,
     ),

@@ -7,15 +7,19 @@ import {
   azureRules,
   ConfigError,
   DATA_CLASSIFICATIONS,
+  firstName,
   loadStackSpec,
+  physicalNameIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
+  type StoreSpec,
 } from '@checkpoints/config';
-import { nameRules, names } from '@checkpoints/naming';
+import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { CheckpointStore } from './checkpoint-store';
+import { encryptionIdentityName } from './encryption';
 
 interface AzureStackConfig {
   spec: StackSpec;
@@ -50,11 +54,12 @@ function loadAzureConfig(): AzureStackConfig {
   const issues: ConfigIssue[] = [];
   let spec: StackSpec | undefined;
   try {
-    spec = loadStackSpec(pulumi.runtime.allConfig(), azureRules, source);
+    spec = loadStackSpec(pulumi.runtime.allConfig(), azureRules, source, { isSecret: isConfigSecret });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
+  if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
   const location = new pulumi.Config('azure-native').get('location');
   issues.push(...azureLocationIssues(location));
   const groupName = spec?.resourceGroupName;
@@ -74,9 +79,27 @@ export function roleAssignmentCount(spec: StackSpec): number {
   );
 }
 
+/** Every name the stack derives for a store that must be unique globally or in the resource group. */
+export function azurePhysicalNames(store: StoreSpec): Record<string, string | string[]> {
+  const ctx: NameContext = {
+    project: pulumi.getProject(),
+    stack: pulumi.getStack(),
+    store: firstName(store),
+  };
+  return {
+    'storage account': names.storageAccount(ctx),
+    'managed identity': [
+      names.managedIdentity(ctx, 'writer'),
+      names.managedIdentity(ctx, 'reader'),
+      encryptionIdentityName(ctx),
+    ],
+    'key vault': names.keyVault(ctx),
+  };
+}
+
 /**
  * One resource group per stack. Deleting a group deletes everything in it, retained accounts included,
- * so the group is protected whenever any store is.
+ * so no deploy ever deletes it, and it is protected whenever any store is.
  */
 function createResourceGroup(spec: StackSpec, location: string): ResourceGroup {
   const stack = { project: pulumi.getProject(), stack: pulumi.getStack() };
@@ -91,7 +114,7 @@ function createResourceGroup(spec: StackSpec, location: string): ResourceGroup {
         standardTags({ environment, owner, costCenter, ...stack, dataClassification: mostSensitive(spec) }),
       ),
     },
-    protect ? { protect, retainOnDelete: true } : {},
+    { protect, retainOnDelete: true },
   );
 }
 
@@ -102,3 +125,12 @@ function mostSensitive(spec: StackSpec): string {
   );
   return DATA_CLASSIFICATIONS[rank] ?? 'restricted';
 }
+
+/**
+ * Whether a config key is a secret: the predicate Pulumi's own Config consults, absent from the SDK's typings.
+ * libs/config refuses secrets where they would land in tags, labels or names.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { isConfigSecret } = require('@pulumi/pulumi/runtime/config') as {
+  isConfigSecret(key: string): boolean;
+};

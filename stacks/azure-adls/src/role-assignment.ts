@@ -32,7 +32,12 @@ export function roleAssignmentName(scope: string, roleDefinitionId: string, prin
 }
 
 /** One role assignment, a child of the store. */
-export function assignRole(name: string, grant: RoleGrant, storeScope: StoreScope): RoleAssignment {
+export function assignRole(
+  name: string,
+  grant: RoleGrant,
+  storeScope: StoreScope,
+  opts: pulumi.CustomResourceOptions = { parent: storeScope.parent },
+): RoleAssignment {
   const roleDefinitionId = storeScope.subscriptionId.apply((subscription) =>
     azureRoleDefinitionId(subscription, grant.role),
   );
@@ -48,6 +53,6 @@ export function assignRole(name: string, grant: RoleGrant, storeScope: StoreScop
         .apply(([scope, role, principal]) => roleAssignmentName(scope, role, principal)),
       description: grant.description,
     },
-    { parent: storeScope.parent },
+    opts,
   );
 }

@@ -16,9 +16,16 @@ export interface StoreScope {
   tenantId: pulumi.Output<string>;
 }
 
-/** Resources that hold checkpoints (or the key to them) outlive a deploy that would delete them. */
+/**
+ * Resources that hold checkpoints (or the key to them) outlive any deploy that would delete them, in every
+ * environment: removed from the program they are released, not deleted. `protect` (the prod default)
+ * also stops a deploy that would replace or release them.
+ */
 export function dataHolderOptions(scope: StoreScope): pulumi.CustomResourceOptions {
-  return scope.store.protect
-    ? { parent: scope.parent, protect: true, retainOnDelete: true }
-    : { parent: scope.parent };
+  return { parent: scope.parent, protect: scope.store.protect, retainOnDelete: true };
+}
+
+/** Soft delete and lifecycle stay as they are when the store is released: the data is still there. */
+export function safetySettingOptions(scope: StoreScope): pulumi.CustomResourceOptions {
+  return { parent: scope.parent, retainOnDelete: true };
 }

@@ -1,3 +1,4 @@
+import { dataHolders } from '@checkpoints/analysis';
 import { customResources, type Snapshot } from '@checkpoints/synth';
 import { renderStack, T } from './render';
 
@@ -11,14 +12,42 @@ const stores = [
   },
 ];
 
-/** `type::name` of every resource with protect and retainOnDelete, and fails on one with only one of them. */
+/** `type::name` of every protected resource. */
 function protectedResources(snapshot: Snapshot): string[] {
-  const resources = customResources(snapshot);
-  resources.forEach((r) => expect(`${r.name} ${r.protect}`).toBe(`${r.name} ${r.retainOnDelete}`));
-  return resources.filter((r) => r.protect).map((r) => `${r.type}::${r.name}`);
+  return customResources(snapshot)
+    .filter((r) => r.protect)
+    .map((r) => `${r.type}::${r.name}`);
+}
+
+/** `type::name holds` of every data holder, key and safety setting that a deploy could delete. */
+function unretainedHolders(snapshot: Snapshot): string[] {
+  return dataHolders(snapshot)
+    .filter((holder) => !holder.retainOnDelete)
+    .map((holder) => `${holder.type}::${holder.name} ${holder.holds}`);
 }
 
 describe('protection', () => {
+  it.each(['dev', 'staging', 'prod'])(
+    '%s: the group, accounts, filesystems, vaults, keys, key grants, soft delete and lifecycle are retained on delete',
+    async (environment) => {
+      const snapshot = await renderStack(
+        { environment, stores: stores.map((store) => ({ ...store, encryption: 'customer-managed' })) },
+        environment,
+      );
+      const holders = dataHolders(snapshot);
+      expect(holders.map((holder) => holder.holds).sort()).toEqual(
+        [
+          'data', // the resource group
+          ...['data', 'data', 'key', 'key', 'key', 'safety', 'safety'], // llm
+          ...['data', 'data', 'key', 'key', 'key', 'safety', 'safety'], // fast
+        ].sort(),
+      );
+      expect(unretainedHolders(snapshot)).toEqual([]);
+      // Nothing else is retained: an identity left behind would keep its role on the released filesystem.
+      expect(customResources(snapshot).filter((r) => r.retainOnDelete)).toHaveLength(holders.length);
+    },
+  );
+
   it('protects and retains what holds data or its key, and the group around it, by default in prod', async () => {
     const snapshot = await renderStack({ environment: 'prod', stores }, 'prod');
     expect(protectedResources(snapshot).sort()).toEqual(

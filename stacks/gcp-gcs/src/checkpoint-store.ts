@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/gcp/storage/bucket';
-import type { StoreOutputs, StoreSpec } from '@checkpoints/config';
+import { formerNameAliases, type StoreOutputs, type StoreSpec } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/policy';
 import { checkpointBucketArgs } from './bucket';
@@ -26,9 +26,20 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:gcp:CheckpointStore', name, {}, opts);
+    // Children are named after the store, so they inherit these aliases with the former name in place of
+    // the new one: a rename keeps every URN.
+    super(
+      'checkpoints:gcp:CheckpointStore',
+      name,
+      {},
+      {
+        ...opts,
+        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+      },
+    );
     const { store, location, labels } = args;
-    const protection = { protect: store.protect, retainOnDelete: store.protect };
+    // Released, never deleted, by any deploy in any environment; `protect` also stops replacing them.
+    const protection = { protect: store.protect, retainOnDelete: true };
 
     const identities = createStoreIdentities(this, name, args.names);
     const key =

@@ -53,7 +53,8 @@ export function createCustomerManagedKey(
   const serviceAgentGrant = new CryptoKeyIAMMember(
     `${name}-key-storage-agent`,
     { cryptoKeyId: key.id, role: KEY_USER_ROLE, member: storageServiceAgent.member },
-    { parent },
+    // Without this grant Cloud Storage cannot read what it encrypted: it outlives the store like the key.
+    { parent, retainOnDelete: true },
   );
   return { key, serviceAgentGrant };
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { GCP_IAM_LIMITS } from '@checkpoints/config';
-import { readProject } from '@checkpoints/synth';
-import { refusal, renderStack, stackConfig, store } from './render';
+import { GCP_IAM_LIMITS, type ConfigError } from '@checkpoints/config';
+import { readProject, render, RenderFailure } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { PROJECT, refusal, renderStack, stackConfig, store } from './render';
 
 describe('likely config mistakes fail before any resource, with the key path and why', () => {
   it.each<[string, Record<string, string>, string, string]>([
@@ -109,6 +110,19 @@ describe('likely config mistakes fail before any resource, with the key path and
       'checkpoints:resourceGroupName',
       'is not used on gcp; it applies on azure only',
     ],
+    [
+      'no gcp:project',
+      stackConfig([store()], { 'gcp:project': undefined }),
+      'gcp:project',
+      'is required: the ID of the Google Cloud project the stores are created in',
+    ],
+    [
+      // Both names shorten to the same 16 characters and their 6-character hashes collide (found by search).
+      'two stores deriving one service account',
+      stackConfig([store({ name: 'checkpointstoreabc-38s' }), store({ name: 'checkpointstoreabc-8gb' })]),
+      'checkpoints:stores[1].name',
+      "derives the same cloud names as stores[0] (checkpointstoreabc-38s): service account 'checkpointstorea-writer-c01be1', service account 'checkpointstorea-reader-c01be1'",
+    ],
   ])('%s', async (_title, config, path, message) => {
     const { error, resources } = await refusal(config);
     expect(error.issues.map((issue) => issue.path)).toEqual([path]);
@@ -187,5 +201,22 @@ describe("the bucket IAM policy stays inside IAM's member limits at the most pri
     expect(bound.filter((member) => member.startsWith('group:')).length).toBeLessThanOrEqual(
       GCP_IAM_LIMITS.groupsPerPolicy,
     );
+  });
+});
+
+describe('secrets', () => {
+  it('refuses a secret checkpoints: value, which would land in labels, before any resource', async () => {
+    const failure = await render(checkpointStack, {
+      project: PROJECT,
+      stack: 'dev',
+      config: stackConfig([store()], { 'checkpoints:owner': '[secret]' }),
+      secretKeys: ['checkpoints:owner'],
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RenderFailure);
+    const { cause, resources } = failure as RenderFailure;
+    expect((cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:owner', value: '[secret]' }),
+    ]);
+    expect(resources.filter((resource) => resource.custom)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { dataHolders } from '@checkpoints/analysis';
 import { names, nameRules } from '@checkpoints/naming';
 import { customResources, ofType, type Snapshot } from '@checkpoints/synth';
 import { componentOf, GCP_PROJECT, PROJECT, renderStack, single, stackConfig, store } from './render';
@@ -94,8 +95,11 @@ describe('standard tier, defaults (dev)', () => {
     ]).toEqual([]);
   });
 
-  it('protects nothing outside prod', () => {
-    expect(snapshot.resources.filter((resource) => resource.protect || resource.retainOnDelete)).toEqual([]);
+  it('protects nothing outside prod, and still retains the bucket on delete', () => {
+    expect(snapshot.resources.filter((resource) => resource.protect)).toEqual([]);
+    expect(dataHolders(snapshot)).toEqual([
+      expect.objectContaining({ type: BUCKET, holds: 'data', retainOnDelete: true }),
+    ]);
   });
 
   it('grants the writer objectUser and the reader objectViewer on this bucket only', () => {
@@ -348,13 +352,17 @@ describe('protection and labels', () => {
     );
   });
 
-  it('protects and retains the bucket, the key and its ring in prod, and nothing else', () => {
-    const guarded = snapshot.resources
-      .filter((resource) => resource.protect && resource.retainOnDelete)
-      .map((resource) => resource.type)
-      .sort();
-    expect(guarded).toEqual([KEY, KEY_RING, BUCKET].sort());
-    expect(snapshot.resources.filter((resource) => resource.protect !== resource.retainOnDelete)).toEqual([]);
+  it('protects the bucket, the key and its ring in prod, and retains them and the key grant', () => {
+    const protectedTypes = snapshot.resources.filter((resource) => resource.protect).map((r) => r.type);
+    expect(protectedTypes.sort()).toEqual([KEY, KEY_RING, BUCKET].sort());
+    const holders = dataHolders(snapshot).map(
+      (holder) => `${holder.type} ${holder.holds} ${holder.retainOnDelete}`,
+    );
+    expect(holders.sort()).toEqual(
+      [`${BUCKET} data true`, `${KEY} key true`, `${KEY_RING} key true`, `${KEY_MEMBER} key true`].sort(),
+    );
+    // Nothing else is retained: a service account left behind would keep its grants on the released bucket.
+    expect(snapshot.resources.filter((resource) => resource.retainOnDelete)).toHaveLength(4);
   });
 
   it('uses customer-managed keys by default in prod', () => {

@@ -1,0 +1,108 @@
+import type { CloudChangeRules, ReplacingInput } from './rules';
+
+// azure-native replaces a resource when a part of its ARM resource ID changes (the URL path parameters:
+// resource group, resource name) or its location: https://www.pulumi.com/registry/packages/azure-native/
+// ("Resource names ... changing them replaces the resource"); ARM itself cannot move or rename a resource in
+// place (https://learn.microsoft.com/azure/azure-resource-manager/management/move-resource-group-and-subscription).
+function resourceId(...pathParameters: readonly string[]): ReplacingInput[] {
+  return pathParameters.map((input) => ({
+    input,
+    source: `azure-native: '${input}' is a path parameter of the ARM resource ID; a new ID is a new resource`,
+  }));
+}
+
+const LOCATION: ReplacingInput = {
+  input: 'location',
+  source:
+    'https://learn.microsoft.com/azure/azure-resource-manager/management/move-support-resources: a resource cannot change region in place; azure-native replaces on a location change',
+};
+
+const STORAGE = 'https://learn.microsoft.com/azure/storage/common';
+
+/** The role a storage account's identity needs to wrap and unwrap its customer-managed key. */
+const KEY_VAULT_CRYPTO_SERVICE_ENCRYPTION_USER = 'e147488a-f6f5-4113-8e2d-b22465e65bf6';
+
+export const azureChangeRules: CloudChangeRules = {
+  cloud: 'azure',
+  types: {
+    'azure-native:storage:StorageAccount': {
+      holds: 'data',
+      replacedBy: [
+        ...resourceId('resourceGroupName', 'accountName'),
+        LOCATION,
+        {
+          input: 'kind',
+          source: `${STORAGE}/storage-account-upgrade: only general-purpose v1 and Blob storage accounts upgrade to StorageV2; a StorageV2 account cannot become BlockBlobStorage (premium) in place`,
+        },
+        {
+          input: 'sku.name',
+          source: `${STORAGE}/redundancy-migration: a standard account cannot be converted to premium or back; the data must be copied to a new account`,
+        },
+        {
+          input: 'isHnsEnabled',
+          source:
+            'https://github.com/Azure/azure-rest-api-specs/issues/18441: isHnsEnabled can only be set when the account is created (enabling it later needs the separate hnsonmigration operation; disabling is impossible)',
+        },
+        {
+          input: 'encryption.requireInfrastructureEncryption',
+          source: `${STORAGE}/infrastructure-encryption-enable: infrastructure encryption must be enabled when the account is created and cannot be changed afterwards`,
+        },
+      ],
+    },
+    'azure-native:storage:BlobContainer': {
+      holds: 'data',
+      replacedBy: resourceId('resourceGroupName', 'accountName', 'containerName'),
+    },
+    'azure-native:storage:BlobServiceProperties': {
+      holds: 'safety',
+      replacedBy: resourceId('resourceGroupName', 'accountName', 'blobServicesName'),
+    },
+    'azure-native:storage:ManagementPolicy': {
+      holds: 'safety',
+      replacedBy: resourceId('resourceGroupName', 'accountName', 'managementPolicyName'),
+    },
+    'azure-native:keyvault:Vault': {
+      holds: 'key',
+      holdsSource:
+        'https://learn.microsoft.com/azure/key-vault/general/soft-delete-overview: a deleted vault and its keys are recoverable only within the soft-delete retention period',
+      replacedBy: [...resourceId('resourceGroupName', 'vaultName'), LOCATION],
+    },
+    'azure-native:keyvault:Key': {
+      holds: 'key',
+      holdsSource: `${STORAGE}/customer-managed-keys-overview: if the key is deleted or access to it is revoked, the account's data cannot be read`,
+      replacedBy: resourceId('resourceGroupName', 'vaultName', 'keyName'),
+    },
+    'azure-native:authorization:RoleAssignment': {
+      // The encryption identity's grant on the key is as much the key as the key: without it, the account
+      // cannot unwrap its data encryption key.
+      holds: (inputs) =>
+        String(inputs['roleDefinitionId'] ?? '').endsWith(KEY_VAULT_CRYPTO_SERVICE_ENCRYPTION_USER)
+          ? 'key'
+          : undefined,
+      holdsSource: `${STORAGE}/customer-managed-keys-overview: the account reads its key through a managed identity holding Key Vault Crypto Service Encryption User (${KEY_VAULT_CRYPTO_SERVICE_ENCRYPTION_USER}); revoking it makes the data inaccessible`,
+      replacedBy: [
+        ...resourceId('scope', 'roleAssignmentName'),
+        {
+          input: 'roleDefinitionId',
+          source:
+            'https://learn.microsoft.com/rest/api/authorization/role-assignments/create: a role assignment cannot be updated to another role or principal; azure-native replaces it',
+        },
+        {
+          input: 'principalId',
+          source:
+            'https://learn.microsoft.com/rest/api/authorization/role-assignments/create: a role assignment cannot be updated to another role or principal; azure-native replaces it',
+        },
+      ],
+    },
+    'azure-native:managedidentity:UserAssignedIdentity': {
+      replacedBy: [...resourceId('resourceGroupName', 'resourceName'), LOCATION],
+    },
+    'azure-native:resources:ResourceGroup': {
+      // Deleting a resource group deletes every resource in it, retained storage accounts included.
+      holds: 'data',
+      holdsSource:
+        'https://learn.microsoft.com/azure/azure-resource-manager/management/delete-resource-group: deleting a resource group deletes all of its resources',
+      replacedBy: [...resourceId('resourceGroupName'), LOCATION],
+    },
+  },
+};
