@@ -317,30 +317,16 @@ export function markdownPreviews(renders) {
   if (!renders.some((render) => render.preview)) return [];
   const rows = renders.map((render) => {
     const preview = render.preview;
+    /** A row with no counts, only what there is to say instead. */
+    const only = (/** @type {string} */ note) => ['', '', '', '', '', '', note];
     /** @type {unknown[]} */
     let cells;
     if (!preview) {
-      cells = ['', '', '', '', '', '', 'offline render only'];
+      cells = only('offline render only');
     } else if (preview.status === 'new-stack') {
-      cells = [
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        'new stack: its first deploy creates it; the offline render is its preview',
-      ];
+      cells = only('new stack: its first deploy creates it; the offline render is its preview');
     } else if (preview.status !== 'succeeded' || !preview.changes) {
-      cells = [
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        `**preview failed** (exit ${preview.exitStatus ?? '?'}): see the preview job's log`,
-      ];
+      cells = only(`**preview failed** (exit ${preview.exitStatus ?? '?'}): see the preview job's log`);
     } else {
       const c = previewCounts(preview);
       const mandatory = count(preview.violations, 'mandatory');
