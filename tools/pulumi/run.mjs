@@ -239,9 +239,10 @@ function jsonIn(text) {
  * In CI, `up` creates a missing stack on a Pulumi Cloud backend (its secrets provider keeps the
  * keys in the service, so nothing needs writing back to the stack file); on a self-managed
  * backend the passphrase provider writes a salt into Pulumi.<stack>.yaml, which a CI checkout would
- * lose, so there the stack is created once by a person.
+ * lose, so there the stack is created once by a person. For the same reason a CI preview of a stack
+ * that does not exist yet on Pulumi Cloud is no error (`firstDeploy`): its first deploy creates it.
  * @param {{ target: string, stack: string, folder: string, ci: boolean }} context
- * @returns {{ ok: true } | { ok: false, message: string }}
+ * @returns {{ ok: true, firstDeploy?: string } | { ok: false, message: string }}
  */
 export function checkBackend({ target, stack, folder, ci }) {
   const pulumi = (/** @type {string[]} */ args) =>
@@ -269,7 +270,14 @@ export function checkBackend({ target, stack, folder, ci }) {
   if (names.some((name) => name === stack || name.endsWith(`/${stack}`) || stack.endsWith(`/${name}`))) {
     return { ok: true };
   }
-  if (target === 'up' && ci && /^https:\/\//.test(url)) {
+  const createdByDeploy = ci && /^https:\/\//.test(url);
+  if (target === 'preview' && createdByDeploy) {
+    return {
+      ok: true,
+      firstDeploy: `stack '${stack}' does not exist in ${url} yet: its first deploy creates it`,
+    };
+  }
+  if (target === 'up' && createdByDeploy) {
     console.error(`checkpoints-pulumi: stack '${stack}' is new in ${url}: creating it (pulumi stack init).`);
     const created = spawnSync('pulumi', ['stack', 'init', stack, '--non-interactive'], {
       cwd: folder,
@@ -452,24 +460,27 @@ async function runWithSummary(args, folder, summary) {
   });
   const events = summarizeEvents(existsSync(log) ? readFileSync(log, 'utf8') : '');
   rmSync(dirname(log), { recursive: true, force: true });
-  const file = resolve(summary.file);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      {
-        stack: summary.stack,
-        command: summary.command,
-        folder,
-        status: result.status === 0 ? 'succeeded' : 'failed',
-        exitStatus: result.status,
-        ...events,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeSummary(summary.file, {
+    stack: summary.stack,
+    command: summary.command,
+    folder,
+    status: result.status === 0 ? 'succeeded' : 'failed',
+    exitStatus: result.status,
+    ...events,
+  });
   return result.status;
+}
+
+/**
+ * The summary file `--summary` asks for: status `succeeded`, `failed` (with Pulumi's exit status) or
+ * `new-stack` (nothing deployed yet, nothing previewed), and what changed.
+ * @param {string} path
+ * @param {Record<string, unknown>} summary
+ */
+function writeSummary(path, summary) {
+  const file = resolve(path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ changes: null, violations: [], ...summary }, null, 2)}\n`);
 }
 
 /** @param {NodeJS.ProcessEnv} env */
@@ -523,6 +534,14 @@ export async function main(argv) {
   if (!backend.ok) {
     console.error(`checkpoints-pulumi: ${backend.message}`);
     return EXIT.notReady;
+  }
+  if (backend.firstDeploy) {
+    console.error(
+      `checkpoints-pulumi: ${backend.firstDeploy}; nothing to preview against, so its offline render is its preview.`,
+    );
+    if (parsed.summary !== undefined)
+      writeSummary(parsed.summary, { stack, command: spec.command, folder, status: 'new-stack' });
+    return 0;
   }
   const args = pulumiArgs(target, stack, passThrough, confirm);
   console.error(`checkpoints-pulumi: pulumi ${args.join(' ')}  (in ${folder}, CLI ${cli.version})`);

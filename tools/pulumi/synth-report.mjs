@@ -27,7 +27,8 @@ const WIDTH = 100;
  * @typedef {{ type: string, name: string, custom?: boolean, protect?: boolean }} Resource
  * @typedef {{ policy: string, level: string, urn?: string, message: string }} Violation
  * @typedef {{ status: string, exitStatus?: number, changes: Record<string, number> | null,
- *   violations: Violation[] }} Preview what `checkpoints-pulumi preview --summary` wrote
+ *   violations: Violation[] }} Preview what `checkpoints-pulumi preview --summary` wrote; status
+ *   succeeded | failed | new-stack
  * @typedef {{ folder: string, file: string, project: string, stack: string, resources: Resource[],
  *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview }} Render
  * @typedef {(render: Render) => string[]} RenderSection lines about one render
@@ -213,6 +214,7 @@ export function textPolicies(render) {
 export function textPreview(render) {
   const preview = render.preview;
   if (!preview) return [];
+  if (preview.status === 'new-stack') return ['  preview:   none, a new stack (its first deploy creates it)'];
   if (preview.status !== 'succeeded' || !preview.changes) {
     return [`  preview:   failed (exit ${preview.exitStatus ?? '?'})`];
   }
@@ -233,7 +235,10 @@ export const TEXT_SECTIONS = [textResources, textPolicies, textPreview];
 export function formatText(renders, options = {}) {
   const where = options.dir ?? 'dist/synth';
   // The blank first line sets the report apart from the lines of the command before it (nx's summary).
-  const head = ['', `Offline render (synth): ${renders.length} stack(s), from ${where}/<project>/<stack>.json`];
+  const head = [
+    '',
+    `Offline render (synth): ${renders.length} stack(s), from ${where}/<project>/<stack>.json`,
+  ];
   if (options.note) head.push(options.note);
   if (renders.length === 0) return [...head, '', 'Nothing was rendered.', ''].join('\n');
   const blocks = renders.map((render) => [
@@ -312,20 +317,16 @@ export function markdownPreviews(renders) {
   if (!renders.some((render) => render.preview)) return [];
   const rows = renders.map((render) => {
     const preview = render.preview;
+    /** A row with no counts, only what there is to say instead. */
+    const only = (/** @type {string} */ note) => ['', '', '', '', '', '', note];
     /** @type {unknown[]} */
     let cells;
     if (!preview) {
-      cells = ['', '', '', '', '', '', 'offline render only'];
+      cells = only('offline render only');
+    } else if (preview.status === 'new-stack') {
+      cells = only('new stack: its first deploy creates it; the offline render is its preview');
     } else if (preview.status !== 'succeeded' || !preview.changes) {
-      cells = [
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        `**preview failed** (exit ${preview.exitStatus ?? '?'}): see the preview job's log`,
-      ];
+      cells = only(`**preview failed** (exit ${preview.exitStatus ?? '?'}): see the preview job's log`);
     } else {
       const c = previewCounts(preview);
       const mandatory = count(preview.violations, 'mandatory');

@@ -433,6 +433,32 @@ describe('--summary: what a preview or up changed, for the pull-request report',
     });
   });
 
+  it('in CI, a stack not on Pulumi Cloud yet is no preview failure: its first deploy creates it', () => {
+    const file = join(tempDir('summary-'), 'new.json');
+    const result = runner(['preview', '--stack=prod', `--summary=${file}`], {
+      env: { FAKE_PULUMI_STACKS: 'dev' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(
+      "stack 'prod' does not exist in https://api.pulumi.com yet: its first deploy creates it",
+    );
+    expect(result.commands).toEqual([]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      stack: 'prod',
+      status: 'new-stack',
+      changes: null,
+    });
+  });
+
+  it.each([
+    ['on a self-managed backend, whose first deploy cannot create it', { FAKE_PULUMI_BACKEND: 's3://state' }],
+    ['outside CI', { CI: undefined }],
+  ])('but a preview of a missing stack fails %s', (_, env) => {
+    const result = runner(['preview', '--stack=prod'], { env: { FAKE_PULUMI_STACKS: 'dev', ...env } });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain("'pulumi stack init prod'");
+  });
+
   it('is refused for targets that change nothing to summarize', () => {
     const result = runner(['drift', '--summary=x.json']);
     expect(result.status).toBe(2);

@@ -303,6 +303,19 @@ describe('--previews: the real preview of each stack beside its offline render',
     );
   });
 
+  it('a stack not created yet is told apart from a failed preview', () => {
+    const dir = renders({ 'aws-s3/staging.json': renderOf('staging') });
+    const previews = renders({
+      'aws-s3/staging.json': { stack: 'staging', status: 'new-stack', changes: null, violations: [] },
+    });
+    expect(report([dir, `--previews=${previews}`])).toContain(
+      '| aws-s3 | staging |  |  |  |  |  |  | new stack: its first deploy creates it; the offline render is its preview |',
+    );
+    expect(report([dir, `--previews=${previews}`, '--format=text'])).toContain(
+      '  preview:   none, a new stack (its first deploy creates it)',
+    );
+  });
+
   it('without --previews the report has no real-preview section', () => {
     const dir = renders({ 'aws-s3/dev.json': renderOf('dev') });
     expect(report([dir])).not.toContain('Real preview');
