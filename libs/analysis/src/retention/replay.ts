@@ -66,11 +66,15 @@ export function permanentlyDelete(
   object.versions = object.versions.filter((candidate) => candidate !== version);
 }
 
-/** Soft-deleted copies whose retention has run out are gone. */
-function purgeSoftDeleted(object: StoredObject, at: number): void {
-  object.versions = object.versions.filter(
-    (version) => version.hardDeleteAt === undefined || version.hardDeleteAt > at,
-  );
+/** Soft-deleted copies whose retention has run out are gone; returns when each went. */
+function purgeSoftDeleted(object: StoredObject, at: number): Map<number, number> {
+  const purged = new Map<number, number>();
+  object.versions = object.versions.filter((version) => {
+    if (version.hardDeleteAt === undefined || version.hardDeleteAt > at) return true;
+    purged.set(version.generation, version.hardDeleteAt);
+    return false;
+  });
+  return purged;
 }
 
 export type JobEvent = { at: number; kind: 'write' } | { at: number; kind: 'delete' };
@@ -113,15 +117,18 @@ export function replay(
       generation += 1;
       model.write(object, { generation, writtenAt: event.at });
     } else model.remove(object, event.at);
-    purgeSoftDeleted(object, event.at);
+    // Soft-deleted copies end at their own hour, which may fall between two events.
+    const purged = purgeSoftDeleted(object, event.at);
 
     const after = new Set(object.versions.map((version) => version.generation));
-    for (const gone of before) if (!after.has(gone)) trace.goneAt.set(gone, event.at);
+    for (const gone of before) if (!after.has(gone)) trace.goneAt.set(gone, purged.get(gone) ?? event.at);
     const isLive = liveVersion(object) !== undefined;
     if (wasLive && !isLive) trace.liveUntil = event.at;
     if (isLive) delete trace.liveUntil;
     wasLive = isLive;
-    if (object.versions.length === 0 && before.size > 0) trace.emptyAt = event.at;
+    if (object.versions.length === 0 && before.size > 0) {
+      trace.emptyAt = Math.max(...[...before].map((gone) => trace.goneAt.get(gone) ?? event.at));
+    }
     if (object.versions.length > 0) delete trace.emptyAt;
     trace.copies.push({ at: event.at, count: object.versions.filter((v) => !v.deleteMarker).length });
   }
