@@ -29,7 +29,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:aws:CheckpointStore', name, {}, opts);
+    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against.
+    super(
+      'checkpoints:aws:CheckpointStore',
+      name,
+      { tier: args.store.tier, retention: args.store.retention },
+      opts,
+    );
     const { store, region } = args;
     const scope: StoreScope = {
       store,

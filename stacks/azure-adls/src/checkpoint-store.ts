@@ -20,7 +20,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:azure:CheckpointStore', name, {}, opts);
+    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against.
+    super(
+      'checkpoints:azure:CheckpointStore',
+      name,
+      { tier: args.store.tier, retention: args.store.retention },
+      opts,
+    );
     const { store, stack } = args;
     const names = { project: pulumi.getProject(), stack: pulumi.getStack(), store: store.name };
     const scope: StoreScope = {

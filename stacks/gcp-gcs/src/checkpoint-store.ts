@@ -26,7 +26,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:gcp:CheckpointStore', name, {}, opts);
+    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against.
+    super(
+      'checkpoints:gcp:CheckpointStore',
+      name,
+      { tier: args.store.tier, retention: args.store.retention },
+      opts,
+    );
     const { store, location, labels } = args;
     const protection = { protect: store.protect, retainOnDelete: store.protect };
 

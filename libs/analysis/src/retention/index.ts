@@ -88,6 +88,13 @@ const FIRST_WRITE = 10;
 const CHANGE = FIRST_WRITE + HOURS_PER_DAY;
 const MAX_HOURLY_DAYS = 1_500;
 
+/** A store's broken promises, in the words the policy pack reports them. */
+export function brokenPromiseMessages(store: StoreRetention): string[] {
+  return store.broken.map(
+    (broken) => `store ${store.store} breaks the ${broken.promise} promise on day ${broken.day}: ${broken.message}`,
+  );
+}
+
 /** Each cloud's reading of a store's rendered resources. */
 function lifecycleOf(cloud: Cloud, resources: readonly RenderedResource[]): StoreLifecycle {
   if (cloud === 'aws') return s3Lifecycle(resources);

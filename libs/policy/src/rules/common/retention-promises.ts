@@ -1,4 +1,4 @@
-import { retentionOf, type RenderedResource } from '@checkpoints/analysis';
+import { brokenPromiseMessages, retentionOf, type RenderedResource } from '@checkpoints/analysis';
 import type { PolicyResource } from '@pulumi/policy';
 import { stackRule } from '../define';
 
@@ -34,12 +34,7 @@ export const retentionPromises = stackRule({
           urn,
         );
       }
-      for (const broken of store.broken) {
-        report(
-          `store ${store.store} breaks the ${broken.promise} promise on day ${broken.day}: ${broken.message}`,
-          urn,
-        );
-      }
+      for (const message of brokenPromiseMessages(store)) report(message, urn);
     }
   },
 });
