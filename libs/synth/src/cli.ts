@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { retentionOf } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
@@ -157,5 +158,6 @@ export async function synthesize(options: Options): Promise<Snapshot> {
     },
     baselinePolicies,
   );
+  snapshot.analysis = { retention: retentionOf(snapshot) };
   return snapshot;
 }

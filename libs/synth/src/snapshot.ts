@@ -17,7 +17,14 @@ export interface RenderedResource {
   provider?: string;
 }
 
+import type { StoreRetention } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
+
+/** What libs/analysis computes over the render; synth writes it to the JSON and prints it. */
+export interface SnapshotAnalysis {
+  /** Per store: recovery windows, purge bound, copies of an hourly-overwritten object, broken promises. */
+  retention: StoreRetention[];
+}
 
 export interface Snapshot {
   project: string;
@@ -25,6 +32,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
+  /** Set by synth after the render; absent on a bare render. */
+  analysis?: SnapshotAnalysis;
 }
 
 export const SECRET_MARK = '[secret]';
