@@ -1,6 +1,11 @@
 /** Spec helpers: a store's lifecycle translation, rendered the way a stack renders it, judged by libs/analysis. */
 import { simulateStore, type RenderedResource, type StoreRetention } from '@checkpoints/analysis';
 import type { Cloud, RetentionSpec, Tier } from '@checkpoints/config';
+import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from './aws/lifecycle';
+import { adlsManagementPolicy, type AdlsManagementPolicy } from './azure/management-policy';
+import { gcsLifecycleRules, type GcsLifecycleRule } from './gcp/lifecycle';
+
+export const FILESYSTEM = 'ckpt-llm';
 
 export function resource(type: string, inputs: Record<string, unknown>): RenderedResource {
   return {
@@ -13,6 +18,57 @@ export function resource(type: string, inputs: Record<string, unknown>): Rendere
     dependsOn: [],
     inputs,
   };
+}
+
+/** The S3 resources a stack renders for the tier's bucket, with these lifecycle rules. */
+export function s3Resources(
+  tier: Tier,
+  retention: RetentionSpec,
+  rules: S3LifecycleRule[] = tier === 'standard'
+    ? s3LifecycleRules(retention)
+    : s3DirectoryLifecycleRules(retention),
+): RenderedResource[] {
+  const lifecycle = resource('aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', { rules });
+  if (tier === 'high-throughput') return [resource('aws:s3/directoryBucket:DirectoryBucket', {}), lifecycle];
+  const versioning = resource('aws:s3/bucketVersioning:BucketVersioning', {
+    versioningConfiguration: { status: 'Enabled' },
+  });
+  return [resource('aws:s3/bucket:Bucket', {}), versioning, lifecycle];
+}
+
+/** The bucket a GCS stack renders for the tier, with these lifecycle rules. */
+export function gcsResources(
+  tier: Tier,
+  retention: RetentionSpec,
+  rules: GcsLifecycleRule[] = gcsLifecycleRules(retention),
+): RenderedResource[] {
+  const hierarchical = tier === 'high-throughput';
+  return [
+    resource('gcp:storage/bucket:Bucket', {
+      versioning: { enabled: !hierarchical },
+      ...(hierarchical ? { hierarchicalNamespace: { enabled: true } } : {}),
+      softDeletePolicy: { retentionDurationSeconds: retention.softDeleteDays * 86_400 },
+      lifecycleRules: rules,
+    }),
+  ];
+}
+
+/** The account, soft delete, filesystem and management policy an ADLS Gen2 stack renders. */
+export function adlsResources(
+  tier: Tier,
+  retention: RetentionSpec,
+  policy: AdlsManagementPolicy | undefined = adlsManagementPolicy(retention, tier, FILESYSTEM),
+): RenderedResource[] {
+  const softDelete = { enabled: true, days: retention.softDeleteDays };
+  return [
+    resource('azure-native:storage:StorageAccount', { isHnsEnabled: true }),
+    resource('azure-native:storage:BlobServiceProperties', {
+      deleteRetentionPolicy: softDelete,
+      containerDeleteRetentionPolicy: softDelete,
+    }),
+    resource('azure-native:storage:BlobContainer', { containerName: FILESYSTEM }),
+    ...(policy ? [resource('azure-native:storage:ManagementPolicy', { policy })] : []),
+  ];
 }
 
 /** The simulator's verdict on one store's rendered resources against the retention its spec states. */

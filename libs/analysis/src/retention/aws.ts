@@ -167,7 +167,8 @@ export function s3Lifecycle(resources: readonly RenderedResource[]): StoreLifecy
     : bucket.versioned
       ? []
       : ['the bucket is not versioned: a delete or an overwrite cannot be undone'];
-  return { model: s3Model(bucket), notes, days: bucket.rules.flatMap(ruleDays) };
+  const copyDays = bucket.rules.map((rule) => rule.noncurrentDays ?? 0);
+  return { model: s3Model(bucket), notes, days: bucket.rules.flatMap(ruleDays), copyDays };
 }
 
 function ruleDays(rule: S3Rule): number[] {

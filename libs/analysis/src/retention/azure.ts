@@ -133,5 +133,10 @@ export function adlsLifecycle(resources: readonly RenderedResource[]): StoreLife
     rule.daysAfterModificationGreaterThan ?? 0,
     rule.daysAfterCreationGreaterThan ?? 0,
   ]);
-  return { model: adlsModel(account), notes, days: [...days, account.softDeleteDays] };
+  return {
+    model: adlsModel(account),
+    notes,
+    days: [...days, account.softDeleteDays],
+    copyDays: [account.softDeleteDays],
+  };
 }

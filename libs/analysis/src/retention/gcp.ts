@@ -171,5 +171,11 @@ export function gcsLifecycle(resources: readonly RenderedResource[]): StoreLifec
     rule.condition.age ?? 0,
     rule.condition.daysSinceNoncurrentTime ?? 0,
   ]);
-  return { model: gcsModel(bucket), notes, days: [...days, bucket.softDeleteDays] };
+  const copyDays = bucket.rules.map((rule) => rule.condition.daysSinceNoncurrentTime ?? 0);
+  return {
+    model: gcsModel(bucket),
+    notes,
+    days: [...days, bucket.softDeleteDays],
+    copyDays: [Math.max(0, ...copyDays) + bucket.softDeleteDays],
+  };
 }

@@ -91,7 +91,8 @@ const MAX_HOURLY_DAYS = 1_500;
 /** A store's broken promises, in the words the policy pack reports them. */
 export function brokenPromiseMessages(store: StoreRetention): string[] {
   return store.broken.map(
-    (broken) => `store ${store.store} breaks the ${broken.promise} promise on day ${broken.day}: ${broken.message}`,
+    (broken) =>
+      `store ${store.store} breaks the ${broken.promise} promise on day ${broken.day}: ${broken.message}`,
   );
 }
 
@@ -185,11 +186,11 @@ export function simulateStore(
     judgeRecovery(store.cloud, statement, { deleteRecovery, overwriteRecovery }, broken);
     judgeLiveData(lifecycle, statement, expiry, horizon, broken);
   }
-  const hourly = hourlyCopies(lifecycle, lifecycle.days);
+  const hourly = hourlyCopies(lifecycle);
   if (hourly === null) {
     broken.push({
       promise: 'bounded-copies',
-      day: hourlyHorizon(lifecycle.days),
+      day: hourlyHorizon(lifecycle.copyDays),
       message: `an object overwritten every hour holds more stored copies every week (${HOURLY_KEY}): nothing bounds them`,
     });
   }
@@ -216,18 +217,23 @@ function judgeRecovery(
   broken: BrokenPromise[],
 ): void {
   const can = RECOVERY[cloud][statement.tier];
-  const { noncurrentExpireDays, softDeleteDays } = statement.retention;
+  const { noncurrentExpireDays, softDeleteDays, keepNoncurrentVersions, expireAfterDays } =
+    statement.retention;
   const window = can.versions ? noncurrentExpireDays : softDeleteDays;
+  // Once the replacement itself expires it becomes a newer previous version, and from then on
+  // keepNoncurrentVersions (not the window) decides how long the overwritten one stays: as documented.
+  const replacedByExpiry = can.versions && keepNoncurrentVersions > 0 && expireAfterDays > 0;
+  const overwriteWindow = replacedByExpiry ? Math.min(window, expireAfterDays) : window;
   const checks = [
-    { what: 'deleted', able: can.delete, hours: measured.deleteRecovery },
-    { what: 'overwritten', able: can.overwrite, hours: measured.overwriteRecovery },
+    { what: 'deleted', able: can.delete, hours: measured.deleteRecovery, window },
+    { what: 'overwritten', able: can.overwrite, hours: measured.overwriteRecovery, window: overwriteWindow },
   ];
-  for (const { what, able, hours } of checks) {
+  for (const { what, able, hours, window } of checks) {
     if (!able || hours >= window * HOURS_PER_DAY) continue;
     broken.push({
       promise: 'recovery',
       day: Math.floor((CHANGE + hours) / HOURS_PER_DAY),
-      message: `a ${what} checkpoint can be restored for ${days(hours)} days only, less than the ${window} days the spec states`,
+      message: `${what === 'overwritten' ? 'an' : 'a'} ${what} checkpoint can be restored for ${days(hours)} days only, less than the ${window} days the spec states`,
     });
   }
 }
@@ -264,16 +270,17 @@ function judgeLiveData(
   }
 }
 
-function hourlyHorizon(dayCounts: readonly number[]): number {
-  return Math.min(MAX_HOURLY_DAYS, 2 * Math.ceil(Math.max(0, ...dayCounts)) + 21);
+/** Long enough for every replaced copy to have gone once (plus slack), then two weeks to compare. */
+function hourlyHorizon(copyDays: readonly number[]): number {
+  return Math.min(MAX_HOURLY_DAYS, Math.ceil(Math.max(0, ...copyDays)) + LIFECYCLE_SLACK_DAYS + 14);
 }
 
 /** Stored copies of an object overwritten every hour: the weekly peak, once it stops growing. */
-function hourlyCopies(lifecycle: StoreLifecycle, dayCounts: readonly number[]): number | null {
-  const horizon = hourlyHorizon(dayCounts);
+function hourlyCopies(lifecycle: StoreLifecycle): number | null {
+  const horizon = hourlyHorizon(lifecycle.copyDays);
   const writes: JobEvent[] = [];
   for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += 1) writes.push(write(hour));
-  const trace = replay(lifecycle.model, HOURLY_KEY, writes, horizon);
+  const trace = replay(lifecycle.model, HOURLY_KEY, writes, horizon, { generations: false });
   const week = 7 * HOURS_PER_DAY;
   const end = horizon * HOURS_PER_DAY;
   const peak = (from: number, to: number) =>

@@ -69,6 +69,9 @@ export function permanentlyDelete(
 /** Soft-deleted copies whose retention has run out are gone; returns when each went. */
 function purgeSoftDeleted(object: StoredObject, at: number): Map<number, number> {
   const purged = new Map<number, number>();
+  if (!object.versions.some((version) => version.hardDeleteAt !== undefined && version.hardDeleteAt <= at)) {
+    return purged;
+  }
   object.versions = object.versions.filter((version) => {
     if (version.hardDeleteAt === undefined || version.hardDeleteAt > at) return true;
     purged.set(version.generation, version.hardDeleteAt);
@@ -100,6 +103,7 @@ export function replay(
   key: string,
   events: readonly JobEvent[],
   horizonDays: number,
+  options: { generations: boolean } = { generations: true },
 ): KeyTrace {
   const object: StoredObject = { key, versions: [] };
   const trace: KeyTrace = { goneAt: new Map(), copies: [] };
@@ -111,7 +115,7 @@ export function replay(
   let generation = 0;
   let wasLive = false;
   for (const event of timeline) {
-    const before = new Set(object.versions.map((version) => version.generation));
+    const before = new Set(options.generations ? object.versions.map((version) => version.generation) : []);
     if (event.kind === 'lifecycle') model.lifecycle(object, event.at);
     else if (event.kind === 'write') {
       generation += 1;
@@ -130,9 +134,15 @@ export function replay(
       trace.emptyAt = Math.max(...[...before].map((gone) => trace.goneAt.get(gone) ?? event.at));
     }
     if (object.versions.length > 0) delete trace.emptyAt;
-    trace.copies.push({ at: event.at, count: object.versions.filter((v) => !v.deleteMarker).length });
+    trace.copies.push({ at: event.at, count: storedCopies(object) });
   }
   return trace;
+}
+
+function storedCopies(object: StoredObject): number {
+  let count = 0;
+  for (const version of object.versions) if (!version.deleteMarker) count += 1;
+  return count;
 }
 
 /** The next midnight UTC strictly after `at`. */
@@ -153,4 +163,6 @@ export interface StoreLifecycle {
   notes: string[];
   /** Every day count in the rendered settings: the replay runs long enough for all of them to act. */
   days: number[];
+  /** The day counts that decide how long replaced copies stay (noncurrent and soft-delete days). */
+  copyDays: number[];
 }

@@ -1,6 +1,6 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
-import { brokenPromises, judge, resource } from '../retention-testing';
-import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
+import { brokenPromises, judge, s3Resources } from '../retention-testing';
+import { s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
 
 /** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
 const standard: RetentionSpec = {
@@ -21,22 +21,8 @@ const directory: RetentionSpec = {
   coolAfterDays: 0,
 };
 
-/** The resources a stack renders for the tier's bucket and its lifecycle. */
-function rendered(tier: Tier, rules: S3LifecycleRule[]) {
-  const lifecycle = resource('aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', { rules });
-  if (tier === 'high-throughput') return [resource('aws:s3/directoryBucket:DirectoryBucket', {}), lifecycle];
-  const versioning = resource('aws:s3/bucketVersioning:BucketVersioning', {
-    versioningConfiguration: { status: 'Enabled' },
-  });
-  return [resource('aws:s3/bucket:Bucket', {}), versioning, lifecycle];
-}
-
-function outcome(tier: Tier, retention: RetentionSpec, rules = rulesFor(tier, retention)) {
-  return judge('aws', tier, retention, rendered(tier, rules));
-}
-
-function rulesFor(tier: Tier, retention: RetentionSpec) {
-  return tier === 'standard' ? s3LifecycleRules(retention) : s3DirectoryLifecycleRules(retention);
+function outcome(tier: Tier, retention: RetentionSpec, rules?: S3LifecycleRule[]) {
+  return judge('aws', tier, retention, s3Resources(tier, retention, rules));
 }
 
 describe('S3 lifecycle rules keep every retention promise (simulated)', () => {

@@ -1,12 +1,10 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
-import { brokenPromises, judge, resource } from '../retention-testing';
+import { adlsResources, brokenPromises, FILESYSTEM, judge, resource } from '../retention-testing';
 import {
   adlsManagementPolicy,
   type AdlsBaseBlobActions,
   type AdlsManagementPolicy,
 } from './management-policy';
-
-const FILESYSTEM = 'ckpt-llm';
 
 // What azureRules leaves in the spec: options an ADLS Gen2 account cannot honour are 0.
 const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
@@ -106,19 +104,8 @@ describe('adlsManagementPolicy', () => {
   });
 });
 
-/** The account, soft delete, filesystem and policy a stack renders for the store. */
-function outcome(tier: Tier, spec: RetentionSpec, policy = adlsManagementPolicy(spec, tier, FILESYSTEM)) {
-  const retentionPolicy = { enabled: true, days: spec.softDeleteDays };
-  const resources = [
-    resource('azure-native:storage:StorageAccount', { isHnsEnabled: true }),
-    resource('azure-native:storage:BlobServiceProperties', {
-      deleteRetentionPolicy: retentionPolicy,
-      containerDeleteRetentionPolicy: retentionPolicy,
-    }),
-    resource('azure-native:storage:BlobContainer', { containerName: FILESYSTEM }),
-    ...(policy ? [resource('azure-native:storage:ManagementPolicy', { policy })] : []),
-  ];
-  return judge('azure', tier, spec, resources);
+function outcome(tier: Tier, spec: RetentionSpec, policy?: AdlsManagementPolicy) {
+  return judge('azure', tier, spec, adlsResources(tier, spec, policy));
 }
 
 describe('ADLS Gen2 management policies keep every retention promise (simulated)', () => {

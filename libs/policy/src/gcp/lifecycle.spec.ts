@@ -1,5 +1,5 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
-import { brokenPromises, judge, resource } from '../retention-testing';
+import { brokenPromises, gcsResources, judge } from '../retention-testing';
 import { gcsLifecycleRules, gcsRetentionWarnings, type GcsLifecycleRule } from './lifecycle';
 
 const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
@@ -18,16 +18,8 @@ const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
 /** The standard tier's defaults, as loadStackSpec gives them. */
 const standard = retention({ keepNoncurrentVersions: 3, noncurrentExpireDays: 7, coolAfterDays: 30 });
 
-/** The bucket a stack renders for the tier, with these lifecycle rules. */
-function outcome(tier: Tier, spec: RetentionSpec, rules: GcsLifecycleRule[] = gcsLifecycleRules(spec)) {
-  const hierarchical = tier === 'high-throughput';
-  const bucket = resource('gcp:storage/bucket:Bucket', {
-    versioning: { enabled: !hierarchical },
-    ...(hierarchical ? { hierarchicalNamespace: { enabled: true } } : {}),
-    softDeletePolicy: { retentionDurationSeconds: spec.softDeleteDays * 86_400 },
-    lifecycleRules: rules,
-  });
-  return judge('gcp', tier, spec, [bucket]);
+function outcome(tier: Tier, spec: RetentionSpec, rules?: GcsLifecycleRule[]) {
+  return judge('gcp', tier, spec, gcsResources(tier, spec, rules));
 }
 
 describe('Cloud Storage lifecycle rules keep every retention promise (simulated)', () => {
