@@ -160,25 +160,27 @@ export function simulateStore(
   const deletePurge = since(deleted.emptyAt, CHANGE);
   const expiry = kept.liveUntil === undefined ? undefined : kept.liveUntil - FIRST_WRITE;
   const expiryPurge = kept.liveUntil === undefined ? 0 : since(kept.emptyAt, kept.liveUntil);
-  const purgeHours = Math.max(deletePurge, overwriteRecovery, expiryPurge);
+  // Each way data stops being live, from that hour until nothing of it is stored.
+  const purges = [
+    { what: 'a checkpoint deleted by a job', from: CHANGE, hours: deletePurge },
+    { what: 'the previous content of an overwritten checkpoint', from: CHANGE, hours: overwriteRecovery },
+    { what: 'a checkpoint expired by the policy', from: kept.liveUntil ?? 0, hours: expiryPurge },
+  ];
+  const slowest = purges.reduce((worst, purge) => (purge.hours > worst.hours ? purge : worst));
+  const purgeHours = slowest.hours;
   const promised = statement ? promisedPurgeDays(store.cloud, statement) : null;
 
   if (!Number.isFinite(purgeHours)) {
-    const what = !Number.isFinite(deletePurge)
-      ? 'a checkpoint deleted by a job'
-      : !Number.isFinite(overwriteRecovery)
-        ? 'the previous content of an overwritten checkpoint'
-        : 'a checkpoint expired by the policy';
     broken.push({
       promise: 'purge',
       day: horizon,
-      message: `${what} is still stored on day ${horizon} of the replay: nothing ever purges it`,
+      message: `${slowest.what} is still stored on day ${horizon} of the replay: nothing ever purges it`,
     });
   } else if (promised !== null && purgeHours > promised * HOURS_PER_DAY) {
     broken.push({
       promise: 'purge',
-      day: Math.floor((CHANGE + promised * HOURS_PER_DAY) / HOURS_PER_DAY) + 1,
-      message: `non-live data stays ${days(purgeHours)} days after it stops being live, beyond the ${promised} days the spec states (noncurrentExpireDays + softDeleteDays + ${LIFECYCLE_SLACK_DAYS})`,
+      day: Math.floor((slowest.from + promised * HOURS_PER_DAY) / HOURS_PER_DAY) + 1,
+      message: `${slowest.what} stays stored ${days(purgeHours)} days after it stops being live, beyond the ${promised} days the spec states (noncurrentExpireDays + softDeleteDays + ${LIFECYCLE_SLACK_DAYS})`,
     });
   }
 

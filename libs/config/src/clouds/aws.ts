@@ -150,11 +150,11 @@ function checkZone(store: StoreSpec, report: Report, region: string | undefined)
 }
 
 /** 0 would leave incomplete multipart uploads stored, and billed, forever. */
-export const NEVER_ABORT =
+const NEVER_ABORT =
   'S3 keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days';
 
 /** 0 (never) would keep every previous version and delete marker forever: the purge promise forbids it. */
-export const NEVER_PURGE =
+const NEVER_PURGE =
   'would keep every overwritten or deleted checkpoint, as a previous version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days';
 
 // A value meaning "never" (0) is accepted for what a directory bucket does not have, so one spec fits every tier.

@@ -82,6 +82,14 @@ describe('the simulator catches broken Cloud Storage rules', () => {
     );
   });
 
+  it('soft delete longer than the spec states breaks the purge bound, naming the day', () => {
+    const rendered = gcsResources('standard', { ...standard, softDeleteDays: 30 });
+    expect(brokenPromises(judge('gcp', 'standard', standard, rendered))).toEqual([
+      'purge: a checkpoint deleted by a job stays stored 38 days after it stops being live, beyond the 16 days the spec states (noncurrentExpireDays + softDeleteDays + 2)',
+    ]);
+    expect(judge('gcp', 'standard', standard, rendered).broken[0]?.day).toBe(18);
+  });
+
   it('store-wide expiry deletes a kept prefix', () => {
     const spec = { ...standard, expireAfterDays: 60, keptPrefixes: ['releases/'], expirePrefixes: ['runs/'] };
     const storeWide = gcsLifecycleRules({ ...spec, expirePrefixes: [] });
