@@ -1,19 +1,9 @@
-import type { RetentionSpec, Tier } from '@checkpoints/config';
+import { RETENTION_DEFAULTS, type RetentionSpec, type Tier } from '@checkpoints/config';
 import { brokenPromises, judge, s3Resources } from '../retention-testing';
 import { s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
 
 /** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
-const standard: RetentionSpec = {
-  keepNoncurrentVersions: 3,
-  noncurrentExpireDays: 7,
-  coolAfterDays: 30,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  abortIncompleteUploadDays: 1,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
-};
+const standard: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };
 const directory: RetentionSpec = {
   ...standard,
   keepNoncurrentVersions: 0,

@@ -1,4 +1,4 @@
-import type { RetentionSpec } from '@checkpoints/config';
+import { RETENTION_DEFAULTS, type RetentionSpec } from '@checkpoints/config';
 import { s3LifecycleRules } from '../../aws/lifecycle';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
 import { retentionPromises } from './retention-promises';
@@ -6,17 +6,7 @@ import { retentionPromises } from './retention-promises';
 const STORE = 'checkpoints:aws:CheckpointStore';
 const STORE_URN = `urn:pulumi:test::spec::${STORE}::llm-pretrain`;
 
-const retention: RetentionSpec = {
-  keepNoncurrentVersions: 3,
-  noncurrentExpireDays: 7,
-  coolAfterDays: 30,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  abortIncompleteUploadDays: 1,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
-};
+const retention: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };
 
 /** An S3 store as a stack renders it: the component with its spec's retention, its bucket and lifecycle. */
 function s3Stack(rules: unknown[]): ResourceUnderTest[] {
