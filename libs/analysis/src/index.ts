@@ -1,2 +1,3 @@
 export * from './render';
 export * from './changes';
+export * from './retention';

@@ -588,8 +588,45 @@ function checkStore(store: StoreSpec, rules: CloudRules, report: Report): void {
       `must be greater than every transition age (${latestTransition}) or 0 (never)`,
     );
   }
+  checkRetentionPrefixes(store.retention, report);
   checkPrincipalsUnique(store.access.writers, 'access.writers', report);
   checkPrincipalsUnique(store.access.readers, 'access.readers', report);
+}
+
+/**
+ * No cloud's lifecycle filter can say "everything except releases/", so kept prefixes hold on every cloud
+ * only when expiry is scoped to other prefixes: expirePrefixes must be given, and none may contain or lie
+ * inside a kept prefix.
+ */
+function checkRetentionPrefixes(retention: StoreSpec['retention'], report: Report): void {
+  const { keptPrefixes, expirePrefixes, expireAfterDays } = retention;
+  for (const [key, prefixes] of [
+    ['keptPrefixes', keptPrefixes],
+    ['expirePrefixes', expirePrefixes],
+  ] as const) {
+    prefixes.forEach((prefix, index) => {
+      if (prefixes.indexOf(prefix) !== index) report(`retention.${key}[${index}]`, prefix, 'is listed twice');
+    });
+  }
+  if (keptPrefixes.length > 0 && expireAfterDays > 0 && expirePrefixes.length === 0) {
+    report(
+      'retention.expirePrefixes',
+      expirePrefixes,
+      `is required when retention.keptPrefixes is set and expireAfterDays is above 0: lifecycle filters cannot exclude a prefix, so expiry must name the prefixes it applies to (e.g. [runs/]), none of them inside ${keptPrefixes.join(', ')}`,
+    );
+  }
+  expirePrefixes.forEach((prefix, index) => {
+    const kept = keptPrefixes.find(
+      (candidate) => candidate.startsWith(prefix) || prefix.startsWith(candidate),
+    );
+    if (kept !== undefined) {
+      report(
+        `retention.expirePrefixes[${index}]`,
+        prefix,
+        `overlaps kept prefix ${kept}: objects there would expire; use prefixes that neither contain nor lie inside a kept prefix`,
+      );
+    }
+  });
 }
 
 function checkPrincipalsUnique(principals: readonly string[], path: string, report: Report): void {

@@ -8,17 +8,27 @@ export const MAX_FORMER_NAMES = 10;
 export const MAX_DAYS = 36_500;
 
 const days = (min: number, max = MAX_DAYS) => z.number().int().min(min).max(max);
+
+/** Longest purge bound a spec may state for previous versions: a year, so every promise stays checkable. */
+export const MAX_NONCURRENT_DAYS = 365;
+/** Most prefixes a store may keep or expire: Azure takes at most 10 prefixMatch entries per rule. */
+export const MAX_RETENTION_PREFIXES = 10;
+/** A folder-like key prefix every cloud's lifecycle filter takes as is, e.g. `releases/`. */
+export const RETENTION_PREFIX_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9._-]+)*\/$/;
+const prefixes = z.array(z.string().max(256).regex(RETENTION_PREFIX_PATTERN)).max(MAX_RETENTION_PREFIXES);
 const principals = z.array(z.string().min(1)).max(100);
 
 /** Every key of the retention block; each is optional in the file and defaulted after validation. */
 export const retentionSchema = z.strictObject({
   keepNoncurrentVersions: z.number().int().min(0).max(100).optional(),
-  noncurrentExpireDays: days(0).optional(),
+  noncurrentExpireDays: days(0, MAX_NONCURRENT_DAYS).optional(),
   coolAfterDays: days(0).optional(),
   archiveAfterDays: days(0).optional(),
   expireAfterDays: days(0).optional(),
-  abortIncompleteUploadDays: days(1, 365).optional(),
-  softDeleteDays: days(7, 365).optional(),
+  abortIncompleteUploadDays: days(0, 365).optional(),
+  softDeleteDays: days(0, 365).optional(),
+  keptPrefixes: prefixes.optional(),
+  expirePrefixes: prefixes.optional(),
 });
 
 export const accessSchema = z.strictObject({
@@ -80,12 +90,15 @@ export const ALLOWED: Record<string, string> = {
   encryption: `one of ${ENCRYPTIONS.join(' | ')}`,
   protect: 'true or false',
   keepNoncurrentVersions: 'a whole number from 0 to 100',
-  noncurrentExpireDays: `a whole number of days from 0 (never) to ${MAX_DAYS}`,
+  noncurrentExpireDays: `a whole number of days from 1 to ${MAX_NONCURRENT_DAYS} (0 only on a tier without object versions)`,
   coolAfterDays: `a whole number of days from 0 (never) to ${MAX_DAYS}`,
   archiveAfterDays: `a whole number of days from 0 (never) to ${MAX_DAYS}`,
   expireAfterDays: `a whole number of days from 0 (never) to ${MAX_DAYS}`,
-  abortIncompleteUploadDays: 'a whole number of days from 1 to 365',
-  softDeleteDays: 'a whole number of days from 7 to 365',
+  abortIncompleteUploadDays:
+    'a whole number of days from 1 to 365 (0 only where the cloud has no such rule: Azure)',
+  softDeleteDays: 'a whole number of days from 7 to 365 (0 only where the cloud has no soft delete: AWS)',
+  keptPrefixes: `a list of at most ${MAX_RETENTION_PREFIXES} folder prefixes such as releases/ (letters, digits, '.', '_', '-', separated and ended by '/')`,
+  expirePrefixes: `a list of at most ${MAX_RETENTION_PREFIXES} folder prefixes such as runs/ (letters, digits, '.', '_', '-', separated and ended by '/')`,
   writers: 'a list of principal strings (at most 100)',
   readers: 'a list of principal strings (at most 100)',
 };

@@ -16,9 +16,12 @@ export const CONFIG_NAMESPACE = 'checkpoints';
 export const STORE_NAME_PATTERN = /^[a-z][a-z0-9-]{1,30}$/;
 
 export interface RetentionSpec {
-  /** Newest previous versions kept per object (0 = keep none beyond the age rule). */
+  /** Newest previous versions kept until noncurrentExpireDays; older ones go within about a day (0 = none beyond the age rule). */
   keepNoncurrentVersions: number;
-  /** Previous versions older than this are deleted (0 = never). */
+  /**
+   * Every previous version (and S3 delete marker) is purged this many days after it stopped being current;
+   * at least 1 where the tier has object versions (0 only where it has none).
+   */
   noncurrentExpireDays: number;
   /** Current objects move to the cool tier after N days (0 = never). */
   coolAfterDays: number;
@@ -30,6 +33,10 @@ export interface RetentionSpec {
   abortIncompleteUploadDays: number;
   /** Deleted objects stay recoverable for N days (GCS soft delete, Azure blob and container soft delete). */
   softDeleteDays: number;
+  /** Prefixes whose objects never expire (released checkpoints), e.g. `releases/`. */
+  keptPrefixes: string[];
+  /** Prefixes `expireAfterDays` applies to; empty: the whole store. Never overlaps a kept prefix. */
+  expirePrefixes: string[];
 }
 
 export interface AccessSpec {
@@ -76,6 +83,8 @@ export const RETENTION_DEFAULTS: RetentionSpec = {
   expireAfterDays: 0,
   abortIncompleteUploadDays: 1,
   softDeleteDays: 7,
+  keptPrefixes: [],
+  expirePrefixes: [],
 };
 
 export function defaultEncryption(environment: Environment): Encryption {

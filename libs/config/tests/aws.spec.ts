@@ -37,6 +37,8 @@ describe('awsRules: defaults', () => {
       expireAfterDays: 0,
       abortIncompleteUploadDays: 1,
       softDeleteDays: 0,
+      keptPrefixes: [],
+      expirePrefixes: [],
     });
   });
 
@@ -50,6 +52,8 @@ describe('awsRules: defaults', () => {
       expireAfterDays: 14,
       abortIncompleteUploadDays: 1,
       softDeleteDays: 0,
+      keptPrefixes: [],
+      expirePrefixes: [],
     });
     expect(spec.stores[0]?.zone).toBe('use1-az4');
   });
@@ -60,7 +64,21 @@ describe('awsRules: accepted', () => {
     ['cool at exactly 30 days', store({ retention: { coolAfterDays: 30 } })],
     ['archive exactly 30 days after cool', store({ retention: { coolAfterDays: 30, archiveAfterDays: 60 } })],
     ['archive without cool, from day 1', store({ retention: { coolAfterDays: 0, archiveAfterDays: 1 } })],
-    ['no versions kept and none deleted', store({ retention: { noncurrentExpireDays: 0 } })],
+    [
+      'one spec for every cloud: 0 (never) for what S3 does not have',
+      store({ retention: { softDeleteDays: 0 } }),
+    ],
+    [
+      'one spec for every tier: 0 for what a directory bucket does not have',
+      fast({
+        retention: {
+          keepNoncurrentVersions: 0,
+          noncurrentExpireDays: 0,
+          coolAfterDays: 0,
+          archiveAfterDays: 0,
+        },
+      }),
+    ],
     [
       'keep 5 versions for a day',
       store({ retention: { keepNoncurrentVersions: 5, noncurrentExpireDays: 1 } }),
@@ -123,53 +141,60 @@ describe('awsRules: refused, with the exact path and message', () => {
       'S3 keeps objects at least 30 days in STANDARD_IA before archiving them (GLACIER_IR); use at least 60 (coolAfterDays + 30) or 0 (never)',
     ],
     [
-      'keeping N versions while never deleting any',
+      'previous versions never purged',
       store({ retention: { keepNoncurrentVersions: 5, noncurrentExpireDays: 0 } }),
-      'retention.keepNoncurrentVersions',
-      5,
-      'has no effect while retention.noncurrentExpireDays is 0: S3 then keeps every previous version; set noncurrentExpireDays (e.g. 1) to delete the versions beyond the newest N',
+      'retention.noncurrentExpireDays',
+      0,
+      'would keep every overwritten or deleted checkpoint, as a previous version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days',
+    ],
+    [
+      'incomplete uploads never aborted',
+      fast({ retention: { abortIncompleteUploadDays: 0 } }),
+      'retention.abortIncompleteUploadDays',
+      0,
+      'S3 keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days',
     ],
     [
       'soft delete on the standard tier',
       store({ retention: { softDeleteDays: 14 } }),
       'retention.softDeleteDays',
       14,
-      'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead',
+      'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead, and remove retention.softDeleteDays or set it to 0',
     ],
     [
       'soft delete on a directory bucket',
       fast({ retention: { softDeleteDays: 14 } }),
       'retention.softDeleteDays',
       14,
-      'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays',
+      'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays or set it to 0',
     ],
     [
       'noncurrent versions on a directory bucket',
       fast({ retention: { keepNoncurrentVersions: 3 } }),
       'retention.keepNoncurrentVersions',
       3,
-      'S3 directory buckets have no versioning; remove retention.keepNoncurrentVersions',
+      'S3 directory buckets have no versioning; remove retention.keepNoncurrentVersions or set it to 0',
     ],
     [
       'noncurrent expiry on a directory bucket',
       fast({ retention: { noncurrentExpireDays: 7 } }),
       'retention.noncurrentExpireDays',
       7,
-      'S3 directory buckets have no versioning; remove retention.noncurrentExpireDays',
+      'S3 directory buckets have no versioning; remove retention.noncurrentExpireDays or set it to 0',
     ],
     [
-      'a cool tier on a directory bucket, even 0',
-      fast({ retention: { coolAfterDays: 0 } }),
+      'a cool tier on a directory bucket',
+      fast({ retention: { coolAfterDays: 30 } }),
       'retention.coolAfterDays',
-      0,
-      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.coolAfterDays',
+      30,
+      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.coolAfterDays or set it to 0',
     ],
     [
       'an archive tier on a directory bucket',
       fast({ retention: { archiveAfterDays: 90 } }),
       'retention.archiveAfterDays',
       90,
-      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.archiveAfterDays',
+      'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.archiveAfterDays or set it to 0',
     ],
     [
       'a high-throughput store without a zone',

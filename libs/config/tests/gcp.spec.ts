@@ -37,16 +37,19 @@ describe('gcpRules: accepted', () => {
       expireAfterDays: 0,
       abortIncompleteUploadDays: 1,
       softDeleteDays: 7,
+      keptPrefixes: [],
+      expirePrefixes: [],
     });
   });
 
-  it('lowers the noncurrent-version defaults to 0 on the high-throughput tier (no versioning)', () => {
+  it('lowers the noncurrent-version and cool defaults to 0 on the high-throughput tier (no versioning, hot data)', () => {
     const spec = loadStackSpec(
       config([store({ tier: 'high-throughput', zone: 'us-central1-a' })]),
       gcpRules({ region: 'us-central1' }),
     );
     expect(spec.stores[0]?.retention.keepNoncurrentVersions).toBe(0);
     expect(spec.stores[0]?.retention.noncurrentExpireDays).toBe(0);
+    expect(spec.stores[0]?.retention.coolAfterDays).toBe(0);
     expect(spec.stores[0]?.zone).toBe('us-central1-a');
   });
 
@@ -184,12 +187,36 @@ describe('gcpRules: refused', () => {
       'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning',
     ],
     [
-      'noncurrentExpireDays on the high-throughput tier, even 0',
-      store({ tier: 'high-throughput', retention: { noncurrentExpireDays: 0 } }),
+      'noncurrentExpireDays on the high-throughput tier',
+      store({ tier: 'high-throughput', retention: { noncurrentExpireDays: 7 } }),
+      'us-central1',
+      'checkpoints:stores[0].retention.noncurrentExpireDays',
+      7,
+      'remove retention.noncurrentExpireDays or set it to 0 (soft delete keeps deleted objects recoverable for retention.softDeleteDays instead)',
+    ],
+    [
+      'noncurrent versions never purged on the standard tier',
+      store({ retention: { noncurrentExpireDays: 0 } }),
       'us-central1',
       'checkpoints:stores[0].retention.noncurrentExpireDays',
       0,
-      'remove retention.noncurrentExpireDays (soft delete keeps deleted objects recoverable for retention.softDeleteDays instead)',
+      'would keep every overwritten or deleted checkpoint, as a noncurrent version, forever, which the purge promise forbids',
+    ],
+    [
+      'soft delete off',
+      store({ retention: { softDeleteDays: 0 } }),
+      'us-central1',
+      'checkpoints:stores[0].retention.softDeleteDays',
+      0,
+      'soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days; use at least 7',
+    ],
+    [
+      'incomplete uploads never aborted',
+      store({ retention: { abortIncompleteUploadDays: 0 } }),
+      'us-central1',
+      'checkpoints:stores[0].retention.abortIncompleteUploadDays',
+      0,
+      'Cloud Storage keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it',
     ],
     [
       'soft delete beyond 90 days',

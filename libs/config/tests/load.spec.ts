@@ -49,6 +49,8 @@ describe('defaults', () => {
         expireAfterDays: 0,
         abortIncompleteUploadDays: 1,
         softDeleteDays: 7,
+        keptPrefixes: [],
+        expirePrefixes: [],
       },
       access: { writers: [], readers: [] },
     });
@@ -391,7 +393,7 @@ describe('messages: one line per problem, in words that state the rule', () => {
       'retention as a number',
       { retention: 30 },
       'checkpoints:stores[0].retention',
-      'allowed: a block of retention keys (keepNoncurrentVersions, noncurrentExpireDays, coolAfterDays, archiveAfterDays, expireAfterDays, abortIncompleteUploadDays, softDeleteDays), e.g. retention: { coolAfterDays: 30 }',
+      'allowed: a block of retention keys (keepNoncurrentVersions, noncurrentExpireDays, coolAfterDays, archiveAfterDays, expireAfterDays, abortIncompleteUploadDays, softDeleteDays, keptPrefixes, expirePrefixes), e.g. retention: { coolAfterDays: 30 }',
     ],
     [
       'access as a list',
@@ -534,5 +536,71 @@ describe('messages: a property over any value a user can write', () => {
           expect(issue.message).not.toMatch(/Invalid input|Too (big|small)|expected \w+, received/);
       }),
     );
+  });
+});
+
+describe('kept and expiring prefixes', () => {
+  const withRetention = (retention: Record<string, unknown>) => ({
+    ...base,
+    stores: [{ name: 'llm', dataClassification: 'internal', retention }],
+  });
+
+  it('accepts expiry scoped to prefixes that never meet a kept one', () => {
+    const spec = loadStackSpec(
+      config(
+        withRetention({
+          expireAfterDays: 60,
+          keptPrefixes: ['releases/'],
+          expirePrefixes: ['runs/', 'tmp/'],
+        }),
+      ),
+      noRules,
+    );
+    expect(spec.stores[0]?.retention).toMatchObject({
+      keptPrefixes: ['releases/'],
+      expirePrefixes: ['runs/', 'tmp/'],
+    });
+  });
+
+  it.each<[string, Record<string, unknown>, string, unknown, string]>([
+    [
+      'kept prefixes with store-wide expiry',
+      { expireAfterDays: 60, keptPrefixes: ['releases/'] },
+      'retention.expirePrefixes',
+      [],
+      'is required when retention.keptPrefixes is set and expireAfterDays is above 0: lifecycle filters cannot exclude a prefix, so expiry must name the prefixes it applies to (e.g. [runs/]), none of them inside releases/',
+    ],
+    [
+      'an expiring prefix above a kept one',
+      { expireAfterDays: 60, keptPrefixes: ['runs/released/'], expirePrefixes: ['runs/'] },
+      'retention.expirePrefixes[0]',
+      'runs/',
+      'overlaps kept prefix runs/released/: objects there would expire; use prefixes that neither contain nor lie inside a kept prefix',
+    ],
+    [
+      'an expiring prefix inside a kept one',
+      { expireAfterDays: 60, keptPrefixes: ['releases/'], expirePrefixes: ['releases/tmp/'] },
+      'retention.expirePrefixes[0]',
+      'releases/tmp/',
+      'overlaps kept prefix releases/: objects there would expire; use prefixes that neither contain nor lie inside a kept prefix',
+    ],
+    [
+      'a prefix listed twice',
+      { keptPrefixes: ['releases/', 'releases/'] },
+      'retention.keptPrefixes[1]',
+      'releases/',
+      'is listed twice',
+    ],
+    [
+      'a prefix that is not a folder',
+      { keptPrefixes: ['releases'] },
+      'retention.keptPrefixes[0]',
+      'releases',
+      "allowed: a list of at most 10 folder prefixes such as releases/ (letters, digits, '.', '_', '-', separated and ended by '/')",
+    ],
+  ])('refuses %s', (_title, retention, path, value, message) => {
+    expect(issuesOf(withRetention(retention))).toEqual([
+      { path: `checkpoints:stores[0].${path}`, value, message },
+    ]);
   });
 });

@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatPlan, losesData, planChanges, type Render } from '@checkpoints/analysis';
+import { formatPlan, losesData, planChanges, retentionOf, type Render } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
-import type { Snapshot } from './snapshot';
+import type { Snapshot, SnapshotAnalysis } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
 import { formatTable } from './table';
 
@@ -95,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       );
     }
     const plan = base ? planChanges(base, snapshot) : undefined;
-    if (plan) snapshot.analysis = { ...snapshot.analysis, changes: plan };
+    if (plan) snapshot.analysis.changes = plan;
     const outDir =
       options.out ??
       join(
@@ -175,7 +175,7 @@ function isUserError(error: unknown): error is Error {
   return error instanceof Error && (error as { __pulumiRunError?: unknown }).__pulumiRunError === true;
 }
 
-export async function synthesize(options: Options): Promise<Snapshot> {
+export async function synthesize(options: Options): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
   const project = readProject(options.cwd);
   const file = options.configFile ?? stackConfigFile(project, options.stack);
   const stackConfig = readStackConfig(file, project);
@@ -209,5 +209,5 @@ export async function synthesize(options: Options): Promise<Snapshot> {
     },
     baselinePolicies,
   );
-  return snapshot;
+  return { ...snapshot, analysis: { retention: retentionOf(snapshot) } };
 }

@@ -19,8 +19,16 @@ export interface RenderedResource {
   provider?: string;
 }
 
-import type { ChangePlan } from '@checkpoints/analysis';
+import type { ChangePlan, StoreRetention } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
+
+/** What libs/analysis computes over the render; synth writes it to the JSON and prints it. */
+export interface SnapshotAnalysis {
+  /** Per store: recovery windows, purge bound, copies of an hourly-overwritten object, broken promises. */
+  retention: StoreRetention[];
+  /** With --base: what a deploy of this render does to the resources of the base render. */
+  changes?: ChangePlan;
+}
 
 export interface Snapshot {
   project: string;
@@ -28,8 +36,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
-  /** What the render does, per analysis of libs/analysis; `changes` with --base. */
-  analysis?: { changes?: ChangePlan };
+  /** Set by synth after the render; absent on a bare render. */
+  analysis?: SnapshotAnalysis;
 }
 
 export const SECRET_MARK = '[secret]';

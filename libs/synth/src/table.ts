@@ -1,3 +1,4 @@
+import { retentionLines } from './retention-lines';
 import type { Snapshot } from './snapshot';
 
 /** A readable tree of the resources (by parent) and the policy verdicts, for the terminal and job summaries. */
@@ -44,6 +45,7 @@ export function formatTable(snapshot: Snapshot, jsonPath?: string): string {
         `  [${violation.level}] ${violation.policy}: ${violation.message}${violation.urn ? `\n      at ${violation.urn}` : ''}`,
     ),
   ];
+  if (snapshot.analysis) out.push('', ...retentionLines(snapshot.analysis.retention));
   if (jsonPath) out.push('', `Wrote ${jsonPath}`);
   return out.join('\n');
 }

@@ -35,12 +35,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    // Children are named after the store, so they inherit these aliases with the former name in place of
+    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against.
+    // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
     super(
       'checkpoints:aws:CheckpointStore',
       name,
-      {},
+      { tier: args.store.tier, retention: args.store.retention },
       {
         ...opts,
         aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],

@@ -107,7 +107,8 @@ describe('config a user is likely to get wrong fails before any resource, with w
       {
         path: 'checkpoints:stores[0].retention.keepNoncurrentVersions',
         value: 3,
-        message: 'S3 directory buckets have no versioning; remove retention.keepNoncurrentVersions',
+        message:
+          'S3 directory buckets have no versioning; remove retention.keepNoncurrentVersions or set it to 0',
       },
     ],
     [
@@ -117,7 +118,7 @@ describe('config a user is likely to get wrong fails before any resource, with w
         path: 'checkpoints:stores[0].retention.coolAfterDays',
         value: 30,
         message:
-          'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.coolAfterDays',
+          'S3 directory buckets have one storage class (S3 Express One Zone) and no lifecycle transitions; remove retention.coolAfterDays or set it to 0',
       },
     ],
     [
@@ -127,7 +128,7 @@ describe('config a user is likely to get wrong fails before any resource, with w
         path: 'checkpoints:stores[0].retention.softDeleteDays',
         value: 14,
         message:
-          'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead',
+          'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead, and remove retention.softDeleteDays or set it to 0',
       },
     ],
     [
@@ -170,7 +171,7 @@ describe('config a user is likely to get wrong fails before any resource, with w
         path: 'checkpoints:stores[0].retention.coolAfterDay',
         value: undefined,
         message:
-          "unknown key; did you mean 'coolAfterDays'? known keys here: keepNoncurrentVersions, noncurrentExpireDays, coolAfterDays, archiveAfterDays, expireAfterDays, abortIncompleteUploadDays, softDeleteDays",
+          "unknown key; did you mean 'coolAfterDays'? known keys here: keepNoncurrentVersions, noncurrentExpireDays, coolAfterDays, archiveAfterDays, expireAfterDays, abortIncompleteUploadDays, softDeleteDays, keptPrefixes, expirePrefixes",
       },
     ],
     [

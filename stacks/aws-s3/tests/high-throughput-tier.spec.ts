@@ -115,20 +115,10 @@ describe('high-throughput tier (S3 Express One Zone), customer-managed encryptio
     });
   });
 
-  it('expires objects and aborts uploads, once S3 Lifecycle may open its session', () => {
+  // What the rules do is judged in retention.spec.ts; here only the order S3 needs.
+  it('applies the lifecycle once S3 Lifecycle may open its session', () => {
     const lifecycle = resource(snapshot, 'lifecycle', 'llm-pretrain-fast-lifecycle');
-    expect(lifecycle.inputs).toEqual({
-      bucket: bucketName,
-      rules: [
-        {
-          id: 'abort-incomplete-multipart-uploads',
-          status: 'Enabled',
-          filter: {},
-          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
-        },
-        { id: 'expire-objects', status: 'Enabled', filter: {}, expiration: { days: 7 } },
-      ],
-    });
+    expect(lifecycle.inputs['bucket']).toBe(bucketName);
     expect(lifecycle.dependsOn).toContain(resource(snapshot, 'bucketPolicy', 'llm-pretrain-fast-policy').urn);
   });
 });
@@ -140,13 +130,5 @@ describe('high-throughput tier, provider-managed encryption', () => {
       { applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' } },
     ]);
     expect(snapshot.resources.filter((r) => r.type === TYPES.key)).toEqual([]);
-    expect(resource(snapshot, 'lifecycle', 'llm-pretrain-fast-lifecycle').inputs['rules']).toEqual([
-      {
-        id: 'abort-incomplete-multipart-uploads',
-        status: 'Enabled',
-        filter: {},
-        abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
-      },
-    ]);
   });
 });

@@ -86,7 +86,11 @@ export function createFilesystem(
 
 /** Tiering and expiry from the retention spec; none when the spec asks for neither. */
 export function applyLifecycle(scope: StoreScope, account: StorageAccount): ManagementPolicy | undefined {
-  const policy = adlsManagementPolicy(scope.store.retention, scope.store.tier);
+  const policy = adlsManagementPolicy(
+    scope.store.retention,
+    scope.store.tier,
+    names.adlsFilesystem(scope.names),
+  );
   if (!policy) return undefined;
   return new ManagementPolicy(
     scope.store.name,

@@ -76,7 +76,7 @@ describe('config a user could get wrong', () => {
         message:
           'ADLS Gen2 accounts have a hierarchical namespace, which cannot have blob versioning, so there are no ' +
           'previous versions to keep; deleted files stay recoverable for retention.softDeleteDays instead. ' +
-          'Remove retention.keepNoncurrentVersions',
+          'Remove retention.keepNoncurrentVersions or set it to 0',
       },
     ],
     [
@@ -98,7 +98,7 @@ describe('config a user could get wrong', () => {
         value: 30,
         message:
           "premium block blob accounts (tier 'high-throughput') have no access tiers, so nothing can move to cool " +
-          'or archive; use tier: standard or remove retention.coolAfterDays',
+          'or archive; use tier: standard or remove retention.coolAfterDays or set it to 0',
       },
     ],
     [
@@ -109,7 +109,7 @@ describe('config a user could get wrong', () => {
         value: 2,
         message:
           'ADLS Gen2 has no rule for incomplete uploads: blocks that are never committed are discarded by the ' +
-          'service after 7 days. Remove retention.abortIncompleteUploadDays',
+          'service after 7 days. Remove retention.abortIncompleteUploadDays or set it to 0',
       },
     ],
     [
@@ -118,7 +118,8 @@ describe('config a user could get wrong', () => {
       {
         path: 'checkpoints:stores[0].retention.softDeleteDays',
         value: 1,
-        message: 'allowed: a whole number of days from 7 to 365',
+        message:
+          'blob and container soft delete are the only way back from a delete on ADLS Gen2 (no versions), so a store keeps deleted files at least 7 days; use 7 to 365',
       },
     ],
     [

@@ -104,15 +104,18 @@ function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: 
     checkZone(store, report, region);
     checkDirectoryBucketRetention(raw, report);
   } else {
-    checkStandardRetention(store, raw, report);
+    checkStandardRetention(store, report);
   }
-  if (raw.retention?.softDeleteDays !== undefined) {
+  if (store.retention.abortIncompleteUploadDays === 0) {
+    report('retention.abortIncompleteUploadDays', 0, NEVER_ABORT);
+  }
+  if (raw.retention?.softDeleteDays !== undefined && raw.retention.softDeleteDays !== 0) {
     report(
       'retention.softDeleteDays',
       raw.retention.softDeleteDays,
       store.tier === 'standard'
-        ? 'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead'
-        : 'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays',
+        ? 'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead, and remove retention.softDeleteDays or set it to 0'
+        : 'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays or set it to 0',
     );
   }
   const partition = region === undefined ? undefined : awsPartitionOf(region);
@@ -175,6 +178,15 @@ function checkExpressZone(zone: string, region: string, report: Report): void {
   }
 }
 
+/** 0 would leave incomplete multipart uploads stored, and billed, forever. */
+const NEVER_ABORT =
+  'S3 keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days';
+
+/** 0 (never) would keep every previous version and delete marker forever: the purge promise forbids it. */
+const NEVER_PURGE =
+  'would keep every overwritten or deleted checkpoint, as a previous version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days';
+
+// A value meaning "never" (0) is accepted for what a directory bucket does not have, so one spec fits every tier.
 function checkDirectoryBucketRetention(raw: RawStore, report: Report): void {
   const noVersioning = 'S3 directory buckets have no versioning';
   const oneStorageClass =
@@ -187,12 +199,14 @@ function checkDirectoryBucketRetention(raw: RawStore, report: Report): void {
   ] as const;
   for (const [key, reason] of refused) {
     const value = raw.retention?.[key];
-    if (value !== undefined) report(`retention.${key}`, value, `${reason}; remove retention.${key}`);
+    if (value !== undefined && value !== 0) {
+      report(`retention.${key}`, value, `${reason}; remove retention.${key} or set it to 0`);
+    }
   }
 }
 
-function checkStandardRetention(store: StoreSpec, raw: RawStore, report: Report): void {
-  const { coolAfterDays, archiveAfterDays, keepNoncurrentVersions, noncurrentExpireDays } = store.retention;
+function checkStandardRetention(store: StoreSpec, report: Report): void {
+  const { coolAfterDays, archiveAfterDays, noncurrentExpireDays } = store.retention;
   if (coolAfterDays > 0 && coolAfterDays < S3_MIN_DAYS_BEFORE_INFREQUENT_ACCESS) {
     report(
       'retention.coolAfterDays',
@@ -209,17 +223,7 @@ function checkStandardRetention(store: StoreSpec, raw: RawStore, report: Report)
       `S3 keeps objects at least ${S3_MIN_DAYS_IN_INFREQUENT_ACCESS} days in STANDARD_IA before archiving them (GLACIER_IR); use at least ${earliestArchive} (coolAfterDays + ${S3_MIN_DAYS_IN_INFREQUENT_ACCESS}) or 0 (never)`,
     );
   }
-  if (
-    raw.retention?.keepNoncurrentVersions !== undefined &&
-    keepNoncurrentVersions > 0 &&
-    noncurrentExpireDays === 0
-  ) {
-    report(
-      'retention.keepNoncurrentVersions',
-      keepNoncurrentVersions,
-      'has no effect while retention.noncurrentExpireDays is 0: S3 then keeps every previous version; set noncurrentExpireDays (e.g. 1) to delete the versions beyond the newest N',
-    );
-  }
+  if (noncurrentExpireDays === 0) report('retention.noncurrentExpireDays', 0, NEVER_PURGE);
 }
 
 function checkPrincipal(

@@ -36,6 +36,11 @@ const NO_ARCHIVE_ON_ZRS =
   'the archive tier is not available on zone-redundant (ZRS) accounts, which standard stores use so ' +
   'checkpoints survive a zone outage; use retention.coolAfterDays and retention.expireAfterDays, or set 0 (never)';
 
+/** The baseline's shortest soft delete; Azure itself accepts 1 to 365 days. */
+const AZURE_MIN_SOFT_DELETE_DAYS = 7;
+
+type NumericRetentionKey = Exclude<keyof RetentionSpec, 'keptPrefixes' | 'expirePrefixes'>;
+
 /**
  * Azure limits checked at config time. Storage account and Key Vault names need no check here:
  * `names.storageAccount` and `names.keyVault` shorten every name to fit their 24-character limits.
@@ -99,16 +104,26 @@ function azureRetentionDefaults(tier: Tier): Partial<RetentionSpec> {
 }
 
 function checkRetention(tier: Tier, retention: NonNullable<RawStore['retention']>, report: Report): void {
-  const refuse = (key: keyof RetentionSpec, why: string) =>
-    report(`retention.${key}`, retention[key], `${why} retention.${key}`);
+  // A value meaning "never" (0) is accepted for what the account does not have, so one spec fits every cloud.
+  const refuse = (key: NumericRetentionKey, why: string) => {
+    if (retention[key] !== undefined && retention[key] !== 0) {
+      report(`retention.${key}`, retention[key], `${why} retention.${key} or set it to 0`);
+    }
+  };
 
-  if (retention.keepNoncurrentVersions !== undefined) refuse('keepNoncurrentVersions', NO_VERSIONING);
-  if (retention.noncurrentExpireDays !== undefined) refuse('noncurrentExpireDays', NO_VERSIONING);
-  if (retention.abortIncompleteUploadDays !== undefined)
-    refuse('abortIncompleteUploadDays', NO_UPLOAD_CLEANUP);
+  refuse('keepNoncurrentVersions', NO_VERSIONING);
+  refuse('noncurrentExpireDays', NO_VERSIONING);
+  refuse('abortIncompleteUploadDays', NO_UPLOAD_CLEANUP);
+  if ((retention.softDeleteDays ?? AZURE_MIN_SOFT_DELETE_DAYS) < AZURE_MIN_SOFT_DELETE_DAYS) {
+    report(
+      'retention.softDeleteDays',
+      retention.softDeleteDays,
+      `blob and container soft delete are the only way back from a delete on ADLS Gen2 (no versions), so a store keeps deleted files at least ${AZURE_MIN_SOFT_DELETE_DAYS} days; use ${AZURE_MIN_SOFT_DELETE_DAYS} to 365`,
+    );
+  }
   if (tier === 'high-throughput') {
-    if (retention.coolAfterDays !== undefined) refuse('coolAfterDays', NO_ACCESS_TIERS);
-    if (retention.archiveAfterDays !== undefined) refuse('archiveAfterDays', NO_ACCESS_TIERS);
+    refuse('coolAfterDays', NO_ACCESS_TIERS);
+    refuse('archiveAfterDays', NO_ACCESS_TIERS);
   } else if ((retention.archiveAfterDays ?? 0) > 0) {
     report('retention.archiveAfterDays', retention.archiveAfterDays, NO_ARCHIVE_ON_ZRS);
   }

@@ -37,13 +37,29 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
     cloud: 'gcp',
     storeKeys: ['zone', 'location'],
     retentionDefaults: (tier) =>
-      // Hierarchical-namespace buckets have no object versioning: nothing noncurrent to keep or expire.
-      tier === 'high-throughput' ? { keepNoncurrentVersions: 0, noncurrentExpireDays: 0 } : {},
+      // Hierarchical-namespace buckets have no object versioning: nothing noncurrent to keep or expire;
+      // their data is hot by definition, so it is not moved to NEARLINE unless the spec asks.
+      tier === 'high-throughput'
+        ? { keepNoncurrentVersions: 0, noncurrentExpireDays: 0, coolAfterDays: 0 }
+        : {},
     checkStore: (store, raw, report) => {
       const region = checkLocation(store, provider, report);
       if (store.tier === 'high-throughput') {
         if (store.zone !== undefined) checkCacheZone(store.zone, region, report);
         checkNoVersioningOptions(raw, report);
+      } else if (store.retention.noncurrentExpireDays === 0) {
+        report(
+          'retention.noncurrentExpireDays',
+          0,
+          'would keep every overwritten or deleted checkpoint, as a noncurrent version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days',
+        );
+      }
+      if (store.retention.abortIncompleteUploadDays === 0) {
+        report(
+          'retention.abortIncompleteUploadDays',
+          0,
+          'Cloud Storage keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days',
+        );
       }
       checkSoftDelete(store.retention, report);
       checkExpiryAfterMinimumStorage(store.retention, report);
@@ -142,12 +158,12 @@ function checkCacheZone(zone: string, region: string | undefined, report: Report
 function checkNoVersioningOptions(raw: RawStore, report: Report): void {
   for (const key of ['keepNoncurrentVersions', 'noncurrentExpireDays'] as const) {
     const value = raw.retention?.[key];
-    if (value !== undefined) {
+    if (value !== undefined && value !== 0) {
       report(
         `retention.${key}`,
         value,
         'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning, ' +
-          `so there are no previous versions to keep or expire; remove retention.${key} ` +
+          `so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 ` +
           '(soft delete keeps deleted objects recoverable for retention.softDeleteDays instead)',
       );
     }
@@ -155,6 +171,13 @@ function checkNoVersioningOptions(raw: RawStore, report: Report): void {
 }
 
 function checkSoftDelete(retention: RetentionSpec, report: Report): void {
+  if (retention.softDeleteDays < GCS_SOFT_DELETE_DAYS.min) {
+    report(
+      'retention.softDeleteDays',
+      retention.softDeleteDays,
+      `soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at least ${GCS_SOFT_DELETE_DAYS.min}`,
+    );
+  }
   if (retention.softDeleteDays > GCS_SOFT_DELETE_DAYS.max) {
     report(
       'retention.softDeleteDays',

@@ -1,115 +1,121 @@
-import type { RetentionSpec } from '@checkpoints/config';
-import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
+import { RETENTION_DEFAULTS, type RetentionSpec, type Tier } from '@checkpoints/config';
+import { brokenPromises, judge, s3Resources } from '../retention-testing';
+import { s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
 
-/** The common defaults (DESIGN section 3), as loadStackSpec gives them on the standard tier. */
-const defaults: RetentionSpec = {
-  keepNoncurrentVersions: 3,
-  noncurrentExpireDays: 7,
-  coolAfterDays: 30,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  abortIncompleteUploadDays: 1,
-  softDeleteDays: 0,
+/** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
+const standard: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };
+const directory: RetentionSpec = {
+  ...standard,
+  keepNoncurrentVersions: 0,
+  noncurrentExpireDays: 0,
+  coolAfterDays: 0,
 };
 
-const rule = (id: string, action: Omit<S3LifecycleRule, 'id' | 'status' | 'filter'>): S3LifecycleRule => ({
-  id,
-  status: 'Enabled',
-  filter: {},
-  ...action,
-});
-const abort = (days: number) =>
-  rule('abort-incomplete-multipart-uploads', {
-    abortIncompleteMultipartUpload: { daysAfterInitiation: days },
-  });
-const deleteMarkers = rule('remove-expired-delete-markers', {
-  expiration: { expiredObjectDeleteMarker: true },
-});
+function outcome(tier: Tier, retention: RetentionSpec, rules?: S3LifecycleRule[]) {
+  return judge('aws', tier, retention, s3Resources(tier, retention, rules));
+}
 
-describe('s3LifecycleRules (general purpose bucket)', () => {
-  it.each<[string, Partial<RetentionSpec>, S3LifecycleRule[]]>([
+describe('S3 lifecycle rules keep every retention promise (simulated)', () => {
+  it.each<[string, Tier, RetentionSpec]>([
+    ['standard defaults', 'standard', standard],
     [
-      'the defaults: keep 3 previous versions for 7 days, STANDARD_IA at 30 days, never expire',
-      {},
-      [
-        abort(1),
-        rule('expire-noncurrent-versions', {
-          noncurrentVersionExpiration: { noncurrentDays: 7, newerNoncurrentVersions: 3 },
-        }),
-        rule('tier-current-versions', { transitions: [{ days: 30, storageClass: 'STANDARD_IA' }] }),
-        deleteMarkers,
-      ],
+      'shipped dev',
+      'standard',
+      {
+        ...standard,
+        keepNoncurrentVersions: 2,
+        noncurrentExpireDays: 3,
+        coolAfterDays: 0,
+        expireAfterDays: 30,
+      },
     ],
+    ['shipped prod', 'standard', { ...standard, archiveAfterDays: 90 }],
+    ['no previous version kept beyond the age rule', 'standard', { ...standard, keepNoncurrentVersions: 0 }],
+    ['the shortest purge', 'standard', { ...standard, keepNoncurrentVersions: 100, noncurrentExpireDays: 1 }],
+    ['the longest purge', 'standard', { ...standard, noncurrentExpireDays: 365 }],
+    ['expiry the day after writing', 'standard', { ...standard, coolAfterDays: 0, expireAfterDays: 1 }],
     [
-      'cool, archive to GLACIER_IR and expire',
-      { coolAfterDays: 30, archiveAfterDays: 90, expireAfterDays: 365, abortIncompleteUploadDays: 3 },
-      [
-        abort(3),
-        rule('expire-noncurrent-versions', {
-          noncurrentVersionExpiration: { noncurrentDays: 7, newerNoncurrentVersions: 3 },
-        }),
-        rule('tier-current-versions', {
-          transitions: [
-            { days: 30, storageClass: 'STANDARD_IA' },
-            { days: 90, storageClass: 'GLACIER_IR' },
-          ],
-        }),
-        rule('expire-current-versions', { expiration: { days: 365 } }),
-        deleteMarkers,
-      ],
+      'expiry scoped away from a kept prefix',
+      'standard',
+      { ...standard, expireAfterDays: 60, keptPrefixes: ['releases/'], expirePrefixes: ['runs/', 'tmp/'] },
     ],
-    [
-      'archive without a cool tier',
-      { coolAfterDays: 0, archiveAfterDays: 14 },
-      [
-        abort(1),
-        rule('expire-noncurrent-versions', {
-          noncurrentVersionExpiration: { noncurrentDays: 7, newerNoncurrentVersions: 3 },
-        }),
-        rule('tier-current-versions', { transitions: [{ days: 14, storageClass: 'GLACIER_IR' }] }),
-        deleteMarkers,
-      ],
-    ],
-    [
-      'keep no previous version beyond the age rule',
-      { keepNoncurrentVersions: 0, noncurrentExpireDays: 1, coolAfterDays: 0 },
-      [
-        abort(1),
-        rule('expire-noncurrent-versions', { noncurrentVersionExpiration: { noncurrentDays: 1 } }),
-        deleteMarkers,
-      ],
-    ],
-    [
-      'never expire previous versions, never tier',
-      { noncurrentExpireDays: 0, coolAfterDays: 0 },
-      [abort(1), deleteMarkers],
-    ],
-  ])('%s', (_title, retention, expected) => {
-    expect(s3LifecycleRules({ ...defaults, ...retention })).toEqual(expected);
+    ['directory bucket defaults', 'high-throughput', directory],
+    ['directory bucket with expiry (shipped prod)', 'high-throughput', { ...directory, expireAfterDays: 7 }],
+  ])('%s', (_title, tier, retention) => {
+    expect(brokenPromises(outcome(tier, retention))).toEqual([]);
+  });
+
+  it('states the figures: recovery window, purge bound and copies of an hourly-overwritten object', () => {
+    const result = outcome('standard', standard);
+    expect(result).toMatchObject({ deleteRecoveryDays: 8, overwriteRecoveryDays: 8, purgeWithinDays: 9 });
+    expect(result.purgeWithinDays).toBeLessThanOrEqual(result.promisedPurgeWithinDays ?? 0);
+    // The 3 newest previous versions, plus the versions replaced in the last day or two.
+    expect(result.hourlyCopies).toBeGreaterThan(3);
+    expect(result.hourlyCopies).toBeLessThanOrEqual(1 + 3 + 48);
+  });
+
+  it('a directory bucket recovers nothing, and the report says so', () => {
+    const result = outcome('high-throughput', { ...directory, expireAfterDays: 7 });
+    expect(result).toMatchObject({
+      deleteRecoveryDays: 0,
+      overwriteRecoveryDays: 0,
+      purgeWithinDays: 0,
+      hourlyCopies: 1,
+    });
+    expect(result.notes.join(' ')).toMatch(/cannot be undone/);
   });
 });
 
-describe('s3DirectoryLifecycleRules (S3 Express One Zone)', () => {
-  const directoryDefaults: RetentionSpec = {
-    ...defaults,
-    keepNoncurrentVersions: 0,
-    noncurrentExpireDays: 0,
-    coolAfterDays: 0,
-  };
+describe('the simulator catches broken S3 rules', () => {
+  const rules = s3LifecycleRules(standard);
 
-  it.each<[string, Partial<RetentionSpec>, S3LifecycleRule[]]>([
-    ['the defaults: abort uploads after a day, keep objects', {}, [abort(1)]],
-    [
-      'expire objects after 7 days',
-      { expireAfterDays: 7, abortIncompleteUploadDays: 2 },
-      [abort(2), rule('expire-objects', { expiration: { days: 7 } })],
-    ],
-    [
-      'ignores what a directory bucket cannot do (refused earlier by config validation)',
-      { keepNoncurrentVersions: 3, noncurrentExpireDays: 7, coolAfterDays: 30, archiveAfterDays: 90 },
-      [abort(1)],
-    ],
-  ])('%s', (_title, retention, expected) => {
-    expect(s3DirectoryLifecycleRules({ ...directoryDefaults, ...retention })).toEqual(expected);
+  it('without the purge rule, a deleted checkpoint is never purged', () => {
+    const mutated = rules.filter((rule) => rule.id !== 'purge-noncurrent-versions');
+    expect(brokenPromises(outcome('standard', standard, mutated))).toContainEqual(
+      expect.stringMatching(/^purge: a checkpoint deleted by a job is still stored on day \d+/),
+    );
+  });
+
+  it('with the count back in the purge rule (the old shape), a key written once keeps its last versions', () => {
+    const mutated = rules
+      .filter((rule) => rule.id !== 'keep-newest-noncurrent-versions')
+      .map((rule) =>
+        rule.id === 'purge-noncurrent-versions'
+          ? { ...rule, noncurrentVersionExpiration: { noncurrentDays: 7, newerNoncurrentVersions: 3 } }
+          : rule,
+      );
+    expect(brokenPromises(outcome('standard', standard, mutated))).toContainEqual(
+      expect.stringMatching(/^purge: /),
+    );
+  });
+
+  it('without the delete-marker rule, the marker of a deleted checkpoint stays', () => {
+    const mutated = rules.filter((rule) => rule.id !== 'remove-expired-delete-markers');
+    expect(brokenPromises(outcome('standard', standard, mutated))).toContainEqual(
+      expect.stringMatching(/^purge: a checkpoint deleted by a job/),
+    );
+  });
+
+  it('store-wide expiry deletes a kept prefix', () => {
+    const retention = {
+      ...standard,
+      expireAfterDays: 60,
+      keptPrefixes: ['releases/'],
+      expirePrefixes: ['runs/'],
+    };
+    const storeWide = s3LifecycleRules({ ...retention, expirePrefixes: [] });
+    expect(brokenPromises(outcome('standard', retention, storeWide))).toContainEqual(
+      expect.stringMatching(/^live-data: releases\/.* is deleted on day 61/),
+    );
+  });
+
+  it('an expiry earlier than the spec says breaks the live-data promise', () => {
+    const retention = { ...standard, coolAfterDays: 0, expireAfterDays: 30 };
+    const early = s3LifecycleRules({ ...retention, expireAfterDays: 10 });
+    expect(brokenPromises(outcome('standard', retention, early))).toContainEqual(
+      expect.stringMatching(
+        /^live-data: a live checkpoint is deleted after 1\d days, before expireAfterDays \(30\)/,
+      ),
+    );
   });
 });

@@ -17,7 +17,7 @@ export interface AdlsLifecycleRule {
   enabled: true;
   type: 'Lifecycle';
   definition: {
-    filters: { blobTypes: ['blockBlob'] };
+    filters: { blobTypes: ['blockBlob']; prefixMatch?: string[] };
     actions: { baseBlob: AdlsBaseBlobActions };
   };
 }
@@ -28,6 +28,8 @@ export interface AdlsManagementPolicy {
 }
 
 export const ADLS_LIFECYCLE_RULE_NAME = 'checkpoint-retention';
+/** The expiry's own rule when it is scoped to prefixes, so tiering still covers every file. */
+export const ADLS_EXPIRY_RULE_NAME = 'checkpoint-expiry';
 
 /**
  * The storage account's lifecycle management policy for a store's retention, or undefined when the
@@ -38,8 +40,12 @@ export const ADLS_LIFECYCLE_RULE_NAME = 'checkpoint-retention';
  * @throws Error when a high-throughput (premium block blob) store asks for access tiers it does not have;
  *   `azureRules` refuses that config before this runs.
  */
-export function adlsManagementPolicy(retention: RetentionSpec, tier: Tier): AdlsManagementPolicy | undefined {
-  const { coolAfterDays, archiveAfterDays, expireAfterDays } = retention;
+export function adlsManagementPolicy(
+  retention: RetentionSpec,
+  tier: Tier,
+  filesystem: string,
+): AdlsManagementPolicy | undefined {
+  const { coolAfterDays, archiveAfterDays, expireAfterDays, expirePrefixes } = retention;
   if (tier === 'high-throughput' && (coolAfterDays > 0 || archiveAfterDays > 0)) {
     throw new Error(
       'premium block blob accounts have no access tiers: coolAfterDays and archiveAfterDays must be 0 on tier high-throughput',
@@ -48,17 +54,27 @@ export function adlsManagementPolicy(retention: RetentionSpec, tier: Tier): Adls
   const actions: AdlsBaseBlobActions = {};
   if (coolAfterDays > 0) actions.tierToCool = olderThan(coolAfterDays);
   if (archiveAfterDays > 0) actions.tierToArchive = olderThan(archiveAfterDays);
-  if (expireAfterDays > 0) actions.delete = olderThan(expireAfterDays);
-  if (Object.keys(actions).length === 0) return undefined;
+  const scoped = expirePrefixes.length > 0;
+  if (expireAfterDays > 0 && !scoped) actions.delete = olderThan(expireAfterDays);
+  const rules: AdlsLifecycleRule[] = [];
+  if (Object.keys(actions).length > 0) rules.push(rule(ADLS_LIFECYCLE_RULE_NAME, actions));
+  if (expireAfterDays > 0 && scoped) {
+    // prefixMatch entries start with the container name (the filesystem).
+    const prefixMatch = expirePrefixes.map((prefix) => `${filesystem}/${prefix}`);
+    rules.push(rule(ADLS_EXPIRY_RULE_NAME, { delete: olderThan(expireAfterDays) }, prefixMatch));
+  }
+  return rules.length === 0 ? undefined : { rules };
+}
+
+function rule(name: string, baseBlob: AdlsBaseBlobActions, prefixMatch?: string[]): AdlsLifecycleRule {
   return {
-    rules: [
-      {
-        name: ADLS_LIFECYCLE_RULE_NAME,
-        enabled: true,
-        type: 'Lifecycle',
-        definition: { filters: { blobTypes: ['blockBlob'] }, actions: { baseBlob: actions } },
-      },
-    ],
+    name,
+    enabled: true,
+    type: 'Lifecycle',
+    definition: {
+      filters: { blobTypes: ['blockBlob'], ...(prefixMatch ? { prefixMatch } : {}) },
+      actions: { baseBlob },
+    },
   };
 }
 

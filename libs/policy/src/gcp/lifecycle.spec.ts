@@ -1,4 +1,5 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
+import { brokenPromises, gcsResources, judge } from '../retention-testing';
 import { gcsLifecycleRules, gcsRetentionWarnings, type GcsLifecycleRule } from './lifecycle';
 
 const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
@@ -9,69 +10,93 @@ const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
   expireAfterDays: 0,
   abortIncompleteUploadDays: 1,
   softDeleteDays: 7,
+  keptPrefixes: [],
+  expirePrefixes: [],
   ...overrides,
 });
 
-const abort = (age: number): GcsLifecycleRule => ({
-  action: { type: 'AbortIncompleteMultipartUpload' },
-  condition: { age },
-});
-const toNearline = (age: number): GcsLifecycleRule => ({
-  action: { type: 'SetStorageClass', storageClass: 'NEARLINE' },
-  condition: { age, withState: 'LIVE', matchesStorageClasses: ['STANDARD'] },
-});
-const toArchive = (age: number): GcsLifecycleRule => ({
-  action: { type: 'SetStorageClass', storageClass: 'ARCHIVE' },
-  condition: { age, withState: 'LIVE', matchesStorageClasses: ['STANDARD', 'NEARLINE'] },
-});
-const deleteLive = (age: number): GcsLifecycleRule => ({
-  action: { type: 'Delete' },
-  condition: { age, withState: 'LIVE' },
-});
+/** The standard tier's defaults, as loadStackSpec gives them. */
+const standard = retention({ keepNoncurrentVersions: 3, noncurrentExpireDays: 7, coolAfterDays: 30 });
 
-describe('gcsLifecycleRules', () => {
-  it.each<[string, Partial<RetentionSpec>, GcsLifecycleRule[]]>([
+function outcome(tier: Tier, spec: RetentionSpec, rules?: GcsLifecycleRule[]) {
+  return judge('gcp', tier, spec, gcsResources(tier, spec, rules));
+}
+
+describe('Cloud Storage lifecycle rules keep every retention promise (simulated)', () => {
+  it.each<[string, Tier, RetentionSpec]>([
+    ['standard defaults (shipped dev)', 'standard', standard],
+    ['shipped prod', 'standard', { ...standard, softDeleteDays: 14 }],
+    ['no previous version kept beyond the age rule', 'standard', { ...standard, keepNoncurrentVersions: 0 }],
+    ['the shortest purge', 'standard', { ...standard, keepNoncurrentVersions: 100, noncurrentExpireDays: 1 }],
     [
-      'the standard defaults: keep 3 previous versions, older ones go after 7 days, NEARLINE at 30',
-      { keepNoncurrentVersions: 3, noncurrentExpireDays: 7, coolAfterDays: 30 },
-      [
-        abort(1),
-        {
-          action: { type: 'Delete' },
-          condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 7, numNewerVersions: 4 },
-        },
-        toNearline(30),
-      ],
+      'the longest purge and soft delete',
+      'standard',
+      { ...standard, noncurrentExpireDays: 365, softDeleteDays: 90 },
     ],
+    ['expiry after the NEARLINE minimum', 'standard', { ...standard, expireAfterDays: 60 }],
     [
-      'previous versions by age only',
-      { keepNoncurrentVersions: 0, noncurrentExpireDays: 14 },
-      [
-        abort(1),
-        { action: { type: 'Delete' }, condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 14 } },
-      ],
+      'expiry scoped away from a kept prefix',
+      'standard',
+      { ...standard, expireAfterDays: 60, keptPrefixes: ['releases/'], expirePrefixes: ['runs/'] },
     ],
-    [
-      'previous versions never expire: no noncurrent rule at all',
-      { keepNoncurrentVersions: 5, noncurrentExpireDays: 0 },
-      [abort(1)],
-    ],
-    [
-      'cool, archive and delete current objects',
-      { coolAfterDays: 30, archiveAfterDays: 180, expireAfterDays: 730, abortIncompleteUploadDays: 3 },
-      [abort(3), toNearline(30), toArchive(180), deleteLive(730)],
-    ],
-    ['archive without a cool step', { archiveAfterDays: 90 }, [abort(1), toArchive(90)]],
-    [
-      'delete only (high-throughput: nothing noncurrent)',
-      { expireAfterDays: 14 },
-      [abort(1), deleteLive(14)],
-    ],
-    ['nothing but aborting uploads', {}, [abort(1)]],
-  ])('%s', (_title, overrides, expected) => {
-    expect(gcsLifecycleRules(retention(overrides))).toEqual(expected);
+    ['hierarchical namespace (shipped prod)', 'high-throughput', retention({ expireAfterDays: 14 })],
+    ['hierarchical namespace, nothing expires', 'high-throughput', retention({})],
+  ])('%s', (_title, tier, spec) => {
+    expect(brokenPromises(outcome(tier, spec))).toEqual([]);
   });
 
+  it('states the figures: soft delete adds to the purge bound and to the copies of an hourly-overwritten object', () => {
+    const result = outcome('standard', { ...standard, softDeleteDays: 14 });
+    expect(result).toMatchObject({ deleteRecoveryDays: 22, overwriteRecoveryDays: 22, purgeWithinDays: 22 });
+    expect(result.purgeWithinDays).toBeLessThanOrEqual(result.promisedPurgeWithinDays ?? 0);
+    // Every hourly copy beyond the newest few is soft-deleted and kept 14 days.
+    expect(result.hourlyCopies).toBeGreaterThanOrEqual(14 * 24);
+  });
+
+  it('a hierarchical-namespace bucket recovers deletes and overwrites from soft delete only, and says so', () => {
+    const result = outcome('high-throughput', retention({ expireAfterDays: 14 }));
+    expect(result).toMatchObject({ deleteRecoveryDays: 7, overwriteRecoveryDays: 7 });
+    expect(result.notes.join(' ')).toMatch(/soft delete only/);
+  });
+});
+
+describe('the simulator catches broken Cloud Storage rules', () => {
+  const rules = gcsLifecycleRules(standard);
+  const isPurge = (rule: GcsLifecycleRule) => rule.condition.daysSinceNoncurrentTime !== undefined;
+
+  it('without the purge rule, a deleted checkpoint is never purged', () => {
+    const mutated = rules.filter((rule) => !isPurge(rule));
+    expect(brokenPromises(outcome('standard', standard, mutated))).toContainEqual(
+      expect.stringMatching(/^purge: a checkpoint deleted by a job is still stored on day \d+/),
+    );
+  });
+
+  it('with the count back in the purge rule (the old shape), a key written once is never purged', () => {
+    const mutated = rules
+      .filter((rule) => rule.condition.numNewerVersions === undefined)
+      .map((rule) =>
+        isPurge(rule) ? { ...rule, condition: { ...rule.condition, numNewerVersions: 4 } } : rule,
+      );
+    expect(brokenPromises(outcome('standard', standard, mutated))).toContainEqual(
+      expect.stringMatching(/^purge: /),
+    );
+  });
+
+  it('soft delete longer than the spec states breaks the purge bound, naming the day', () => {
+    const rendered = gcsResources('standard', { ...standard, softDeleteDays: 30 });
+    expect(brokenPromises(judge('gcp', 'standard', standard, rendered))).toEqual([
+      'purge: a checkpoint deleted by a job stays stored 38 days after it stops being live, beyond the 16 days the spec states (noncurrentExpireDays + softDeleteDays + 2)',
+    ]);
+    expect(judge('gcp', 'standard', standard, rendered).broken[0]?.day).toBe(18);
+  });
+
+  it('store-wide expiry deletes a kept prefix', () => {
+    const spec = { ...standard, expireAfterDays: 60, keptPrefixes: ['releases/'], expirePrefixes: ['runs/'] };
+    const storeWide = gcsLifecycleRules({ ...spec, expirePrefixes: [] });
+    expect(brokenPromises(outcome('standard', spec, storeWide))).toContainEqual(
+      expect.stringMatching(/^live-data: releases\/.* is deleted on day 61/),
+    );
+  });
   it('never sends an object to a warmer class', () => {
     const rules = gcsLifecycleRules(retention({ coolAfterDays: 30, archiveAfterDays: 365 }));
     const moves = rules.filter((rule) => rule.action.type === 'SetStorageClass');
@@ -89,14 +114,6 @@ describe('gcsRetentionWarnings', () => {
       'standard',
       { keepNoncurrentVersions: 3, noncurrentExpireDays: 7, coolAfterDays: 30 },
       [],
-    ],
-    [
-      'previous versions kept forever',
-      'standard',
-      { keepNoncurrentVersions: 3, noncurrentExpireDays: 0, coolAfterDays: 30 },
-      [
-        'retention.noncurrentExpireDays is 0: previous versions are never deleted, so every overwritten or deleted checkpoint stays in the bucket, and on the bill, until someone removes it',
-      ],
     ],
     [
       'previous versions of archived objects expire inside the ARCHIVE minimum',

@@ -31,6 +31,7 @@ export interface GcsLifecycleRule {
     /** Newer versions of the object, the live one included. */
     numNewerVersions?: number;
     daysSinceNoncurrentTime?: number;
+    matchesPrefixes?: string[];
   };
 }
 
@@ -41,7 +42,8 @@ export interface GcsLifecycleRule {
 export function gcsLifecycleRules(retention: RetentionSpec): GcsLifecycleRule[] {
   return [
     abortIncompleteUploads(retention),
-    ...deleteOldNoncurrentVersions(retention),
+    ...deleteNoncurrentVersionsBeyondNewest(retention),
+    ...purgeNoncurrentVersions(retention),
     ...moveCurrentObjects(retention),
     ...deleteCurrentObjects(retention),
   ];
@@ -56,21 +58,33 @@ function abortIncompleteUploads({ abortIncompleteUploadDays }: RetentionSpec): G
 }
 
 /**
- * Previous versions past the newest `keepNoncurrentVersions` are deleted `noncurrentExpireDays` after they
- * stopped being current. numNewerVersions counts the live version too, hence the + 1; of an object deleted
- * outright (no live version left) that keeps one previous version more, never one fewer.
+ * Bounded copies: previous versions past the newest `keepNoncurrentVersions` are deleted at once. Every
+ * condition of a rule must hold, so this count has its own rule: in one rule with daysSinceNoncurrentTime,
+ * the last versions of a key written once (never N newer) would never be deleted. numNewerVersions counts
+ * the live version too, hence the + 1; of a key deleted outright that keeps one previous version more.
  */
-function deleteOldNoncurrentVersions(retention: RetentionSpec): GcsLifecycleRule[] {
+function deleteNoncurrentVersionsBeyondNewest(retention: RetentionSpec): GcsLifecycleRule[] {
   const { keepNoncurrentVersions, noncurrentExpireDays } = retention;
+  if (keepNoncurrentVersions === 0 || noncurrentExpireDays === 0) return [];
+  return [
+    {
+      action: { type: 'Delete' },
+      condition: { withState: 'ARCHIVED', numNewerVersions: keepNoncurrentVersions + 1 },
+    },
+  ];
+}
+
+/**
+ * Purge: every noncurrent version goes `noncurrentExpireDays` after it stopped being current, into soft
+ * delete for softDeleteDays more. 0 means the bucket has no versions (hierarchical namespace); config
+ * refuses 0 on a versioned tier.
+ */
+function purgeNoncurrentVersions({ noncurrentExpireDays }: RetentionSpec): GcsLifecycleRule[] {
   if (noncurrentExpireDays === 0) return [];
   return [
     {
       action: { type: 'Delete' },
-      condition: {
-        withState: 'ARCHIVED',
-        daysSinceNoncurrentTime: noncurrentExpireDays,
-        ...(keepNoncurrentVersions > 0 ? { numNewerVersions: keepNoncurrentVersions + 1 } : {}),
-      },
+      condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: noncurrentExpireDays },
     },
   ];
 }
@@ -104,9 +118,18 @@ function setStorageClass(
 }
 
 /** In a versioned bucket this makes the object a previous version, which the noncurrent rule then removes. */
-function deleteCurrentObjects({ expireAfterDays }: RetentionSpec): GcsLifecycleRule[] {
+function deleteCurrentObjects({ expireAfterDays, expirePrefixes }: RetentionSpec): GcsLifecycleRule[] {
   if (expireAfterDays === 0) return [];
-  return [{ action: { type: 'Delete' }, condition: { age: expireAfterDays, withState: 'LIVE' } }];
+  return [
+    {
+      action: { type: 'Delete' },
+      condition: {
+        age: expireAfterDays,
+        withState: 'LIVE',
+        ...(expirePrefixes.length > 0 ? { matchesPrefixes: [...expirePrefixes] } : {}),
+      },
+    },
+  ];
 }
 
 /**
@@ -115,12 +138,6 @@ function deleteCurrentObjects({ expireAfterDays }: RetentionSpec): GcsLifecycleR
  */
 export function gcsRetentionWarnings(tier: Tier, retention: RetentionSpec): string[] {
   const warnings: string[] = [];
-  if (tier === 'standard' && retention.noncurrentExpireDays === 0) {
-    warnings.push(
-      'retention.noncurrentExpireDays is 0: previous versions are never deleted, so every overwritten or ' +
-        'deleted checkpoint stays in the bucket, and on the bill, until someone removes it',
-    );
-  }
   if (tier === 'standard' && retention.noncurrentExpireDays > 0) {
     for (const { storageClass, from, until } of coldPeriods(retention)) {
       const minimum = MINIMUM_STORAGE_DAYS[storageClass];

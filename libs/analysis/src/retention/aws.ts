@@ -1,0 +1,176 @@
+import { resourcesOfType, type RenderedResource } from '../render';
+import {
+  HOURS_PER_DAY,
+  liveVersion,
+  matchesPrefixes,
+  nextMidnight,
+  type LifecycleModel,
+  type StoreLifecycle,
+  type StoredObject,
+  type StoredVersion,
+} from './replay';
+import { list, record } from './values';
+import type { TierRecovery } from './index';
+
+/**
+ * The standard tier is a versioned general purpose bucket: previous versions restore a delete or an
+ * overwrite. The high-throughput tier is an S3 Express One Zone directory bucket, which has no versioning
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-differences.html), so neither.
+ */
+export const S3_RECOVERY: Record<'standard' | 'high-throughput', TierRecovery> = {
+  standard: { delete: true, overwrite: true, versions: true },
+  'high-throughput': { delete: false, overwrite: false, versions: false },
+};
+
+/** One S3 lifecycle rule as the simulator reads it from `BucketLifecycleConfiguration` inputs. */
+export interface S3Rule {
+  id: string;
+  enabled: boolean;
+  /** The filter's prefix; '' is every object. */
+  prefix: string;
+  expirationDays?: number;
+  expiredObjectDeleteMarker?: boolean;
+  noncurrentDays?: number;
+  newerNoncurrentVersions?: number;
+}
+
+export interface S3Bucket {
+  /** S3 Express One Zone directory bucket: no versioning, one storage class. */
+  directory: boolean;
+  versioned: boolean;
+  rules: S3Rule[];
+}
+
+/**
+ * S3's documented lifecycle semantics.
+ *
+ * - Lifecycle times are the rule's days added to the object's creation time (or, for noncurrent actions,
+ *   the time it became noncurrent), rounded up to the next midnight UTC; lifecycle runs daily from there.
+ *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/intro-lifecycle-rules.html ("Amazon S3 calculates
+ *   the time by adding the number of days specified in the rule to the object creation time and rounding the
+ *   resulting time to the next day midnight UTC")
+ * - Expiration in a versioning-enabled bucket adds a delete marker and makes the current version noncurrent;
+ *   it does nothing when the current version is already a delete marker; a delete marker that is the only
+ *   version left (an expired object delete marker) is removed by ExpiredObjectDeleteMarker, or by a rule
+ *   that expires current versions.
+ *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-expire-general-considerations.html
+ *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/ManagingDelMarkers.html
+ * - NoncurrentVersionExpiration deletes a noncurrent version NoncurrentDays after it became noncurrent;
+ *   with NewerNoncurrentVersions N, only once N more recent noncurrent versions exist ("If there are this
+ *   many more recent noncurrent versions, Amazon S3 will take the associated action").
+ *   https://docs.aws.amazon.com/AmazonS3/latest/API/API_NoncurrentVersionExpiration.html
+ * - Directory buckets have no versioning: a delete or an overwrite removes the object at once, and
+ *   expiration deletes it permanently.
+ *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-buckets-objects-lifecycle.html
+ */
+export function s3Model(bucket: S3Bucket): LifecycleModel {
+  const rules = bucket.rules.filter((rule) => rule.enabled);
+  const versioned = bucket.versioned && !bucket.directory;
+  return {
+    write(object, version) {
+      const current = object.versions[0];
+      if (!versioned) object.versions = [];
+      else if (current && current.noncurrentAt === undefined) current.noncurrentAt = version.writtenAt;
+      object.versions.unshift(version);
+    },
+    remove(object, at) {
+      if (!versioned) {
+        object.versions = [];
+        return;
+      }
+      addDeleteMarker(object, at);
+    },
+    lifecycle(object, at) {
+      const applying = rules.filter((rule) => matchesPrefixes(object.key, [rule.prefix]));
+      if (!versioned) {
+        const live = liveVersion(object);
+        if (live && applying.some((rule) => expiresAt(rule, live.writtenAt) <= at)) object.versions = [];
+        return;
+      }
+      // Every action is decided on the state the pass starts from.
+      const doomed = new Set<StoredVersion>();
+      const noncurrent = object.versions.filter((version) => version.noncurrentAt !== undefined);
+      noncurrent.forEach((version, newerNoncurrent) => {
+        const expired = applying.some(
+          (rule) =>
+            rule.noncurrentDays !== undefined &&
+            nextMidnight((version.noncurrentAt ?? 0) + rule.noncurrentDays * HOURS_PER_DAY) <= at &&
+            newerNoncurrent >= (rule.newerNoncurrentVersions ?? 0),
+        );
+        if (expired) doomed.add(version);
+      });
+      const [current] = object.versions;
+      const loneMarker = object.versions.length === 1 && current?.deleteMarker === true;
+      const removesLoneMarker = applying.some(
+        (rule) => rule.expiredObjectDeleteMarker === true || rule.expirationDays !== undefined,
+      );
+      if (loneMarker && removesLoneMarker && current) doomed.add(current);
+      const live = liveVersion(object);
+      const expireLive = live && applying.some((rule) => expiresAt(rule, live.writtenAt) <= at);
+      object.versions = object.versions.filter((version) => !doomed.has(version));
+      if (expireLive) addDeleteMarker(object, at);
+    },
+  };
+}
+
+function expiresAt(rule: S3Rule, writtenAt: number): number {
+  if (rule.expirationDays === undefined) return Infinity;
+  return nextMidnight(writtenAt + rule.expirationDays * HOURS_PER_DAY);
+}
+
+function addDeleteMarker(object: StoredObject, at: number): void {
+  const current = object.versions[0];
+  if (!current || current.deleteMarker) return;
+  current.noncurrentAt = at;
+  object.versions.unshift({ generation: -at - 1, writtenAt: at, deleteMarker: true });
+}
+
+/** The bucket of an S3 store as its render describes it. */
+export function s3BucketOf(resources: readonly RenderedResource[]): S3Bucket {
+  const directory = resourcesOfType(resources, 'aws:s3/directoryBucket:DirectoryBucket').length > 0;
+  const versioned = resourcesOfType(resources, 'aws:s3/bucketVersioning:BucketVersioning').some(
+    (resource) => record(resource.inputs['versioningConfiguration'])['status'] === 'Enabled',
+  );
+  const rules = resourcesOfType(
+    resources,
+    'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration',
+  ).flatMap((resource) => list(resource.inputs['rules']).map(s3Rule));
+  return { directory, versioned, rules };
+}
+
+function s3Rule(value: unknown): S3Rule {
+  const rule = record(value);
+  const filter = record(rule['filter']);
+  const expiration = record(rule['expiration']);
+  const noncurrent = record(rule['noncurrentVersionExpiration']);
+  const parsed: S3Rule = {
+    id: String(rule['id'] ?? ''),
+    enabled: rule['status'] === 'Enabled',
+    prefix: String(filter['prefix'] ?? rule['prefix'] ?? ''),
+  };
+  if (typeof expiration['days'] === 'number') parsed.expirationDays = expiration['days'];
+  if (expiration['expiredObjectDeleteMarker'] === true) parsed.expiredObjectDeleteMarker = true;
+  if (typeof noncurrent['noncurrentDays'] === 'number') parsed.noncurrentDays = noncurrent['noncurrentDays'];
+  if (typeof noncurrent['newerNoncurrentVersions'] === 'number') {
+    parsed.newerNoncurrentVersions = noncurrent['newerNoncurrentVersions'];
+  }
+  return parsed;
+}
+
+/** What the S3 store can and cannot recover, for the report. */
+export function s3Lifecycle(resources: readonly RenderedResource[]): StoreLifecycle {
+  const bucket = s3BucketOf(resources);
+  const notes = bucket.directory
+    ? [
+        'S3 Express One Zone directory bucket: no versioning, so a delete or an overwrite is immediate and cannot be undone',
+      ]
+    : bucket.versioned
+      ? []
+      : ['the bucket is not versioned: a delete or an overwrite cannot be undone'];
+  const copyDays = bucket.rules.map((rule) => rule.noncurrentDays ?? 0);
+  return { model: s3Model(bucket), notes, days: bucket.rules.flatMap(ruleDays), copyDays };
+}
+
+function ruleDays(rule: S3Rule): number[] {
+  return [rule.expirationDays ?? 0, rule.noncurrentDays ?? 0];
+}

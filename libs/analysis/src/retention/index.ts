@@ -1,0 +1,312 @@
+/**
+ * Retention you can prove: what a store's rendered lifecycle settings delete and keep, replayed day by day
+ * against each cloud's documented semantics, and judged against the promises of DESIGN section 3.
+ */
+import type { Cloud, RetentionSpec, Tier } from '@checkpoints/config';
+import { storesOf, type Render, type RenderedResource, type RenderedStore } from '../render';
+import { s3Lifecycle, S3_RECOVERY } from './aws';
+import { adlsLifecycle, ADLS_RECOVERY } from './azure';
+import { gcsLifecycle, GCS_RECOVERY } from './gcp';
+import { HOURS_PER_DAY, replay, type JobEvent, type StoreLifecycle } from './replay';
+import { record } from './values';
+
+export { HOURS_PER_DAY, replay } from './replay';
+export type { JobEvent, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
+export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
+export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
+export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
+
+/** Which recoveries a tier of a cloud can offer at all (each cloud's file cites why). */
+export interface TierRecovery {
+  delete: boolean;
+  overwrite: boolean;
+  /** Whether previous states are object versions (else soft-deleted copies, or nothing). */
+  versions: boolean;
+}
+
+const RECOVERY: Record<Cloud, Record<Tier, TierRecovery>> = {
+  aws: S3_RECOVERY,
+  gcp: GCS_RECOVERY,
+  azure: ADLS_RECOVERY,
+};
+
+/**
+ * Days every cloud may take beyond the spec's own days: lifecycle runs once a day and acts up to a day
+ * after its condition holds (S3 also rounds up to the next midnight UTC), and an S3 delete marker left
+ * alone is removed by the pass after its last version.
+ */
+export const LIFECYCLE_SLACK_DAYS = 2;
+
+/** What the store spec states, as the store's component carries it in the render. */
+export interface RetentionStatement {
+  tier: Tier;
+  retention: Pick<
+    RetentionSpec,
+    | 'keepNoncurrentVersions'
+    | 'noncurrentExpireDays'
+    | 'expireAfterDays'
+    | 'softDeleteDays'
+    | 'keptPrefixes'
+    | 'expirePrefixes'
+  >;
+}
+
+export type RetentionPromise = 'purge' | 'recovery' | 'bounded-copies' | 'live-data';
+
+/** A promise the rendered settings break, with the first day it is seen broken. */
+export interface BrokenPromise {
+  promise: RetentionPromise;
+  /** Day of the replay (from the first write) on which the promise is first broken. */
+  day: number;
+  message: string;
+}
+
+/** The simulated figures of one store: what synth prints and the render JSON carries. */
+export interface StoreRetention {
+  store: string;
+  cloud: Cloud;
+  tier: Tier | null;
+  /** Days a checkpoint deleted by a job stays restorable (0: not at all; null: never purged). */
+  deleteRecoveryDays: number | null;
+  /** Days the previous content of an overwritten checkpoint stays restorable (0: not at all; null: never purged). */
+  overwriteRecoveryDays: number | null;
+  /** Most days from "no longer live" to physically gone, over deletes, overwrites and expiry; null: never. */
+  purgeWithinDays: number | null;
+  /** The bound the spec states for it. */
+  promisedPurgeWithinDays: number | null;
+  /** Most stored copies of an object overwritten every hour, steady state; null: grows without bound. */
+  hourlyCopies: number | null;
+  /** Age in days at which lifecycle first deletes a live checkpoint; null: never. */
+  expiresAfterDays: number | null;
+  notes: string[];
+  broken: BrokenPromise[];
+}
+
+const DELETED_KEY = 'run-1/step-1000/model.pt';
+const HOURLY_KEY = 'run-1/latest.pt';
+const FIRST_WRITE = 10;
+const CHANGE = FIRST_WRITE + HOURS_PER_DAY;
+const MAX_HOURLY_DAYS = 1_500;
+
+/** A store's broken promises, in the words the policy pack reports them. */
+export function brokenPromiseMessages(store: StoreRetention): string[] {
+  return store.broken.map(
+    (broken) =>
+      `store ${store.store} breaks the ${broken.promise} promise on day ${broken.day}: ${broken.message}`,
+  );
+}
+
+/** Each cloud's reading of a store's rendered resources. */
+function lifecycleOf(cloud: Cloud, resources: readonly RenderedResource[]): StoreLifecycle {
+  if (cloud === 'aws') return s3Lifecycle(resources);
+  if (cloud === 'gcp') return gcsLifecycle(resources);
+  return adlsLifecycle(resources);
+}
+
+/** The retention of every store of a render. */
+export function retentionOf(render: Pick<Render, 'resources'>): StoreRetention[] {
+  const components = new Map(render.resources.map((resource) => [resource.urn, resource]));
+  return storesOf(render).map((store) => simulateStore(store, statementOf(components.get(store.urn))));
+}
+
+/** The spec's retention as the store component's inputs carry it; undefined when the render has none. */
+export function statementOf(component: RenderedResource | undefined): RetentionStatement | undefined {
+  const inputs = component?.inputs ?? {};
+  const retention = record(inputs['retention']);
+  const tier = inputs['tier'];
+  if ((tier !== 'standard' && tier !== 'high-throughput') || Object.keys(retention).length === 0) {
+    return undefined;
+  }
+  const number = (key: string) => (typeof retention[key] === 'number' ? (retention[key] as number) : 0);
+  const strings = (key: string) =>
+    Array.isArray(retention[key]) ? (retention[key] as unknown[]).map(String) : [];
+  return {
+    tier,
+    retention: {
+      keepNoncurrentVersions: number('keepNoncurrentVersions'),
+      noncurrentExpireDays: number('noncurrentExpireDays'),
+      expireAfterDays: number('expireAfterDays'),
+      softDeleteDays: number('softDeleteDays'),
+      keptPrefixes: strings('keptPrefixes'),
+      expirePrefixes: strings('expirePrefixes'),
+    },
+  };
+}
+
+/** The purge bound a spec states: its noncurrent and soft-delete days, plus the clouds' scheduling slack. */
+export function promisedPurgeDays(cloud: Cloud, statement: RetentionStatement): number {
+  const { noncurrentExpireDays, softDeleteDays } = statement.retention;
+  const versions = RECOVERY[cloud][statement.tier].versions ? noncurrentExpireDays : 0;
+  return versions + softDeleteDays + LIFECYCLE_SLACK_DAYS;
+}
+
+/** Replays the documented workloads against one store and judges every promise. */
+export function simulateStore(
+  store: RenderedStore,
+  statement: RetentionStatement | undefined,
+): StoreRetention {
+  const lifecycle = lifecycleOf(store.cloud, store.resources);
+  const horizon = Math.ceil(lifecycle.days.reduce((sum, days) => sum + days, 0)) + 30;
+  const broken: BrokenPromise[] = [];
+  const expirePrefixes = statement?.retention.expirePrefixes ?? [];
+  const deletedKey = expirePrefixes.length > 0 ? `${expirePrefixes[0]}${DELETED_KEY}` : DELETED_KEY;
+
+  const deleted = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE), remove(CHANGE)], horizon);
+  const overwritten = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE), write(CHANGE)], horizon);
+  const kept = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE)], horizon);
+
+  const deleteRecovery = since(deleted.goneAt.get(1), CHANGE);
+  const overwriteRecovery = since(overwritten.goneAt.get(1), CHANGE);
+  const deletePurge = since(deleted.emptyAt, CHANGE);
+  const expiry = kept.liveUntil === undefined ? undefined : kept.liveUntil - FIRST_WRITE;
+  const expiryPurge = kept.liveUntil === undefined ? 0 : since(kept.emptyAt, kept.liveUntil);
+  // Each way data stops being live, from that hour until nothing of it is stored.
+  const purges = [
+    { what: 'a checkpoint deleted by a job', from: CHANGE, hours: deletePurge },
+    { what: 'the previous content of an overwritten checkpoint', from: CHANGE, hours: overwriteRecovery },
+    { what: 'a checkpoint expired by the policy', from: kept.liveUntil ?? 0, hours: expiryPurge },
+  ];
+  const slowest = purges.reduce((worst, purge) => (purge.hours > worst.hours ? purge : worst));
+  const purgeHours = slowest.hours;
+  const promised = statement ? promisedPurgeDays(store.cloud, statement) : null;
+
+  if (!Number.isFinite(purgeHours)) {
+    broken.push({
+      promise: 'purge',
+      day: horizon,
+      message: `${slowest.what} is still stored on day ${horizon} of the replay: nothing ever purges it`,
+    });
+  } else if (promised !== null && purgeHours > promised * HOURS_PER_DAY) {
+    broken.push({
+      promise: 'purge',
+      day: Math.floor((slowest.from + promised * HOURS_PER_DAY) / HOURS_PER_DAY) + 1,
+      message: `${slowest.what} stays stored ${days(purgeHours)} days after it stops being live, beyond the ${promised} days the spec states (noncurrentExpireDays + softDeleteDays + ${LIFECYCLE_SLACK_DAYS})`,
+    });
+  }
+
+  if (statement) {
+    judgeRecovery(store.cloud, statement, { deleteRecovery, overwriteRecovery }, broken);
+    judgeLiveData(lifecycle, statement, expiry, horizon, broken);
+  }
+  const hourly = hourlyCopies(lifecycle);
+  if (hourly === null) {
+    broken.push({
+      promise: 'bounded-copies',
+      day: hourlyHorizon(lifecycle.copyDays),
+      message: `an object overwritten every hour holds more stored copies every week (${HOURLY_KEY}): nothing bounds them`,
+    });
+  }
+
+  return {
+    store: store.name,
+    cloud: store.cloud,
+    tier: statement?.tier ?? null,
+    deleteRecoveryDays: finiteDays(deleteRecovery),
+    overwriteRecoveryDays: finiteDays(overwriteRecovery),
+    purgeWithinDays: Number.isFinite(purgeHours) ? days(purgeHours) : null,
+    promisedPurgeWithinDays: promised,
+    hourlyCopies: hourly,
+    expiresAfterDays: expiry === undefined ? null : days(expiry),
+    notes: lifecycle.notes,
+    broken,
+  };
+}
+
+function judgeRecovery(
+  cloud: Cloud,
+  statement: RetentionStatement,
+  measured: { deleteRecovery: number; overwriteRecovery: number },
+  broken: BrokenPromise[],
+): void {
+  const can = RECOVERY[cloud][statement.tier];
+  const { noncurrentExpireDays, softDeleteDays, keepNoncurrentVersions, expireAfterDays } =
+    statement.retention;
+  const window = can.versions ? noncurrentExpireDays : softDeleteDays;
+  // Once the replacement itself expires it becomes a newer previous version, and from then on
+  // keepNoncurrentVersions (not the window) decides how long the overwritten one stays: as documented.
+  const replacedByExpiry = can.versions && keepNoncurrentVersions > 0 && expireAfterDays > 0;
+  const overwriteWindow = replacedByExpiry ? Math.min(window, expireAfterDays) : window;
+  const checks = [
+    { what: 'deleted', able: can.delete, hours: measured.deleteRecovery, window },
+    { what: 'overwritten', able: can.overwrite, hours: measured.overwriteRecovery, window: overwriteWindow },
+  ];
+  for (const { what, able, hours, window } of checks) {
+    if (!able || hours >= window * HOURS_PER_DAY) continue;
+    broken.push({
+      promise: 'recovery',
+      day: Math.floor((CHANGE + hours) / HOURS_PER_DAY),
+      message: `${what === 'overwritten' ? 'an' : 'a'} ${what} checkpoint can be restored for ${days(hours)} days only, less than the ${window} days the spec states`,
+    });
+  }
+}
+
+function judgeLiveData(
+  lifecycle: StoreLifecycle,
+  statement: RetentionStatement,
+  expiryHours: number | undefined,
+  horizon: number,
+  broken: BrokenPromise[],
+): void {
+  const { expireAfterDays, keptPrefixes, expirePrefixes } = statement.retention;
+  if (expiryHours !== undefined && (expireAfterDays === 0 || expiryHours < expireAfterDays * HOURS_PER_DAY)) {
+    broken.push({
+      promise: 'live-data',
+      day: Math.floor((FIRST_WRITE + expiryHours) / HOURS_PER_DAY),
+      message:
+        expireAfterDays === 0
+          ? `a live checkpoint is deleted after ${days(expiryHours)} days, though expireAfterDays is 0 (never)`
+          : `a live checkpoint is deleted after ${days(expiryHours)} days, before expireAfterDays (${expireAfterDays})`,
+    });
+  }
+  // Kept prefixes, and with scoped expiry everything outside it, must stay live for the whole replay.
+  const neverExpiring = [...keptPrefixes.map((prefix) => `${prefix}${DELETED_KEY}`)];
+  if (expirePrefixes.length > 0) neverExpiring.push(`outside-expiry/${DELETED_KEY}`);
+  for (const key of neverExpiring) {
+    const trace = replay(lifecycle.model, key, [write(FIRST_WRITE)], horizon);
+    if (trace.liveUntil === undefined) continue;
+    broken.push({
+      promise: 'live-data',
+      day: Math.floor(trace.liveUntil / HOURS_PER_DAY),
+      message: `${key}, which the spec keeps (${keptPrefixes.some((p) => key.startsWith(p)) ? 'keptPrefixes' : 'outside expirePrefixes'}), is deleted on day ${Math.floor(trace.liveUntil / HOURS_PER_DAY)}`,
+    });
+  }
+}
+
+/** Long enough for every replaced copy to have gone once (plus slack), then two weeks to compare. */
+function hourlyHorizon(copyDays: readonly number[]): number {
+  return Math.min(MAX_HOURLY_DAYS, Math.ceil(Math.max(0, ...copyDays)) + LIFECYCLE_SLACK_DAYS + 14);
+}
+
+/** Stored copies of an object overwritten every hour: the weekly peak, once it stops growing. */
+function hourlyCopies(lifecycle: StoreLifecycle): number | null {
+  const horizon = hourlyHorizon(lifecycle.copyDays);
+  const writes: JobEvent[] = [];
+  for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += 1) writes.push(write(hour));
+  const trace = replay(lifecycle.model, HOURLY_KEY, writes, horizon, { generations: false });
+  const week = 7 * HOURS_PER_DAY;
+  const end = horizon * HOURS_PER_DAY;
+  const peak = (from: number, to: number) =>
+    Math.max(0, ...trace.copies.filter((c) => c.at >= from && c.at < to).map((c) => c.count));
+  const last = peak(end - week, end);
+  return last > peak(end - 2 * week, end - week) ? null : last;
+}
+
+function write(at: number): JobEvent {
+  return { at, kind: 'write' };
+}
+
+function remove(at: number): JobEvent {
+  return { at, kind: 'delete' };
+}
+
+function since(at: number | undefined, from: number): number {
+  return at === undefined ? Infinity : at - from;
+}
+
+function days(hours: number): number {
+  return Math.ceil(hours / HOURS_PER_DAY);
+}
+
+function finiteDays(hours: number): number | null {
+  return Number.isFinite(hours) ? days(hours) : null;
+}

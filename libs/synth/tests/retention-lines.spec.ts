@@ -1,0 +1,51 @@
+import type { StoreRetention } from '@checkpoints/analysis';
+import { retentionLines } from '../src/retention-lines';
+
+const kept: StoreRetention = {
+  store: 'llm-pretrain',
+  cloud: 'aws',
+  tier: 'standard',
+  deleteRecoveryDays: 8,
+  overwriteRecoveryDays: 8,
+  purgeWithinDays: 9,
+  promisedPurgeWithinDays: 9,
+  hourlyCopies: 49,
+  expiresAfterDays: null,
+  notes: [],
+  broken: [],
+};
+
+describe('retentionLines', () => {
+  it('prints two lines per store: recovery and purge, then copies and expiry', () => {
+    expect(retentionLines([kept])).toEqual([
+      "Retention (each store's lifecycle replayed against its cloud's documented semantics):",
+      '  llm-pretrain: recover a delete for 8 days, an overwrite for 8 days; non-live data purged within 9 days (spec: within 9)',
+      '    an object overwritten hourly holds 49 stored copies; live checkpoints never expire',
+    ]);
+  });
+
+  it('says what a store cannot do and which promise breaks on which day', () => {
+    const fast: StoreRetention = {
+      ...kept,
+      store: 'fast',
+      tier: 'high-throughput',
+      deleteRecoveryDays: 0,
+      overwriteRecoveryDays: 0,
+      purgeWithinDays: null,
+      hourlyCopies: null,
+      expiresAfterDays: 8,
+      notes: ['a delete cannot be undone'],
+      broken: [{ promise: 'purge', day: 40, message: 'nothing ever purges it' }],
+    };
+    expect(retentionLines([fast]).slice(1)).toEqual([
+      '  fast: recover a delete not at all, an overwrite not at all; non-live data purged never (spec: within 9)',
+      '    an object overwritten hourly holds ever more stored copies; live checkpoints expire after 8 days',
+      '    note: a delete cannot be undone',
+      '    BROKEN purge (day 40): nothing ever purges it',
+    ]);
+  });
+
+  it('prints nothing for a render without stores', () => {
+    expect(retentionLines([])).toEqual([]);
+  });
+});
