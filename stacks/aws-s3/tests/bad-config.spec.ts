@@ -1,5 +1,7 @@
 import { ConfigError, type ConfigIssue } from '@checkpoints/config';
-import { renderFailure, type StackOptions } from './render-stack';
+import { render, type RenderFailure } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { renderFailure, stackConfig, type StackOptions } from './render-stack';
 
 const store = (extra: Record<string, unknown> = {}) => ({
   name: 'llm-pretrain',
@@ -202,5 +204,23 @@ describe('config a user is likely to get wrong fails before any resource, with w
     expect(error.message).toContain(
       '  - aws:region: got "us-east-1a"; allowed: an AWS region code such as us-east-1',
     );
+  });
+});
+
+describe('secrets', () => {
+  it('refuses a secret store list, whose names would become bucket and role names, before any resource', async () => {
+    const failure = (await render(checkpointStack, {
+      project: 'checkpoints-aws',
+      stack: 'dev',
+      config: stackConfig({ stores: [store()] }),
+      secretKeys: ['checkpoints:stores'],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as RenderFailure;
+    expect((failure.cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:stores', value: '[secret]' }),
+    ]);
+    expect(failure.resources.filter((resource) => resource.custom)).toEqual([]);
   });
 });

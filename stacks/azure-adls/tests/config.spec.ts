@@ -1,7 +1,8 @@
-import type { ConfigIssue } from '@checkpoints/config';
+import type { ConfigError, ConfigIssue } from '@checkpoints/config';
 import { nameRules } from '@checkpoints/naming';
-import { byName } from '@checkpoints/synth';
-import { refusal, renderStack, stackConfig, T, type StackValues } from './render';
+import { byName, render, type RenderFailure } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { PROJECT, refusal, renderStack, stackConfig, T, type StackValues } from './render';
 
 const store = { name: 'llm', dataClassification: 'internal' };
 const objectId = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -134,5 +135,23 @@ describe('names within Azure limits', () => {
     const vault = byName(snapshot, T.vault, name).inputs['vaultName'] as string;
     expect([account, vault].map((n) => n.length)).toEqual([24, 24]);
     expect([nameRules.storageAccount(account), nameRules.keyVault(vault)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('secrets', () => {
+  it('refuses a secret owner, which would become a tag on every resource, before any resource', async () => {
+    const failure = (await render(checkpointStack, {
+      project: PROJECT,
+      stack: 'dev',
+      config: stackConfig({ stores: [store] }),
+      secretKeys: ['checkpoints:owner'],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as RenderFailure;
+    expect((failure.cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:owner', value: '[secret]' }),
+    ]);
+    expect(failure.resources.filter((resource) => resource.custom)).toEqual([]);
   });
 });
