@@ -24,6 +24,8 @@ export interface AwsSettings {
   region: string;
   /** The account's GitHub OIDC provider, when it already exists (an account holds one per issuer URL). */
   oidcProviderArn?: string;
+  /** The S3 bucket of the self-managed Pulumi state backend the AWS stacks use, if they use one. */
+  stateBucket?: string;
 }
 
 export interface GcpSettings {
@@ -57,6 +59,9 @@ const REPOSITORY = /^([A-Za-z0-9](?:-?[A-Za-z0-9]){0,38})\/(?!\.\.?$)([A-Za-z0-9
 const OIDC_PROVIDER_ARN =
   /^arn:aws(?:-cn|-us-gov)?:iam::\d{12}:oidc-provider\/token\.actions\.githubusercontent\.com$/;
 const AWS_REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+// General purpose bucket names: 3-63 lowercase letters, digits, '.' and '-', starting and ending with a
+// letter or digit, no '..' (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
+const S3_BUCKET = /^(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const AZURE_SUBSCRIPTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,7 +73,12 @@ const schema = z.strictObject({
   clouds: z.array(z.enum(CLOUDS)).min(1),
   owner: z.string().min(1).max(63),
   costCenter: z.string().min(1).max(63),
-  aws: z.strictObject({ oidcProviderArn: z.string().regex(OIDC_PROVIDER_ARN).optional() }).optional(),
+  aws: z
+    .strictObject({
+      oidcProviderArn: z.string().regex(OIDC_PROVIDER_ARN).optional(),
+      stateBucket: z.string().regex(S3_BUCKET).optional(),
+    })
+    .optional(),
   gcp: z
     .strictObject({ stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional() })
     .optional(),
@@ -79,7 +89,7 @@ type RawConfig = z.infer<typeof schema>;
 
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
-  aws: ['oidcProviderArn'],
+  aws: ['oidcProviderArn', 'stateBucket'],
   gcp: ['stackProjects'],
   azure: ['stackResourceGroups'],
 };
@@ -96,9 +106,11 @@ const ALLOWED: Record<string, string> = {
   'clouds[]': `one of ${CLOUDS.join(' | ')}`,
   owner: 'a non-empty string of at most 63 characters (the owning team, used as a tag)',
   costCenter: 'a non-empty string of at most 63 characters (used as a tag)',
-  aws: 'a mapping with the optional key oidcProviderArn',
+  aws: 'a mapping with the optional keys oidcProviderArn and stateBucket',
   oidcProviderArn:
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
+  stateBucket:
+    "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
   gcp: 'a mapping with the optional key stackProjects',
   stackProjects:
     'a mapping of environment to the GCP project ID its stack deploys into (default: gcp:project)',
@@ -336,6 +348,7 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
   if (raw.clouds.includes('aws')) {
     config.aws = { region: setting('aws:region') };
     if (raw.aws?.oidcProviderArn) config.aws.oidcProviderArn = raw.aws.oidcProviderArn;
+    if (raw.aws?.stateBucket) config.aws.stateBucket = raw.aws.stateBucket;
   }
   if (raw.clouds.includes('gcp')) {
     const project = setting('gcp:project');

@@ -35,9 +35,13 @@ export function bootstrapStack(): Record<string, pulumi.Output<string>> {
 function cloudIdentities(config: BootstrapConfig, common: CiIdentityArgs): CiIdentities[] {
   const identities: CiIdentities[] = [];
   if (config.aws) {
-    const { oidcProviderArn } = config.aws;
+    const { oidcProviderArn, stateBucket } = config.aws;
     identities.push(
-      new AwsCiIdentities('aws', { ...common, ...(oidcProviderArn ? { oidcProviderArn } : {}) }),
+      new AwsCiIdentities('aws', {
+        ...common,
+        ...(oidcProviderArn ? { oidcProviderArn } : {}),
+        ...(stateBucket ? { stateBucket } : {}),
+      }),
     );
   }
   if (config.gcp) identities.push(new GcpCiIdentities('gcp', { ...common, settings: config.gcp }));

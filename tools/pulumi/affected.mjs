@@ -3,15 +3,16 @@
  * Which stacks a change touches, times their environments: the matrix behind the preview,
  * deploy and drift workflows, and a quick answer locally.
  *
- *   checkpoints-affected [--base=REF] [--head=REF] [--all] [--environments=dev,prod]
- *                        [--exclude=PROJECT,...] [--json] [--github-output]
+ *   checkpoints-affected [--base=REF] [--head=REF] [--all] [--projects=PROJECT,...]
+ *                        [--environments=dev,prod] [--exclude=PROJECT,...] [--json]
+ *                        [--github-output] [--output-prefix=NAME]
  *
  * Projects come from the preview tasks `nx affected -t preview` would run (`nx run-many -t preview`
  * under --all); environments from the Pulumi.<env>.yaml files in each project's
  * Pulumi folder (its preview target's cwd, honouring `stackConfigDir`), or the --environments
  * list (kept to the stacks that have a file). Prints a readable table, or with --json the
  * `{"include": [...]}` object a GitHub matrix takes; --github-output also writes `matrix` and
- * `count` to $GITHUB_OUTPUT.
+ * `count` (or `<prefix>-matrix` and `<prefix>-count`) to $GITHUB_OUTPUT.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -26,17 +27,20 @@ const CLOUD_PACKAGES = { '@pulumi/aws': 'aws', '@pulumi/gcp': 'gcp', '@pulumi/az
 /** Stack config keys holding the region, per cloud. */
 const REGION_KEYS = { aws: 'aws:region', gcp: 'gcp:region', azure: 'azure-native:location' };
 
-const USAGE = `usage: checkpoints-affected [--base=REF] [--head=REF] [--all] [--environments=a,b]
-                            [--exclude=PROJECT,...] [--json] [--github-output]
+const USAGE = `usage: checkpoints-affected [--base=REF] [--head=REF] [--all] [--projects=PROJECT,...]
+                            [--environments=a,b] [--exclude=PROJECT,...] [--json]
+                            [--github-output] [--output-prefix=NAME]
   --base, --head   the change to look at (nx defaults: base = nx.json defaultBase, head = the work tree)
   --all            every project with a preview target, affected or not (nightly drift)
+  --projects       only these projects (each must have a preview target)
   --environments   only these stacks (default: every Pulumi.<env>.yaml of each project)
   --exclude        leave these projects out (e.g. bootstrap, which an administrator runs)
   --json           print {"include": [...]} for a GitHub Actions matrix
-  --github-output  also write matrix=<json> and count=<n> to $GITHUB_OUTPUT`;
+  --github-output  also write matrix=<json> and count=<n> to $GITHUB_OUTPUT
+  --output-prefix  name them <prefix>-matrix and <prefix>-count instead (one plan step, several matrices)`;
 
 /**
- * @typedef {{ project: string, stack: string, clouds: string, region: string, workDir: string }} Entry
+ * @typedef {{ project: string, stack: string, clouds: string, region: string, workDir: string, backendVariable: string }} Entry
  * @typedef {{ root: string, targets?: Record<string, { options?: { cwd?: string } }> }} ProjectData
  */
 
@@ -165,13 +169,24 @@ function regionOf(configDir, stack, clouds) {
 /**
  * The matrix: every (project, stack) pair, sorted by project then stack.
  * @param {string} root
- * @param {{ base?: string, head?: string, all?: boolean, environments?: string[], exclude?: string[] }} options
+ * @param {{ base?: string, head?: string, all?: boolean, projects?: string[], environments?: string[], exclude?: string[] }} options
  * @returns {{ entries: Entry[], notes: string[] }}
  */
 export function affectedStacks(root, options = {}) {
   const exclude = new Set(options.exclude ?? []);
   const plan = previewPlan(root, options);
-  const names = plan.names.filter((name) => !exclude.has(name));
+  if (options.projects) {
+    const known = Object.keys(plan.projects).filter((name) => plan.projects[name]?.targets?.['preview']);
+    const unknown = options.projects.filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `--projects: no project ${unknown.map((name) => `'${name}'`).join(', ')} with a preview target; ` +
+          `allowed: ${known.sort().join(', ')}`,
+      );
+    }
+  }
+  const only = options.projects ? new Set(options.projects) : undefined;
+  const names = plan.names.filter((name) => !exclude.has(name) && (!only || only.has(name)));
   const projects = plan.projects;
   /** @type {string[]} */
   const notes = [];
@@ -198,11 +213,15 @@ export function affectedStacks(root, options = {}) {
         clouds: clouds.join(','),
         region: regionOf(configDir, stack, clouds),
         workDir: relative(root, dir) || '.',
+        backendVariable: clouds.length === 1 ? `PULUMI_BACKEND_URL_${clouds[0]?.toUpperCase()}` : '',
       });
     }
   }
   return { entries, notes };
 }
+
+/** A mistake in the arguments: exit status 2, with the usage. */
+export class UsageError extends Error {}
 
 /** @param {Entry[]} entries */
 export function formatTable(entries) {
@@ -248,10 +267,12 @@ export function main(argv, root) {
         base: { type: 'string' },
         head: { type: 'string' },
         all: { type: 'boolean' },
+        projects: { type: 'string' },
         environments: { type: 'string' },
         exclude: { type: 'string' },
         json: { type: 'boolean' },
         'github-output': { type: 'boolean' },
+        'output-prefix': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -273,8 +294,18 @@ export function main(argv, root) {
   if (values.head) options.head = values.head;
   const environments = csv(values.environments);
   if (environments) options.environments = environments;
+  const projects = csv(values.projects);
+  if (projects) options.projects = projects;
   options.exclude = csv(values.exclude) ?? [];
-  const { entries, notes } = affectedStacks(root, options);
+  let result;
+  try {
+    result = affectedStacks(root, options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`checkpoints-affected: ${error.message}\n${USAGE}`);
+    return 2;
+  }
+  const { entries, notes } = result;
   for (const note of notes) console.error(`checkpoints-affected: ${note}`);
   const matrix = JSON.stringify({ include: entries });
   console.log(values.json ? matrix : formatTable(entries));
@@ -284,7 +315,8 @@ export function main(argv, root) {
       console.error('checkpoints-affected: --github-output needs $GITHUB_OUTPUT (set by GitHub Actions)');
       return 2;
     }
-    appendFileSync(file, `matrix=${matrix}\ncount=${entries.length}\n`);
+    const prefix = values['output-prefix'] ? `${values['output-prefix']}-` : '';
+    appendFileSync(file, `${prefix}matrix=${matrix}\n${prefix}count=${entries.length}\n`);
   }
   return 0;
 }

@@ -13,6 +13,7 @@ interface Entry {
   clouds: string;
   region: string;
   workDir: string;
+  backendVariable: string;
 }
 
 const LIBS = ['config', 'naming', 'policy', 'synth', 'tagging'];
@@ -165,7 +166,50 @@ it('a change to stacks/gcp-gcs gives only gcp-gcs: a readable table locally, mat
   const lines = readFileSync(output, 'utf8').trim().split('\n');
   expect(lines[1]).toBe('count=2');
   expect(JSON.parse((lines[0] ?? '').replace(/^matrix=/, '')).include).toEqual([
-    { project: 'gcp-gcs', stack: 'dev', clouds: 'gcp', region: 'europe-west4', workDir: 'stacks/gcp-gcs' },
-    { project: 'gcp-gcs', stack: 'prod', clouds: 'gcp', region: 'europe-west4', workDir: 'stacks/gcp-gcs' },
+    ...['dev', 'prod'].map((stack) => ({
+      project: 'gcp-gcs',
+      stack,
+      clouds: 'gcp',
+      region: 'europe-west4',
+      workDir: 'stacks/gcp-gcs',
+      backendVariable: 'PULUMI_BACKEND_URL_GCP',
+    })),
   ]);
+});
+
+it('--projects keeps the projects named, and --output-prefix names the outputs of one matrix among several', () => {
+  const output = join(repo, 'github-output-prefixed');
+  writeFileSync(output, '');
+  const result = affected(
+    [
+      '--all',
+      '--projects=azure-adls',
+      '--environments=prod',
+      '--json',
+      '--github-output',
+      '--output-prefix=prod',
+    ],
+    { GITHUB_OUTPUT: output },
+  );
+  expect(result.status).toBe(0);
+  const lines = readFileSync(output, 'utf8').trim().split('\n');
+  expect(lines[1]).toBe('prod-count=1');
+  expect(JSON.parse((lines[0] ?? '').replace(/^prod-matrix=/, '')).include).toEqual([
+    {
+      project: 'azure-adls',
+      stack: 'prod',
+      clouds: 'azure',
+      region: 'westeurope',
+      workDir: 'stacks/azure-adls',
+      backendVariable: 'PULUMI_BACKEND_URL_AZURE',
+    },
+  ]);
+});
+
+it('--projects with a project that has no stacks: a usage error naming what is allowed', () => {
+  const result = run(process.execPath, [AFFECTED, '--all', '--projects=aws-s4'], { cwd: repo });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toContain(
+    "--projects: no project 'aws-s4' with a preview target; allowed: aws-s3, azure-adls",
+  );
 });

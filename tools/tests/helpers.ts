@@ -35,8 +35,13 @@ export interface PulumiCall {
 
 /**
  * A recording stand-in for the Pulumi CLI (POSIX sh, so each call costs milliseconds): logs the
- * working folder and argv of every call, answers `pulumi version` with $FAKE_PULUMI_VERSION and
- * exits with $FAKE_PULUMI_EXIT otherwise. Fields are split by \x1f, calls by \x1e.
+ * working folder and argv of every call and answers like the CLI:
+ * - `version`: $FAKE_PULUMI_VERSION;
+ * - `whoami --json`: {"user":"ci","url":$FAKE_PULUMI_BACKEND}, or exits $FAKE_PULUMI_WHOAMI_EXIT;
+ * - `stack ls --json`: the stacks named in $FAKE_PULUMI_STACKS (default dev staging prod ci; "-" for none);
+ * - anything else: writes $FAKE_PULUMI_EVENTS to the --event-log file (refused, as by the CLI,
+ *   without PULUMI_DEBUG_COMMANDS=true), prints $FAKE_PULUMI_STDOUT and exits $FAKE_PULUMI_EXIT.
+ * Fields are split by \x1f, calls by \x1e.
  */
 export function standIn(): {
   bin: string;
@@ -51,10 +56,30 @@ export function standIn(): {
   const script = [
     '#!/bin/sh',
     `{ printf '%s\\037' "$(pwd -P)" "$@"; printf '\\036'; } >> '${log}'`,
-    'if [ "$1" = version ]; then',
-    `  echo "\${FAKE_PULUMI_VERSION:-v${MINIMUM_VERSION}}"`,
-    '  exit 0',
-    'fi',
+    'case "$1 $2" in',
+    '  "version "*)',
+    `    echo "\${FAKE_PULUMI_VERSION:-v${MINIMUM_VERSION}}"; exit 0 ;;`,
+    '  "whoami "*)',
+    '    if [ -n "$FAKE_PULUMI_WHOAMI_EXIT" ]; then echo "error: PULUMI_ACCESS_TOKEN must be set for login" >&2; exit "$FAKE_PULUMI_WHOAMI_EXIT"; fi',
+    '    printf \'{"user":"ci","url":"%s"}\\n\' "${FAKE_PULUMI_BACKEND:-https://api.pulumi.com}"; exit 0 ;;',
+    '  "stack ls")',
+    '    sep=""; printf "["',
+    '    for name in ${FAKE_PULUMI_STACKS:-dev staging prod ci}; do',
+    '      [ "$name" = - ] && continue',
+    '      printf \'%s{"name":"%s","current":false}\' "$sep" "$name"; sep=","',
+    '    done',
+    '    echo "]"; exit 0 ;;',
+    'esac',
+    // Like the CLI, --event-log exists only with PULUMI_DEBUG_COMMANDS=true.
+    'prev=""',
+    'for arg in "$@"; do',
+    '  if [ "$prev" = --event-log ]; then',
+    '    [ "$PULUMI_DEBUG_COMMANDS" = true ] || { echo "error: unknown flag: --event-log" >&2; exit 255; }',
+    '    printf "%s\\n" "$FAKE_PULUMI_EVENTS" > "$arg"',
+    '  fi',
+    '  prev="$arg"',
+    'done',
+    '[ -n "$FAKE_PULUMI_STDOUT" ] && printf "%s\\n" "$FAKE_PULUMI_STDOUT"',
     'exit "${FAKE_PULUMI_EXIT:-0}"',
     '',
   ].join('\n');
@@ -70,7 +95,13 @@ export function standIn(): {
             return { argv, cwd };
           })
       : [];
-  return { bin, log, calls, commands: () => calls().filter((call) => call.argv[0] !== 'version') };
+  return { bin, log, calls, commands: () => calls().filter((call) => !isProbe(call.argv)) };
+}
+
+/** The calls the runner makes to check the CLI, the backend and the stack before the real one. */
+export function isProbe(argv: string[]): boolean {
+  const [first, second] = argv;
+  return first === 'version' || first === 'whoami' || (first === 'stack' && second === 'ls');
 }
 
 /** PATH with the stand-in first, then node, and nothing else that could hold a real `pulumi`. */
@@ -104,20 +135,27 @@ export function run(
   });
 }
 
-/** The exact argv each target must hand the CLI, after `pulumi`. */
+/** The exact argv each target must hand the CLI, after `pulumi` (`up` as confirmed in CI or with --yes). */
 export function expectedArgv(target: string, stack: string, extra: string[] = []): string[] {
   const head = (command: string) => [command, '--stack', stack, '--non-interactive'];
   switch (target) {
     case 'preview':
       return [...head('preview'), '--policy-pack', POLICY_PACK, '--diff', ...extra];
     case 'up':
-      return [...head('up'), '--policy-pack', POLICY_PACK, '--diff', '--yes', ...extra];
+      return [
+        ...head('up'),
+        '--policy-pack',
+        POLICY_PACK,
+        '--diff',
+        ...(extra.includes('--yes') ? [] : ['--yes']),
+        ...extra,
+      ];
     case 'refresh':
       return [...head('refresh'), '--yes', '--diff', ...extra];
     case 'destroy':
       return [...head('destroy'), ...extra];
     case 'drift':
-      return [...head('preview'), '--refresh', '--expect-no-changes', '--diff', ...extra];
+      return [...head('refresh'), '--preview-only', '--json', ...extra];
     default:
       throw new Error(`no such target ${target}`);
   }

@@ -8,10 +8,26 @@ import { expectedArgv, pathWith, run, STACKS, standIn, WORKSPACE } from './helpe
 
 const TARGETS = ['preview', 'up', 'refresh', 'destroy', 'drift'];
 
+/** nx as CI runs it (CI=true: `up` is confirmed), against a clean refresh preview for drift. */
 function nx(args: string[], env: Record<string, string | undefined> = {}) {
   return run(process.execPath, [join(WORKSPACE, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), ...args], {
-    env: { NX_SKIP_NX_CACHE: 'true', FORCE_COLOR: '0', ...env },
+    env: {
+      NX_SKIP_NX_CACHE: 'true',
+      FORCE_COLOR: '0',
+      CI: 'true',
+      PULUMI_BACKEND_URL: undefined,
+      FAKE_PULUMI_STDOUT: JSON.stringify({ steps: [], changeSummary: { same: 1 } }),
+      ...env,
+    },
   });
+}
+
+/** The tasks an nx command would run, planned without running them. */
+function plannedTasks(args: string[]): string[] {
+  const result = nx([...args, '--graph=stdout']);
+  expect(result.status).toBe(0);
+  const plan = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { tasks: { tasks: object } };
+  return Object.keys(plan.tasks.tasks).sort();
 }
 
 interface Target {
@@ -63,6 +79,29 @@ describe('the five targets on every stack project', () => {
   });
 });
 
+describe("the bootstrap never runs with the stacks' up", () => {
+  it.each([[[]], [['-c', 'prod']]])('nx run-many -t up %j plans the stacks only', (args) => {
+    const suffix = args.length > 0 ? ':prod' : '';
+    expect(plannedTasks(['run-many', '-t', 'up', ...args]).filter((task) => task.includes(':up'))).toEqual(
+      [...STACKS].sort().map((stack) => `${stack}:up${suffix}`),
+    );
+  });
+
+  it('has its own target, admin-up: tests and typecheck first, in the root folder, on its ci stack', () => {
+    const fake = standIn();
+    const result = nx(['run', 'bootstrap:admin-up', '--exclude-task-dependencies'], {
+      PATH: pathWith(fake.bin),
+    });
+    expect(result.status).toBe(0);
+    expect(fake.commands()).toEqual([{ argv: expectedArgv('up', 'ci'), cwd: WORKSPACE }]);
+    expect(plannedTasks(['run', 'bootstrap:admin-up'])).toEqual([
+      'bootstrap:admin-up',
+      'bootstrap:test',
+      'bootstrap:typecheck',
+    ]);
+  });
+});
+
 describe('nx run reaches the CLI with the exact argv and folder', () => {
   const cases: Array<[string, string[], string[], string[]]> = [
     ['aws-s3:preview', [], ['preview', 'dev'], []],
@@ -83,6 +122,47 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
     expect(fake.commands()).toEqual([
       { argv: expectedArgv(target, stack, extra), cwd: join(WORKSPACE, 'stacks', project) },
     ]);
+  });
+
+  it('a local nx run of up in a terminal reaches Pulumi interactively, so Pulumi asks first', () => {
+    const fake = standIn();
+    const nxBin = join(WORKSPACE, 'node_modules', 'nx', 'dist', 'bin', 'nx.js');
+    // `script` gives nx a pseudo-terminal, as a shell does; nx hands it on to the task.
+    const result = run(
+      'script',
+      [
+        '-qec',
+        `'${process.execPath}' '${nxBin}' run aws-s3:up --stack=prod --exclude-task-dependencies`,
+        '/dev/null',
+      ],
+      { env: { PATH: pathWith(fake.bin), CI: undefined, NX_SKIP_NX_CACHE: 'true' } },
+    );
+    expect(result.status).toBe(0);
+    expect(fake.commands()).toEqual([
+      {
+        argv: ['up', '--stack', 'prod', '--policy-pack', join(WORKSPACE, 'libs', 'policy'), '--diff'],
+        cwd: join(WORKSPACE, 'stacks', 'aws-s3'),
+      },
+    ]);
+  });
+
+  it('a local nx run of up without a terminal applies only with --yes, passed through once', () => {
+    const local = { CI: undefined };
+    const refused = standIn();
+    const withoutYes = nx(['run', 'aws-s3:up', '--exclude-task-dependencies'], {
+      PATH: pathWith(refused.bin),
+      ...local,
+    });
+    expect(withoutYes.status).not.toBe(0);
+    expect(`${withoutYes.stdout}${withoutYes.stderr}`).toContain('there is no terminal to ask in');
+    expect(refused.calls()).toEqual([]);
+    const fake = standIn();
+    const result = nx(['run', 'aws-s3:up', '--stack=prod', '--yes', '--exclude-task-dependencies'], {
+      PATH: pathWith(fake.bin),
+      ...local,
+    });
+    expect(result.status).toBe(0);
+    expect(fake.commands().map((call) => call.argv)).toEqual([expectedArgv('up', 'prod', ['--yes'])]);
   });
 
   it('fails the target when the CLI fails', () => {

@@ -3,10 +3,12 @@
  * `checkpoints-pulumi <target> [--stack=...] [flags]` in a stack folder, against a recording
  * stand-in for the Pulumi CLI.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   expectedArgv,
   MINIMUM_VERSION,
+  POLICY_PACK,
   pathWith,
   RUNNER,
   run,
@@ -16,17 +18,31 @@ import {
   WORKSPACE,
 } from './helpers';
 
+const CLEAN = JSON.stringify({ steps: [], changeSummary: { same: 3 } });
+
+/** The runner as CI runs it (CI=true) unless `env` says otherwise, against the stand-in. */
 function runner(
   args: string[],
-  options: { cwd?: string; version?: string; exit?: number; path?: string } = {},
+  options: {
+    cwd?: string;
+    version?: string;
+    exit?: number;
+    path?: string;
+    env?: Record<string, string | undefined>;
+  } = {},
 ) {
   const fake = standIn();
   const result = run(process.execPath, [RUNNER, ...args], {
     cwd: options.cwd ?? join(WORKSPACE, 'stacks', 'aws-s3'),
     env: {
       PATH: options.path ?? pathWith(fake.bin),
+      CI: 'true',
+      PULUMI_BACKEND_URL: undefined,
+      GITHUB_OUTPUT: undefined,
       FAKE_PULUMI_VERSION: options.version,
       FAKE_PULUMI_EXIT: options.exit === undefined ? undefined : String(options.exit),
+      FAKE_PULUMI_STDOUT: CLEAN,
+      ...options.env,
     },
   });
   return { ...result, calls: fake.calls(), commands: fake.commands() };
@@ -59,9 +75,14 @@ describe('the argv each target hands the Pulumi CLI', () => {
     },
   );
 
-  it('checks the CLI version before running anything', () => {
+  it('checks the CLI version, the backend and the stack before running anything', () => {
     const result = runner(['preview']);
-    expect(result.calls.map((call) => call.argv[0])).toEqual(['version', 'preview']);
+    expect(result.calls.map((call) => call.argv.slice(0, 2).join(' '))).toEqual([
+      'version',
+      'whoami --json',
+      'stack ls',
+      'preview --stack',
+    ]);
   });
 
   it('passes every other flag through unchanged and in order', () => {
@@ -181,5 +202,267 @@ describe('usage errors', () => {
     const result = runner(['preview', '--stack']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--stack needs a value');
+  });
+});
+
+describe('up asks before it changes anything, unless confirmed up front', () => {
+  const local = { CI: undefined };
+
+  it('locally without a terminal and without --yes: refuses, says how, and runs nothing', () => {
+    const result = runner(['up', '--stack=prod'], { env: local });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('there is no terminal to ask in');
+    expect(result.stderr).toContain("'nx run <project>:up --stack=prod --yes'");
+    expect(result.calls).toEqual([]);
+  });
+
+  it.each(['--yes', '-y'])('locally with %s: applies, with that one confirmation', (flag) => {
+    const result = runner(['up', '--stack=prod', flag], { env: local });
+    expect(result.status).toBe(0);
+    expect(result.commands.map((call) => call.argv)).toEqual([
+      ['up', '--stack', 'prod', '--non-interactive', '--policy-pack', POLICY_PACK, '--diff', flag],
+    ]);
+  });
+
+  it.each(['true', '1'])('in CI (CI=%s): applies with --yes', (ci) => {
+    const result = runner(['up', '--stack=dev'], { env: { CI: ci } });
+    expect(result.commands.map((call) => call.argv)).toEqual([expectedArgv('up', 'dev')]);
+  });
+
+  it('CI=false is not CI', () => {
+    const result = runner(['up'], { env: { CI: 'false' } });
+    expect(result.status).toBe(2);
+    expect(result.calls).toEqual([]);
+  });
+
+  it('in a terminal: Pulumi runs interactively, so it shows the preview and asks (no --yes, no --non-interactive)', () => {
+    const fake = standIn();
+    const folder = join(WORKSPACE, 'stacks', 'gcp-gcs');
+    // `script` gives the runner a pseudo-terminal as stdin, as a shell does.
+    const result = run('script', ['-qec', `'${process.execPath}' '${RUNNER}' up --stack=prod`, '/dev/null'], {
+      cwd: folder,
+      env: { PATH: pathWith(fake.bin), CI: undefined, PULUMI_BACKEND_URL: undefined },
+    });
+    expect(result.status).toBe(0);
+    expect(fake.commands()).toEqual([
+      { argv: ['up', '--stack', 'prod', '--policy-pack', POLICY_PACK, '--diff'], cwd: folder },
+    ]);
+  });
+});
+
+describe('the backend and the stack are checked first, with the fix', () => {
+  it('not logged in: says how to log in, and runs nothing', () => {
+    const result = runner(['preview'], { env: { FAKE_PULUMI_WHOAMI_EXIT: '255' } });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain('the Pulumi CLI is not logged in to a state backend it can open');
+    expect(result.stderr).toContain('PULUMI_ACCESS_TOKEN must be set for login');
+    expect(result.stderr).toContain("Fix: log in once with 'pulumi login'");
+    expect(result.commands).toEqual([]);
+  });
+
+  it('a configured backend it cannot open: names PULUMI_BACKEND_URL and what to check', () => {
+    const result = runner(['drift'], {
+      env: { FAKE_PULUMI_WHOAMI_EXIT: '255', PULUMI_BACKEND_URL: 's3://no-such-state-bucket' },
+    });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain('PULUMI_BACKEND_URL is s3://no-such-state-bucket: check that the bucket');
+    expect(result.commands).toEqual([]);
+  });
+
+  it('a stack that does not exist: names the backend, the stacks there and the stack init to run', () => {
+    const folder = join(WORKSPACE, 'stacks', 'azure-adls');
+    const result = runner(['preview', '--stack=prod'], {
+      cwd: folder,
+      env: { FAKE_PULUMI_STACKS: 'dev', FAKE_PULUMI_BACKEND: 's3://state' },
+    });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain(
+      "stack 'prod' does not exist in s3://state (stacks there for this project: dev).",
+    );
+    expect(result.stderr).toContain(`Fix: create it once, from ${folder}: 'pulumi stack init prod'`);
+    expect(result.commands).toEqual([]);
+  });
+
+  it('finds a stack listed with its organization and project', () => {
+    const result = runner(['preview', '--stack=prod'], {
+      env: { FAKE_PULUMI_STACKS: 'acme/checkpoints-aws/dev acme/checkpoints-aws/prod' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.commands.map((call) => call.argv)).toEqual([expectedArgv('preview', 'prod')]);
+  });
+
+  it('a first deploy in CI on Pulumi Cloud creates the stack, then applies', () => {
+    const result = runner(['up', '--stack=prod'], { env: { FAKE_PULUMI_STACKS: '-' } });
+    expect(result.status).toBe(0);
+    expect(result.commands.map((call) => call.argv)).toEqual([
+      ['stack', 'init', 'prod', '--non-interactive'],
+      expectedArgv('up', 'prod'),
+    ]);
+  });
+
+  it.each([
+    ['a self-managed backend in CI', { CI: 'true', FAKE_PULUMI_BACKEND: 'gs://state' }],
+    ['Pulumi Cloud outside CI', { CI: undefined }],
+  ])('no stack is created on %s', (_, env) => {
+    const result = runner(['up', '--stack=prod', '--yes'], { env: { FAKE_PULUMI_STACKS: 'dev', ...env } });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain("'pulumi stack init prod'");
+    expect(result.commands).toEqual([]);
+  });
+});
+
+describe('drift: the preview of a refresh, with drift and "could not check" told apart', () => {
+  const digest = (summary: Record<string, number>, steps: unknown[] = []) =>
+    JSON.stringify({ steps, changeSummary: summary });
+
+  it('nothing differs: exit 0, and says so', () => {
+    const result = runner(['drift', '--stack=prod'], { env: { FAKE_PULUMI_STDOUT: digest({ same: 12 }) } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("no drift: every resource of 'prod' matches its recorded state.");
+  });
+
+  it('a resource changed outside Pulumi: exit 1, with what and where', () => {
+    const changed = 'urn:pulumi:prod::checkpoints-aws::aws:s3/bucketVersioning:BucketVersioning::v';
+    const result = runner(['drift', '--stack=prod'], {
+      env: {
+        FAKE_PULUMI_STDOUT: digest({ same: 11, update: 1 }, [
+          { op: 'refresh', urn: 'urn:pulumi:prod::checkpoints-aws::aws:s3/bucket:Bucket::b' },
+          { op: 'refresh', urn: changed, diffReasons: ['versioningConfiguration'] },
+        ]),
+      },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("DRIFT in 'prod': 1 to update");
+    expect(result.stdout).toContain(`  refresh ${changed}`);
+    expect(result.stdout).not.toContain('Bucket::b');
+  });
+
+  it('a resource deleted outside Pulumi is drift too', () => {
+    const result = runner(['drift'], { env: { FAKE_PULUMI_STDOUT: digest({ same: 2, delete: 1 }) } });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("DRIFT in 'dev': 1 to delete");
+  });
+
+  it.each([
+    ['pulumi fails', { FAKE_PULUMI_EXIT: '1', FAKE_PULUMI_STDOUT: '' }],
+    ['pulumi fails after a summary', { FAKE_PULUMI_EXIT: '255' }],
+    ['pulumi prints no change summary', { FAKE_PULUMI_STDOUT: 'not json' }],
+  ])('%s: "could not check" (exit 5), never reported as drift', (_, env) => {
+    const result = runner(['drift', '--stack=prod'], { env });
+    expect(result.status).toBe(5);
+    expect(result.stderr).toContain("drift of 'prod' could not be checked");
+    expect(result.stdout).not.toContain('DRIFT');
+  });
+
+  it.each([
+    ['clean', { FAKE_PULUMI_STDOUT: digest({ same: 1 }) }],
+    ['drifted', { FAKE_PULUMI_STDOUT: digest({ same: 1, update: 2 }) }],
+    ['unchecked', { FAKE_PULUMI_EXIT: '255' }],
+  ])('in GitHub Actions the verdict is also the step output drift=%s', (verdict, env) => {
+    const output = join(tempDir('github-output-'), 'output');
+    writeFileSync(output, '');
+    runner(['drift'], { env: { ...env, GITHUB_OUTPUT: output } });
+    expect(readFileSync(output, 'utf8')).toBe(`drift=${verdict}\n`);
+  });
+
+  it('a stack that cannot be reached is "could not check" too, not drift', () => {
+    const result = runner(['drift'], { env: { FAKE_PULUMI_WHOAMI_EXIT: '255' } });
+    expect([0, 1]).not.toContain(result.status);
+  });
+});
+
+describe('--summary: what a preview or up changed, for the pull-request report', () => {
+  const events = [
+    { sequence: 0, preludeEvent: { config: {} } },
+    {
+      sequence: 1,
+      policyEvent: {
+        resourceUrn: 'urn:pulumi:dev::checkpoints-aws::aws:s3/bucket:Bucket::b',
+        message: 'public access\n',
+        policyName: 's3-no-public-access',
+        policyPackName: 'checkpoints',
+        enforcementLevel: 'mandatory',
+      },
+    },
+    {
+      sequence: 2,
+      summaryEvent: { resourceChanges: { create: 2, update: 1, replace: 1, same: 9 }, isPreview: true },
+    },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n');
+
+  it('reads the engine event log into the summary file, with the stack and the outcome', () => {
+    const file = join(tempDir('summary-'), 'aws-s3', 'dev.json');
+    const result = runner(['preview', `--summary=${file}`], { env: { FAKE_PULUMI_EVENTS: events } });
+    expect(result.status).toBe(0);
+    const argv = result.commands[0]?.argv ?? [];
+    expect(argv.slice(0, -2)).toEqual(expectedArgv('preview', 'dev'));
+    expect(argv.at(-2)).toBe('--event-log');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      stack: 'dev',
+      command: 'preview',
+      folder: join(WORKSPACE, 'stacks', 'aws-s3'),
+      status: 'succeeded',
+      exitStatus: 0,
+      changes: { create: 2, update: 1, replace: 1, same: 9 },
+      violations: [
+        {
+          policy: 's3-no-public-access',
+          level: 'mandatory',
+          urn: 'urn:pulumi:dev::checkpoints-aws::aws:s3/bucket:Bucket::b',
+          message: 'public access',
+        },
+      ],
+    });
+  });
+
+  it("a failed preview still leaves a summary that says so, with Pulumi's exit status", () => {
+    const file = join(tempDir('summary-'), 'failed.json');
+    const result = runner(['preview', '--stack=prod', `--summary=${file}`], {
+      exit: 255,
+      env: { FAKE_PULUMI_EVENTS: '' },
+    });
+    expect(result.status).toBe(255);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      stack: 'prod',
+      status: 'failed',
+      exitStatus: 255,
+      changes: null,
+      violations: [],
+    });
+  });
+
+  it('in CI, a stack not on Pulumi Cloud yet is no preview failure: its first deploy creates it', () => {
+    const file = join(tempDir('summary-'), 'new.json');
+    const result = runner(['preview', '--stack=prod', `--summary=${file}`], {
+      env: { FAKE_PULUMI_STACKS: 'dev' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(
+      "stack 'prod' does not exist in https://api.pulumi.com yet: its first deploy creates it",
+    );
+    expect(result.commands).toEqual([]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      stack: 'prod',
+      status: 'new-stack',
+      changes: null,
+    });
+  });
+
+  it.each([
+    ['on a self-managed backend, whose first deploy cannot create it', { FAKE_PULUMI_BACKEND: 's3://state' }],
+    ['outside CI', { CI: undefined }],
+  ])('but a preview of a missing stack fails %s', (_, env) => {
+    const result = runner(['preview', '--stack=prod'], { env: { FAKE_PULUMI_STACKS: 'dev', ...env } });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain("'pulumi stack init prod'");
+  });
+
+  it('is refused for targets that change nothing to summarize', () => {
+    const result = runner(['drift', '--summary=x.json']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--summary is for preview and up only, not drift');
+    expect(result.calls).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { ENVIRONMENTS } from '@checkpoints/config';
 import { run, tempDir, WORKSPACE } from './helpers';
 
 interface Step {
@@ -76,6 +77,9 @@ describe('actionlint', () => {
   });
 
   it('does find a broken workflow (the linter really runs)', () => {
+    const lines = text(workflowPath('deploy')).split('\n');
+    const LINE_CONTENTS = lines.findIndex((line) => line.includes('contents: read')) + 1;
+    const LINE_DEV_COUNT = lines.findIndex((line) => line.includes('needs.plan.outputs.dev-count')) + 1;
     const broken = join(tempDir('workflow-'), 'deploy.yml');
     writeFileSync(
       broken,
@@ -85,8 +89,8 @@ describe('actionlint', () => {
     );
     const { status, findings } = actionlint([broken]);
     expect(findings.map((f) => [f.line, f.kind])).toEqual([
-      [25, 'permissions'],
-      [58, 'expression'],
+      [LINE_CONTENTS, 'permissions'],
+      [LINE_DEV_COUNT, 'expression'],
     ]);
     expect(status).toBe(1);
   });
@@ -100,13 +104,16 @@ describe('permissions are minimal', () => {
   const expected: Record<string, Record<string, Record<string, string>>> = {
     pr: {
       checks: { contents: 'read' },
-      comment: { 'pull-requests': 'write' },
+      comment: { contents: 'read', 'pull-requests': 'write' },
       plan: { contents: 'read' },
       preview: { contents: 'read', 'id-token': 'write' },
+      'all-checks': {},
     },
     deploy: {
       plan: { contents: 'read', actions: 'read' },
       'deploy-dev': { contents: 'read', 'id-token': 'write' },
+      'deploy-staging': { contents: 'read', 'id-token': 'write' },
+      'preview-prod': { contents: 'read', 'id-token': 'write' },
       'deploy-prod': { contents: 'read', 'id-token': 'write' },
     },
     drift: {
@@ -185,17 +192,35 @@ describe('pr.yml', () => {
     const changes = steps.find((s) => s.id === 'changes');
     expect(changes?.run).toContain('git worktree add --detach "$RUNNER_TEMP/base" "$NX_BASE"');
     expect(changes?.run).toContain('npx checkpoints-synth --stack="$stack" --base="$base"');
-    expect(steps.indexOf(changes!)).toBeLessThan(steps.findIndex((s) => s.id === 'report'));
+    expect(steps.indexOf(changes!)).toBeLessThan(steps.findIndex((s) => s.name === 'Synth report (job log)'));
   });
 
-  it('puts the synth report in the job summary and in one comment found by its marker', () => {
-    const report = job('pr', 'checks').steps.find((s) => s.id === 'report');
-    expect(report?.run).toContain('npx checkpoints-synth-report dist/synth');
-    expect(report?.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
+  it('prints the render report in the log, keeps dist/synth as an artifact, and summarizes it', () => {
+    const steps = job('pr', 'checks').steps;
+    expect(steps.map((s) => s.run)).toContain('npx checkpoints-synth-report dist/synth --format=text');
+    expect(stepUsing(job('pr', 'checks'), 'actions/upload-artifact')?.with).toMatchObject({
+      name: 'synth',
+      path: 'dist/synth',
+    });
+    expect(steps.find((s) => s.name === 'Synth report (job summary)')?.run).toContain(
+      'npx checkpoints-synth-report dist/synth --note="$note" >> "$GITHUB_STEP_SUMMARY"',
+    );
+  });
+
+  it('one comment, found by its marker, with the offline renders and the real previews side by side', () => {
     const comment = job('pr', 'comment');
-    expect(comment.needs).toBe('checks');
+    expect(comment.needs).toEqual(['checks', 'plan', 'preview']);
+    const downloads = comment.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@'));
+    expect(downloads.map((s) => s.with)).toEqual([
+      { name: 'synth', path: 'dist/synth' },
+      { pattern: 'preview-*', path: 'previews', 'merge-multiple': true },
+    ]);
+    expect(comment.steps.find((s) => s.name === 'Report (offline render and real previews)')?.run).toContain(
+      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews --note="$note" > report.md',
+    );
     const script = String(stepUsing(comment, 'actions/github-script')?.with?.['script']);
     expect(script).toContain("'<!-- checkpoints:synth-report -->'");
+    expect(script).toContain("readFileSync('report.md', 'utf8')");
     expect(script).toContain('updateComment');
     expect(script).toContain('createComment');
   });
@@ -204,7 +229,7 @@ describe('pr.yml', () => {
     const plan = job('pr', 'plan');
     expect(stepUsing(plan, 'actions/checkout')?.with?.['fetch-depth']).toBe(0);
     expect(plan.steps.find((s) => s.id === 'affected')?.run).toBe(
-      'npx checkpoints-affected --base="$NX_BASE" --head="$NX_HEAD" --exclude=bootstrap --json --github-output',
+      'npx checkpoints-affected --base="$NX_BASE" --head="$NX_HEAD" --exclude=bootstrap --environments=dev,staging --json --github-output',
     );
     expect(plan.outputs).toEqual({
       matrix: '${{ steps.affected.outputs.matrix }}',
@@ -218,22 +243,75 @@ describe('pr.yml', () => {
     expect(preview.if).toContain("needs.plan.outputs.count != '0'");
   });
 
-  it('skips the real preview (and the plan and comment) for forks', () => {
-    for (const id of ['plan', 'preview', 'comment']) expect(job('pr', id).if).toContain(FORK_GUARD);
+  it('skips the real preview (and the plan and comment) for forks and Dependabot, which get no secrets', () => {
+    for (const id of ['plan', 'preview', 'comment']) {
+      expect(job('pr', id).if).toContain(FORK_GUARD);
+      expect(job('pr', id).if).toContain("github.actor != 'dependabot[bot]'");
+    }
     expect(job('pr', 'checks').if).toBeUndefined();
   });
 
-  it('previews with the official Pulumi action, the policy pack and the pinned CLI version', () => {
-    const step = stepUsing(job('pr', 'preview'), 'pulumi/actions');
-    expect(step?.with).toEqual({
-      command: 'preview',
-      'stack-name': '${{ matrix.stack }}',
-      'work-dir': '${{ matrix.workDir }}',
+  it('previews dev and staging only, with a read-only token and a non-prod passphrase', () => {
+    const preview = job('pr', 'preview');
+    expect(preview.env).toEqual({
+      PULUMI_BACKEND_URL: '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
+      PULUMI_ACCESS_TOKEN: '${{ secrets.PULUMI_READ_ONLY_ACCESS_TOKEN }}',
+      PULUMI_CONFIG_PASSPHRASE: "${{ secrets[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)] }}",
+    });
+    expect(job('pr', 'plan').steps.find((s) => s.id === 'affected')?.run).toContain(
+      `--environments=${ENVIRONMENTS.filter((env) => env !== 'prod').join(',')}`,
+    );
+    expect(preview.environment).toBeUndefined();
+  });
+
+  it('no pull-request job reads a secret that can write state or decrypt prod config', () => {
+    const secrets = new Set(
+      [...text(workflowPath('pr')).matchAll(/secrets(\.[A-Z_]+|\[[^\]]+\])/g)].map((m) => m[1]),
+    );
+    expect([...secrets].sort()).toEqual([
+      '.PULUMI_READ_ONLY_ACCESS_TOKEN',
+      "[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)]",
+    ]);
+  });
+
+  it('previews through the runner, with the policy pack and a summary kept as an artifact', () => {
+    const preview = job('pr', 'preview');
+    expect(stepUsing(preview, 'pulumi/actions')?.with).toEqual({
       'pulumi-version-file': 'tools/pulumi/pulumi-version.txt',
-      'cloud-url': '${{ vars.PULUMI_BACKEND_URL }}',
-      policyPacks: '${{ github.workspace }}/libs/policy',
-      diff: true,
-      'comment-on-summary': true,
+    });
+    const step = preview.steps.find((s) => s.name === 'pulumi preview --policy-pack libs/policy --diff');
+    expect(step?.run).toBe(
+      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR" --summary="previews/${PROJECT}/${STACK}.json"',
+    );
+    expect(stepUsing(preview, 'actions/upload-artifact')?.with).toMatchObject({
+      name: 'preview-${{ matrix.project }}-${{ matrix.stack }}',
+      path: 'previews',
+    });
+  });
+
+  describe('all checks: the one job to mark as required', () => {
+    const allChecks = () => job('pr', 'all-checks');
+    const verdict = (results: string) =>
+      run(
+        'bash',
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', allChecks().steps[0]?.run ?? 'exit 99'],
+        {
+          env: { RESULTS: results },
+        },
+      );
+
+    it('waits for every other job, whatever they did', () => {
+      expect(allChecks().needs).toEqual(Object.keys(load('pr').jobs).filter((id) => id !== 'all-checks'));
+      expect(allChecks().if).toBe('${{ always() }}');
+    });
+
+    it.each([
+      ['success success success success', 0],
+      ['success success skipped skipped', 0],
+      ['success failure success success', 1],
+      ['success success cancelled success', 1],
+    ])('%s -> exit %i', (results, status) => {
+      expect(verdict(results).status).toBe(status);
     });
   });
 });
@@ -241,7 +319,7 @@ describe('pr.yml', () => {
 describe('cloud login through OIDC with the identities bootstrap outputs', () => {
   const loginOf = (workflow: (typeof WORKFLOWS)[number], id: string) =>
     job(workflow, id).steps.find((s) => s.uses === './.github/actions/cloud-login')?.with;
-  const identities = (kind: 'PREVIEW' | 'DEV' | 'PROD') => ({
+  const identities = (kind: 'PREVIEW' | 'DEV' | 'STAGING' | 'PROD') => ({
     clouds: '${{ matrix.clouds }}',
     'aws-role-arn': `\${{ vars.${kind === 'PREVIEW' ? 'AWS_PREVIEW_ROLE_ARN' : `AWS_DEPLOY_ROLE_ARN_${kind}`} }}`,
     'aws-region': "${{ matrix.region || 'us-east-1' }}",
@@ -255,10 +333,28 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
   it('previews and drift checks use the read-only preview identities', () => {
     expect(loginOf('pr', 'preview')).toEqual(identities('PREVIEW'));
     expect(loginOf('drift', 'drift')).toEqual(identities('PREVIEW'));
+    expect(loginOf('deploy', 'preview-prod')).toEqual(identities('PREVIEW'));
+  });
+
+  it('the pre-approval prod preview runs in the read-only, main-only drift environment, with its secrets', () => {
+    const preview = job('deploy', 'preview-prod');
+    expect(preview.environment).toBe('drift');
+    expect(preview.env).toEqual({
+      PULUMI_BACKEND_URL: '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
+      PULUMI_ACCESS_TOKEN: '${{ secrets.PULUMI_ACCESS_TOKEN }}',
+      PULUMI_CONFIG_PASSPHRASE: '${{ secrets.PULUMI_CONFIG_PASSPHRASE_PROD }}',
+    });
+    expect(preview.steps.at(-1)?.run).toBe(
+      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR"',
+    );
+    expect(job('drift', 'drift').env?.['PULUMI_CONFIG_PASSPHRASE']).toBe(
+      "${{ secrets[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)] }}",
+    );
   });
 
   it('each deploy uses its environment deploy identity', () => {
     expect(loginOf('deploy', 'deploy-dev')).toEqual(identities('DEV'));
+    expect(loginOf('deploy', 'deploy-staging')).toEqual(identities('STAGING'));
     expect(loginOf('deploy', 'deploy-prod')).toEqual(identities('PROD'));
   });
 
@@ -272,15 +368,18 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
       [
         'AWS_PREVIEW_ROLE_ARN',
         'AWS_DEPLOY_ROLE_ARN_DEV',
+        'AWS_DEPLOY_ROLE_ARN_STAGING',
         'AWS_DEPLOY_ROLE_ARN_PROD',
         'GCP_WORKLOAD_IDENTITY_PROVIDER',
         'GCP_PREVIEW_SERVICE_ACCOUNT',
         'GCP_DEPLOY_SERVICE_ACCOUNT_DEV',
+        'GCP_DEPLOY_SERVICE_ACCOUNT_STAGING',
         'GCP_DEPLOY_SERVICE_ACCOUNT_PROD',
         'AZURE_TENANT_ID',
         'AZURE_SUBSCRIPTION_ID',
         'AZURE_PREVIEW_CLIENT_ID',
         'AZURE_DEPLOY_CLIENT_ID_DEV',
+        'AZURE_DEPLOY_CLIENT_ID_STAGING',
         'AZURE_DEPLOY_CLIENT_ID_PROD',
         'PULUMI_BACKEND_URL',
       ].sort(),
@@ -314,48 +413,177 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
 });
 
 describe('deploy.yml', () => {
-  it('runs on pushes to main', () => {
-    expect(load('deploy').on).toEqual({ push: { branches: ['main'] }, workflow_dispatch: null });
+  it('runs on pushes to main and on demand (affected or all stacks, one project, one environment)', () => {
+    const on = load('deploy').on as { push: unknown; workflow_dispatch: { inputs: Record<string, unknown> } };
+    expect(on.push).toEqual({ branches: ['main'] });
+    expect(on.workflow_dispatch.inputs).toMatchObject({
+      stacks: { type: 'choice', options: ['affected', 'all'], default: 'affected' },
+      project: { type: 'string', default: '' },
+      environment: { type: 'choice', options: ['all', ...ENVIRONMENTS], default: 'all' },
+    });
   });
 
-  it('plans dev and prod from nx, since the last successful deploy', () => {
-    const plan = job('deploy', 'plan');
-    expect(stepUsing(plan, 'actions/checkout')?.with?.['fetch-depth']).toBe(0);
-    expect(stepUsing(plan, 'nrwl/nx-set-shas')?.with).toEqual({ 'main-branch-name': 'main' });
-    const runs = Object.fromEntries(plan.steps.filter((s) => s.id).map((s) => [s.id, s.run]));
-    for (const env of ['dev', 'prod']) {
-      expect(runs[env]).toBe(
-        `npx checkpoints-affected --base="$NX_BASE" --head="$NX_HEAD" --exclude=bootstrap --environments=${env} --json --github-output`,
+  it('never runs two deploys at once: a newer run waits, and is never cancelled midway', () => {
+    expect(load('deploy').concurrency).toEqual({ group: 'deploy-main', 'cancel-in-progress': false });
+  });
+
+  it('deploys exactly the environments the config schema accepts, each in its GitHub environment', () => {
+    const environments = Object.entries(load('deploy').jobs)
+      .filter(([id]) => id.startsWith('deploy-'))
+      .map(([, j]) => j.environment);
+    expect(environments).toEqual([...ENVIRONMENTS]);
+    expect(job('deploy', 'plan').steps.find((s) => s.id === 'stacks')?.run).toContain(
+      `for environment in ${ENVIRONMENTS.join(' ')}; do`,
+    );
+  });
+
+  describe('the plan: which stacks each environment deploys', () => {
+    const planStep = () => job('deploy', 'plan').steps.find((s) => s.id === 'stacks');
+
+    it('compares with the last successful deploy, and fails over to every stack when there is none', () => {
+      const shas = stepUsing(job('deploy', 'plan'), 'nrwl/nx-set-shas');
+      expect(shas).toMatchObject({
+        id: 'shas',
+        'continue-on-error': true,
+        with: { 'main-branch-name': 'main', 'error-on-no-successful-workflow': true },
+      });
+      expect(planStep()?.env?.['HISTORY']).toBe('${{ steps.shas.outcome }}');
+    });
+
+    /** Runs the plan step's script with a stand-in npx that records its arguments. */
+    function plan(env: Record<string, string>) {
+      const dir = tempDir('plan-');
+      const log = join(dir, 'npx.log');
+      writeFileSync(join(dir, 'npx'), `#!/bin/sh\necho "$*" >> '${log}'\n`, { mode: 0o755 });
+      const output = join(dir, 'output');
+      writeFileSync(output, '');
+      const result = run(
+        'bash',
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', planStep()?.run ?? 'exit 99'],
+        {
+          env: {
+            PATH: `${dir}:/usr/bin:/bin`,
+            GITHUB_OUTPUT: output,
+            NX_BASE: 'b',
+            NX_HEAD: 'h',
+            HISTORY: 'success',
+            SCOPE: 'affected',
+            PROJECT: '',
+            ONLY: 'all',
+            ...env,
+          },
+        },
+      );
+      expect(result.status).toBe(0);
+      return {
+        calls: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [],
+        output: readFileSync(output, 'utf8'),
+        stdout: result.stdout,
+      };
+    }
+    const call = (select: string, env: string) =>
+      `checkpoints-affected ${select} --exclude=bootstrap --environments=${env} --json --github-output --output-prefix=${env}`;
+
+    it('a push: what changed since the last successful deploy, per environment', () => {
+      expect(plan({}).calls).toEqual(ENVIRONMENTS.map((env) => call('--base=b --head=h', env)));
+    });
+
+    it('the first deploy (no earlier successful run): every stack, and says so', () => {
+      const result = plan({ HISTORY: 'failure' });
+      expect(result.calls).toEqual(ENVIRONMENTS.map((env) => call('--all', env)));
+      expect(result.stdout).toContain('::notice title=First deploy::');
+    });
+
+    it('on demand: all stacks, one project, one environment', () => {
+      expect(plan({ SCOPE: 'all' }).calls).toEqual(ENVIRONMENTS.map((env) => call('--all', env)));
+      expect(plan({ PROJECT: 'gcp-gcs' }).calls).toEqual(
+        ENVIRONMENTS.map((env) => call('--all --projects=gcp-gcs', env)),
+      );
+      const one = plan({ ONLY: 'staging' });
+      expect(one.calls).toEqual([call('--base=b --head=h', 'staging')]);
+      expect(one.output).toBe(
+        'dev-matrix={"include":[]}\ndev-count=0\nprod-matrix={"include":[]}\nprod-count=0\n',
+      );
+    });
+  });
+
+  it.each(ENVIRONMENTS.map((env) => [`deploy-${env}`, env]))(
+    '%s: one job per stack in the %s environment, sharing the stack group with drift, tip-checked before up',
+    (id, env) => {
+      const deploy = job('deploy', id);
+      expect(deploy.environment).toBe(env);
+      expect(deploy.concurrency).toEqual({
+        group: 'stack-${{ matrix.project }}-${{ matrix.stack }}',
+        'cancel-in-progress': false,
+      });
+      expect(deploy.concurrency?.group).toBe(job('drift', 'drift').concurrency?.group);
+      expect(deploy.strategy).toEqual({
+        'fail-fast': false,
+        matrix: `\${{ fromJSON(needs.plan.outputs.${env}-matrix) }}`,
+      });
+      const up = deploy.steps.at(-1);
+      expect(up?.run).toBe('npx nx run "${PROJECT}:up" --stack="${STACK}"');
+      expect(up?.env).toEqual({ PROJECT: '${{ matrix.project }}', STACK: '${{ matrix.stack }}' });
+      expect(deploy.steps.at(-2)?.name).toBe('Still the tip of main');
+      expect(deploy.env?.['PULUMI_BACKEND_URL']).toBe(
+        '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
+      );
+      expect(stepUsing(deploy, 'pulumi/actions')?.with).toEqual({
+        'pulumi-version-file': 'tools/pulumi/pulumi-version.txt',
+      });
+    },
+  );
+
+  it('each environment follows a green earlier one (or none at all)', () => {
+    expect(job('deploy', 'deploy-staging').needs).toEqual(['plan', 'deploy-dev']);
+    expect(job('deploy', 'deploy-prod').needs).toEqual([
+      'plan',
+      'deploy-dev',
+      'deploy-staging',
+      'preview-prod',
+    ]);
+    expect(job('deploy', 'deploy-prod').if).toContain("needs.preview-prod.result == 'success'");
+    for (const earlier of ['deploy-dev', 'deploy-staging']) {
+      expect(job('deploy', 'deploy-prod').if).toContain(
+        `(needs.${earlier}.result == 'success' || needs.${earlier}.result == 'skipped')`,
       );
     }
   });
 
-  it.each([
-    ['deploy-dev', 'dev'],
-    ['deploy-prod', 'prod'],
-  ])('%s: one job per stack in the %s environment, never two at once for a stack', (id, env) => {
-    const deploy = job('deploy', id);
-    expect(deploy.environment).toBe(env);
-    expect(deploy.concurrency).toEqual({
-      group: 'deploy-${{ matrix.project }}-${{ matrix.stack }}',
-      'cancel-in-progress': false,
-    });
-    expect(deploy.strategy).toEqual({
-      'fail-fast': false,
-      matrix: `\${{ fromJSON(needs.plan.outputs.${env}-matrix) }}`,
-    });
-    const up = deploy.steps.at(-1);
-    expect(up?.run).toBe('npx nx run "${PROJECT}:up" --stack="${STACK}"');
-    expect(up?.env).toEqual({ PROJECT: '${{ matrix.project }}', STACK: '${{ matrix.stack }}' });
-    expect(stepUsing(deploy, 'pulumi/actions')?.with).toEqual({
-      'pulumi-version-file': 'tools/pulumi/pulumi-version.txt',
-    });
-  });
+  describe('the tip check before every up', () => {
+    const script = () =>
+      job('deploy', 'deploy-prod').steps.find((s) => s.name === 'Still the tip of main')?.run;
+    function check(tip: string, env: Record<string, string>) {
+      const dir = tempDir('gh-');
+      writeFileSync(join(dir, 'gh'), `#!/bin/sh\n[ "$2" = repos/acme/store/commits/main ] && echo ${tip}\n`, {
+        mode: 0o755,
+      });
+      return run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script() ?? 'exit 99'], {
+        env: {
+          PATH: `${dir}:/usr/bin:/bin`,
+          GITHUB_REPOSITORY: 'acme/store',
+          GITHUB_REF: 'refs/heads/main',
+          ...env,
+        },
+      });
+    }
 
-  it('prod waits for a green dev', () => {
-    const prod = job('deploy', 'deploy-prod');
-    expect(prod.needs).toEqual(['plan', 'deploy-dev']);
-    expect(prod.if).toContain("needs.deploy-dev.result == 'success' || needs.deploy-dev.result == 'skipped'");
+    it('passes when the commit is main’s tip', () => {
+      expect(check('abc', { GITHUB_SHA: 'abc' }).status).toBe(0);
+    });
+
+    it('stops an older commit, naming the newer tip', () => {
+      const result = check('def', { GITHUB_SHA: 'abc' });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain(
+        '::error title=Not the tip of main::refs/heads/main at abc is not main',
+      );
+      expect(result.stdout).toContain('the run for def deploys it');
+    });
+
+    it('stops a run dispatched from another branch', () => {
+      expect(check('abc', { GITHUB_SHA: 'abc', GITHUB_REF: 'refs/heads/feature' }).status).toBe(1);
+    });
   });
 });
 
@@ -368,15 +596,21 @@ describe('drift.yml', () => {
     );
   });
 
-  it('runs the drift target per stack, failing the job on drift', () => {
+  it('runs the drift check per stack, failing at "Drift found" or "Could not check", never both', () => {
     const drift = job('drift', 'drift');
     expect(drift.strategy).toEqual({
       'fail-fast': false,
       matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}',
     });
     expect(drift.environment).toBe('drift');
-    expect(drift.steps.at(-1)?.run).toBe('npx nx run "${PROJECT}:drift" --stack="${STACK}"');
-    expect(drift.steps.some((s) => 'continue-on-error' in s)).toBe(false);
+    const [check, found, unchecked] = drift.steps.slice(-3);
+    expect(check?.run).toBe('npx checkpoints-pulumi drift --stack="$STACK" --cwd="$WORK_DIR"');
+    expect(check?.id).toBe('check');
+    expect(found).toMatchObject({ name: 'Drift found', if: "steps.check.outputs.drift == 'drifted'" });
+    expect(unchecked).toMatchObject({
+      name: 'Could not check',
+      if: "steps.check.outputs.drift != 'drifted' && steps.check.outputs.drift != 'clean'",
+    });
   });
 
   it('reports every result in one issue, updated or closed on each run', () => {
@@ -388,6 +622,105 @@ describe('drift.yml', () => {
     for (const call of ['issues.create(', 'issues.update(', "state: 'closed'", 'core.setFailed(']) {
       expect(script).toContain(call);
     }
+  });
+});
+
+describe('the drift report: drift and could-not-check told apart', () => {
+  interface FakeJob {
+    name: string;
+    conclusion: string;
+    html_url: string;
+    steps: Array<{ name: string; conclusion: string }>;
+  }
+  const job = (name: string, conclusion: string, failedStep?: string): FakeJob => ({
+    name: `drift ${name}`,
+    conclusion,
+    html_url: `https://x/${name}`,
+    steps: [
+      { name: 'Drift check (pulumi refresh --preview-only)', conclusion: 'success' },
+      ...(failedStep ? [{ name: failedStep, conclusion: 'failure' }] : []),
+    ],
+  });
+
+  /** Runs the report step's script against a fake GitHub API holding these jobs and open issues. */
+  async function report(jobs: FakeJob[], openIssues: Array<{ number: number; body: string }> = []) {
+    const script = String(
+      stepUsing(load('drift').jobs['report'] as Job, 'actions/github-script')?.with?.['script'],
+    );
+    const calls: Array<[string, Record<string, unknown>]> = [];
+    const record = (name: string) => async (args: Record<string, unknown>) => {
+      calls.push([name, args]);
+      return {};
+    };
+    const listJobs = Symbol('jobs');
+    const listIssues = Symbol('issues');
+    const github = {
+      paginate: async (what: symbol) => (what === listJobs ? jobs : openIssues),
+      rest: {
+        actions: { listJobsForWorkflowRun: listJobs },
+        issues: {
+          listForRepo: listIssues,
+          create: record('create'),
+          update: record('update'),
+          createComment: record('createComment'),
+        },
+      },
+    };
+    let summary = '';
+    let failed: string | undefined;
+    const core = {
+      summary: { addRaw: (text: string) => ({ write: async () => void (summary += text) }) },
+      setFailed: (message: string) => void (failed = message),
+    };
+    const context = { repo: { owner: 'acme', repo: 'store' }, serverUrl: 'https://github.com', runId: 7 };
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      ...args: string[]
+    ) => (...values: unknown[]) => Promise<void>;
+    await new AsyncFunction('github', 'context', 'core', script)(github, context, core);
+    return { calls, summary, failed };
+  }
+
+  it('a job that failed at "Drift found" is drift; one that failed anywhere else could not check', async () => {
+    const result = await report([
+      job('aws-s3 (dev)', 'success'),
+      job('aws-s3 (prod)', 'failure', 'Drift found'),
+      job('gcp-gcs (prod)', 'failure', 'Could not check'),
+      job('azure-adls (prod)', 'failure', 'Log in to azure (read-only preview identity)'),
+    ]);
+    expect(result.summary).toContain('| aws-s3 (dev) | no drift | [log](https://x/aws-s3 (dev)) |');
+    expect(result.summary).toContain('| aws-s3 (prod) | **drift** |');
+    expect(result.summary).toContain('| gcp-gcs (prod) | **could not check** |');
+    expect(result.summary).toContain('| azure-adls (prod) | **could not check** |');
+    expect(result.failed).toBe(
+      'drift: drift aws-s3 (prod); could not check: drift gcp-gcs (prod), drift azure-adls (prod)',
+    );
+    const [name, args] = result.calls[0] ?? [];
+    expect(name).toBe('create');
+    expect(String(args?.['body'])).toContain(
+      'found 1 of 4 stack(s) changed outside Pulumi, and could not check 2',
+    );
+  });
+
+  it('all clean: closes the open drift issue with a comment', async () => {
+    const result = await report(
+      [job('aws-s3 (dev)', 'success')],
+      [{ number: 12, body: '<!-- checkpoints:drift-report -->\nold' }],
+    );
+    expect(result.failed).toBeUndefined();
+    expect(result.calls.map(([name]) => name)).toEqual(['createComment', 'update']);
+    expect(result.calls[1]?.[1]).toMatchObject({ issue_number: 12, state: 'closed' });
+  });
+});
+
+describe('Dependabot', () => {
+  const config = parse(text(join(WORKSPACE, '.github', 'dependabot.yml'))) as {
+    updates: Array<{ 'package-ecosystem': string; directory?: string; directories?: string[] }>;
+  };
+
+  it('keeps the pinned actions of the workflows and of the composite action, and npm, up to date', () => {
+    expect(config.updates.map((u) => u['package-ecosystem'])).toEqual(['github-actions', 'npm']);
+    expect(config.updates[0]?.directories).toEqual(['/', '/.github/actions/cloud-login']);
+    expect(config.updates[1]?.directory).toBe('/');
   });
 });
 

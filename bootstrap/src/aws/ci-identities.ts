@@ -19,8 +19,10 @@ import { ciNames, deployPurpose, STACK_PROJECTS, type CiPurpose } from '../names
 import { outputNames } from '../outputs';
 import {
   deployPolicy,
+  deployStatePolicy,
   githubTrustPolicy,
   previewPolicy,
+  previewStatePolicy,
   storeRoleBoundaryName,
   storeRoleBoundaryPolicy,
   type AwsAccount,
@@ -30,6 +32,8 @@ import {
 export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
   /** Reuse the account's existing GitHub OIDC provider instead of creating one (one per issuer per account). */
   oidcProviderArn?: string;
+  /** The S3 bucket of a self-managed Pulumi state backend the AWS stacks use: CI gets their state there. */
+  stateBucket?: string;
 }
 
 /**
@@ -53,6 +57,9 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${args.repository.fullName} (read-only)`,
       policy: account.apply((resolved) => previewPolicy(resolved, args.environments)),
       tags: args.tags(),
+      ...(args.stateBucket
+        ? { statePolicy: account.apply((resolved) => previewStatePolicy(resolved, `${args.stateBucket}`)) }
+        : {}),
     });
     this.variables = { [outputNames.awsPreviewRole]: preview.arn };
     for (const environment of args.environments) {
@@ -66,6 +73,13 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${args.repository.fullName}`,
           policy: account.apply((resolved) => deployPolicy(resolved, environment)),
           tags: args.tags(environment),
+          ...(args.stateBucket
+            ? {
+                statePolicy: account.apply((resolved) =>
+                  deployStatePolicy(resolved, `${args.stateBucket}`, environment),
+                ),
+              }
+            : {}),
         },
         // The deploy role may only create roles with this boundary: it must exist first.
         [boundary],
@@ -118,7 +132,13 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     purpose: CiPurpose,
     providerArn: pulumi.Output<string>,
     subjects: readonly [TrustedSubject, ...TrustedSubject[]],
-    role: { description: string; policy: pulumi.Output<PolicyDocument>; tags: Tags },
+    role: {
+      description: string;
+      policy: pulumi.Output<PolicyDocument>;
+      tags: Tags;
+      /** Its rights on the Pulumi state bucket, when the stacks use a self-managed S3 backend. */
+      statePolicy?: pulumi.Output<PolicyDocument>;
+    },
     permissionsDependOn: pulumi.Resource[] = [],
   ): Role {
     const created = new Role(
@@ -142,6 +162,17 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       },
       { parent: this, dependsOn: permissionsDependOn },
     );
+    if (role.statePolicy) {
+      new RolePolicy(
+        `${purpose}-state`,
+        {
+          name: 'pulumi-state',
+          role: created.name,
+          policy: role.statePolicy.apply((doc) => JSON.stringify(doc)),
+        },
+        { parent: this },
+      );
+    }
     return created;
   }
 }

@@ -408,3 +408,65 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
     ],
   };
 }
+
+/**
+ * Where Pulumi's self-managed ("DIY") backend keeps a stack's files in its bucket, for the AWS stacks'
+ * project (pulumi/pulumi pkg/backend/diy: `stackPath` .pulumi/stacks/<project>/<stack>.json, with a
+ * `.bak` copy and an optional `.gz`; `historyDir` .pulumi/history/<project>/<stack>/; `backupDir`
+ * .pulumi/backups/<project>/<stack>/; `lockPath` .pulumi/locks/<organization/project/stack>/<id>.json,
+ * the organization of a DIY stack being `organization`; and the backend's .pulumi/meta.yaml).
+ */
+function stateObjects(partition: string, bucket: string, stack: string) {
+  const root = `arn:${partition}:s3:::${bucket}/.pulumi`;
+  const project = STACK_PROJECTS.aws;
+  return {
+    meta: `${root}/meta.yaml`,
+    stack: `${root}/stacks/${project}/${stack}`,
+    history: `${root}/history/${project}/${stack}`,
+    backups: `${root}/backups/${project}/${stack}`,
+    locks: `${root}/locks/organization/${project}/${stack}`,
+  };
+}
+
+/**
+ * The objects of a self-managed S3 state backend (`bootstrap:aws.stateBucket`) the preview role needs:
+ * the AWS stacks' state, read only, and their lock files. `pulumi preview` takes no lock, but a refresh,
+ * even `--preview-only` as the drift check runs it, does (diyBackend.Refresh calls Lock before it looks
+ * at PreviewOnly), so the lock folder is writable; nothing else is.
+ */
+export function previewStatePolicy(account: AwsAccount, bucket: string): PolicyDocument {
+  const any = stateObjects(account.partition, bucket, '*');
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      statement('ListStateBucket', ['s3:ListBucket'], [`arn:${account.partition}:s3:::${bucket}`]),
+      statement('ReadAwsStackState', ['s3:GetObject'], [any.meta, `${any.stack}.json*`, `${any.history}/*`]),
+      statement('LockAwsStacks', ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [`${any.locks}/*`]),
+    ],
+  };
+}
+
+/**
+ * The objects of a self-managed S3 state backend the deploy role of `environment` needs: that
+ * environment's AWS stack's state, history, backups and lock, read and written; of the rest only the
+ * backend's meta.yaml, read.
+ */
+export function deployStatePolicy(
+  account: AwsAccount,
+  bucket: string,
+  environment: Environment,
+): PolicyDocument {
+  const own = stateObjects(account.partition, bucket, environment);
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      statement('ListStateBucket', ['s3:ListBucket'], [`arn:${account.partition}:s3:::${bucket}`]),
+      statement('ReadStateBackend', ['s3:GetObject'], [own.meta]),
+      statement(
+        'ManageOwnStackState',
+        ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        [`${own.stack}.json*`, `${own.history}/*`, `${own.backups}/*`, `${own.locks}/*`],
+      ),
+    ],
+  };
+}

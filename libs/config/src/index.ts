@@ -10,4 +10,8 @@ export {
 } from './load';
 export { MAX_DAYS, MAX_FORMER_NAMES, type RawStore } from './schema';
 export * from './clouds';
+export * from './facts/aws';
+export * from './facts/gcp';
+export * from './facts/azure';
 export type { StoreOutputs } from './outputs';
+export * from './quotas';

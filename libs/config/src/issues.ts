@@ -23,7 +23,11 @@ export class ConfigError extends Error {
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value);
+  // JSON.parse reads a literal beyond the double range (e.g. 1e400) as Infinity, which JSON shows as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to represent';
+  const json = JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'number' && !Number.isFinite(item) ? '<number too large>' : item,
+  );
   return json.length > 80 ? `${json.slice(0, 77)}...` : json;
 }
 
@@ -48,6 +52,16 @@ export function closestKey(given: string, known: readonly string[]): string | un
   if (!best) return undefined;
   const tolerance = Math.max(2, Math.floor(best.key.length / 3));
   return best.distance <= tolerance ? best.key : undefined;
+}
+
+/** The known values nearest to `given` (fewest edits first, ties in table order), for "did you mean" lists. */
+export function nearestValues(given: string, known: readonly string[], count = 3): string[] {
+  const lowered = given.toLowerCase();
+  return known
+    .map((value, order) => ({ value, order, distance: editDistance(lowered, value.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.order - b.order)
+    .slice(0, count)
+    .map((entry) => entry.value);
 }
 
 function editDistance(a: string, b: string): number {

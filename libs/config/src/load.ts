@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
 import {
   ALLOWED,
+  ALLOWED_ITEM,
   KNOWN_KEYS,
   stackShellSchema,
   storeSchema,
@@ -116,29 +117,45 @@ export function loadStackSpec(
   const input = readNamespace(allConfig);
   const issues: ConfigIssue[] = [...input.issues, ...secretIssues(allConfig, options.isSecret)];
   const stack = stackShellSchema.safeParse(input.values);
-  if (!stack.success) issues.push(...zodIssues(stack.error.issues, [], input.values));
+  if (!stack.success) {
+    const shellIssues = zodIssues(stack.error.issues, [], input.values, rules.cloud);
+    // A key already explained (an empty `stores`, or one written in another namespace) gets one line, not two.
+    issues.push(...shellIssues.filter((issue) => !input.explained.has(issue.path)));
+  }
 
-  // Each store is validated on its own, so one store's typo does not hide another store's cloud limits.
+  // Each store is validated on its own, so one store's typo does not hide another store's cloud limits;
+  // a store with a mistake is still checked on the parts that parsed, so a second run shows nothing new.
   const environment = stack.success ? stack.data.environment : 'dev';
   const rawStores = Array.isArray(input.values['stores']) ? (input.values['stores'] as unknown[]) : [];
-  const stores: { index: number; raw: RawStore; spec: StoreSpec }[] = [];
+  const stores: CheckedStore[] = [];
   rawStores.forEach((candidate, index) => {
     const store = storeSchema.safeParse(candidate);
-    if (!store.success) {
-      issues.push(...zodIssues(store.error.issues, ['stores', index], input.values));
+    if (store.success) {
+      stores.push({ index, raw: store.data, spec: storeWithDefaults(store.data, environment, rules) });
       return;
     }
-    stores.push({ index, raw: store.data, spec: storeWithDefaults(store.data, environment, rules) });
+    issues.push(...zodIssues(store.error.issues, ['stores', index], input.values, rules.cloud));
+    const partial = parsedParts(candidate, store.error.issues);
+    if (partial) {
+      stores.push({
+        index,
+        raw: partial.raw,
+        spec: storeWithDefaults(partial.raw, environment, rules),
+        failed: partial.failed,
+      });
+    }
   });
 
   if (stack.success) checkStackKeys(stack.data, rules, issues);
   checkUniqueNames(stores, issues);
   checkFormerNames(stores, issues);
-  for (const { index, raw, spec } of stores) {
-    const report: Report = (relativePath, value, message) =>
+  for (const { index, raw, spec, failed } of stores) {
+    const report: Report = (relativePath, value, message) => {
+      if (failed && isUnder(relativePath, failed)) return;
       issues.push({ path: joinPath(`${CONFIG_NAMESPACE}:stores[${index}]`, relativePath), value, message });
+    };
     checkStoreKeys(raw, index, rules, issues);
-    checkStore(spec, report);
+    checkStore(spec, rules, report);
     rules.checkStore?.(spec, raw, report);
   }
   if (!stack.success || issues.length > 0) throw new ConfigError(issues, source);
@@ -152,23 +169,160 @@ export function loadStackSpec(
   return spec;
 }
 
+interface CheckedStore {
+  index: number;
+  raw: RawStore;
+  spec: StoreSpec;
+  /** Parts of the store (relative paths) that did not parse and are already reported; absent when it parsed. */
+  failed?: readonly string[];
+}
+
+/** Placeholders for required keys that did not parse, so the cloud rules can check the rest of the store. */
+const PLACEHOLDERS: Readonly<Record<string, unknown>> = {
+  name: 'unparsed-store',
+  dataClassification: 'restricted',
+};
+
+/** Stands in for a list entry that did not parse, so the entries after it keep their indexes. */
+const UNPARSED_ENTRY = 'unparsed-entry';
+
+/** Blocks whose keys are parts on their own: one bad retention age leaves the other ages checked. */
+const BLOCKS: readonly string[] = ['retention', 'access'];
+
+/**
+ * The store without the parts that failed validation (defaults take their place), and those parts as
+ * relative paths. Unknown keys are dropped (they are reported as typos). Undefined when the store is not
+ * an object at all.
+ */
+function parsedParts(
+  candidate: unknown,
+  found: readonly z.core.$ZodIssue[],
+): { raw: RawStore; failed: string[] } | undefined {
+  if (!isBlock(candidate)) return undefined;
+  const store: Record<string, unknown> = { ...candidate };
+  for (const block of BLOCKS) {
+    const value = store[block];
+    if (isBlock(value)) store[block] = { ...value };
+  }
+  const failed = new Set<string>();
+  for (const issue of found) {
+    const path = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    const [first, second] = path;
+    const container =
+      typeof first === 'string' && BLOCKS.includes(first) && isBlock(store[first])
+        ? (store[first] as Record<string, unknown>)
+        : undefined;
+    if (issue.code === 'unrecognized_keys') {
+      const target = path.length === 0 ? store : container;
+      for (const key of issue.keys) if (target) delete target[key];
+      continue;
+    }
+    if (typeof first !== 'string') return undefined;
+    const [, , third] = path;
+    const list = container && typeof second === 'string' ? container[second] : undefined;
+    if (Array.isArray(list) && typeof third === 'number' && container && typeof second === 'string') {
+      // One bad principal leaves the others checked: a stand-in keeps the indexes, its reports are dropped.
+      const copy = [...(list as unknown[])];
+      copy[third] = UNPARSED_ENTRY;
+      container[second] = copy;
+      failed.add(`${first}.${second}[${third}]`);
+      continue;
+    }
+    if (container && typeof second === 'string') {
+      delete container[second];
+      failed.add(`${first}.${second}`);
+    } else {
+      delete store[first];
+      failed.add(first);
+    }
+  }
+  for (const [key, placeholder] of Object.entries(PLACEHOLDERS)) {
+    if (store[key] === undefined) store[key] = placeholder;
+  }
+  const reparsed = storeSchema.safeParse(store);
+  return reparsed.success ? { raw: reparsed.data, failed: [...failed] } : undefined;
+}
+
+function isBlock(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isUnder(relativePath: string, parts: readonly string[]): boolean {
+  return parts.some(
+    (part) =>
+      relativePath === part || relativePath.startsWith(`${part}.`) || relativePath.startsWith(`${part}[`),
+  );
+}
+
+/** Provider keys users put under `checkpoints:` by mistake, and where each cloud reads them. */
+const PROVIDER_KEYS: Readonly<Record<Cloud, Readonly<Record<string, string>>>> = {
+  aws: { region: 'aws:region', location: 'aws:region', profile: 'aws:profile' },
+  gcp: { region: 'gcp:region', location: 'gcp:region', project: 'gcp:project' },
+  azure: {
+    region: 'azure-native:location',
+    location: 'azure-native:location',
+    subscriptionId: 'azure-native:subscriptionId',
+  },
+};
+
 function readNamespace(allConfig: Record<string, string>): {
   values: Record<string, unknown>;
   issues: ConfigIssue[];
+  /** Full key paths already explained by an issue here. */
+  explained: Set<string>;
 } {
   const values: Record<string, unknown> = {};
   const issues: ConfigIssue[] = [];
+  const explained = new Set<string>();
   const prefix = CONFIG_NAMESPACE + ':';
   for (const [fullKey, text] of Object.entries(allConfig)) {
-    if (!fullKey.startsWith(prefix)) continue;
+    if (!fullKey.startsWith(prefix)) {
+      const misplaced = misplacedKey(fullKey);
+      if (misplaced) {
+        issues.push({ path: fullKey, value: undefined, message: misplaced.message });
+        explained.add(misplaced.meant);
+      }
+      continue;
+    }
     const key = fullKey.slice(prefix.length);
+    if (key === 'stores' && isEmptyText(text)) {
+      issues.push({ path: fullKey, value: undefined, message: `is empty; allowed: ${ALLOWED['stores']}` });
+      explained.add(fullKey);
+      continue;
+    }
     values[key] = parseValue(text);
     if (key === 'stores' && typeof values[key] === 'string') {
       issues.push({ path: fullKey, value: text, message: 'must be a YAML list of stores, not a string' });
+      explained.add(fullKey);
       delete values[key];
     }
   }
-  return { values, issues };
+  return { values, issues, explained };
+}
+
+/** YAML `stores:` with nothing after it reaches the program as empty text or `null`. */
+function isEmptyText(text: string): boolean {
+  return ['', 'null', '~'].includes(text.trim());
+}
+
+/**
+ * A stack key written in a namespace the platform does not read: `checkpoint:stores` (a typo), or an
+ * un-namespaced `stores:`, which Pulumi files under the project's name (`checkpoints-aws:stores`).
+ */
+function misplacedKey(fullKey: string): { message: string; meant: string } | undefined {
+  const separator = fullKey.indexOf(':');
+  if (separator < 0) return undefined;
+  const namespace = fullKey.slice(0, separator);
+  const key = fullKey.slice(separator + 1);
+  const looksLikeOurs = namespace.startsWith('checkpoint') || closestKey(namespace, [CONFIG_NAMESPACE]);
+  if (!looksLikeOurs) return undefined;
+  const meantKey = KNOWN_KEYS.stack.includes(key) ? key : closestKey(key, KNOWN_KEYS.stack);
+  if (meantKey === undefined) return undefined;
+  const meant = `${CONFIG_NAMESPACE}:${meantKey}`;
+  const why = namespace.startsWith(`${CONFIG_NAMESPACE}-`)
+    ? `a key written without a namespace goes to the project's namespace '${namespace}:', which the stores do not read`
+    : `the namespace '${namespace}:' is not read`;
+  return { meant, message: `is ignored: ${why}; write it as ${meant}` };
 }
 
 /** Pulumi hands structured config values to programs as JSON text. */
@@ -184,38 +338,108 @@ function parseValue(text: string): unknown {
   return text;
 }
 
+/** A problem found by the schema; `meant` is the known key a typo most likely stands for. */
+type SchemaIssue = ConfigIssue & { meant?: string };
+
 function zodIssues(
   found: readonly z.core.$ZodIssue[],
   prefix: readonly (string | number)[],
   root: Record<string, unknown>,
+  cloud: Cloud,
 ): ConfigIssue[] {
-  return found.flatMap((issue) => toConfigIssues(issue, prefix, root));
+  const issues = found.flatMap((issue) => toConfigIssues(issue, prefix, root, cloud));
+  // A typo of a required key (`nmae`) is one problem: the "is required" line of the key it stands for goes.
+  const meant = new Set(issues.flatMap((issue) => (issue.meant ? [issue.meant] : [])));
+  // zod may report one value twice (e.g. 1e20 is past both the safe-integer range and the key's maximum):
+  // the user gets one line per key.
+  const seen = new Set<string>();
+  return issues
+    .filter(
+      (issue) =>
+        !(issue.value === undefined && meant.has(issue.path) && issue.message.startsWith('is required')),
+    )
+    .filter((issue) => !seen.has(issue.path) && Boolean(seen.add(issue.path)))
+    .map(({ path, value, message }) => ({ path, value, message }));
 }
 
 function toConfigIssues(
   issue: z.core.$ZodIssue,
   prefix: readonly (string | number)[],
   root: Record<string, unknown>,
-): ConfigIssue[] {
+  cloud: Cloud,
+): SchemaIssue[] {
   const segments = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')];
   const value = valueAt(root, segments);
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysFor(segments);
     return issue.keys.map((key) => {
+      const path = formatPath([...segments, key]);
+      const providerKey = segments.length === 0 ? PROVIDER_KEYS[cloud][key] : undefined;
+      if (providerKey !== undefined) {
+        return {
+          path,
+          value: undefined,
+          message: `unknown key: the ${cloud} provider reads this setting from ${providerKey}, not from the ${CONFIG_NAMESPACE}: namespace; set ${providerKey} instead`,
+        };
+      }
       const hint = closestKey(key, known);
       const suggestion = hint ? `did you mean '${hint}'? ` : '';
-      return {
-        path: formatPath([...segments, key]),
+      const typo: SchemaIssue = {
+        path,
         value: undefined,
         message: `unknown key; ${suggestion}known keys here: ${known.join(', ')}`,
       };
+      if (hint) typo.meant = formatPath([...segments, hint]);
+      return typo;
     });
   }
-  const key = [...segments].reverse().find((s): s is string => typeof s === 'string') ?? 'stores';
-  const allowed = ALLOWED[key] ?? issue.message;
+  const allowed = allowedAt(segments, issue);
   if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];
+  if (value === '') {
+    return [
+      { path: formatPath(segments), value, message: `is empty; empty strings are refused: ${allowed}` },
+    ];
+  }
   return [{ path: formatPath(segments), value, message: `allowed: ${allowed}` }];
 }
+
+/** What the key at `segments` allows, in the user's words: from ALLOWED, else from the rule zod applied. */
+function allowedAt(segments: readonly (string | number)[], issue: z.core.$ZodIssue): string {
+  const last = segments[segments.length - 1];
+  const key = [...segments].reverse().find((s): s is string => typeof s === 'string') ?? 'stores';
+  if (typeof last === 'number' && ALLOWED_ITEM[key] !== undefined) return ALLOWED_ITEM[key];
+  return ALLOWED[key] ?? expectedByRule(issue);
+}
+
+/** A key without an ALLOWED entry (e.g. one just added to the schema) still gets words, never zod's text. */
+function expectedByRule(issue: z.core.$ZodIssue): string {
+  const kind = (origin: string) =>
+    origin === 'string' ? 'a string' : origin === 'array' ? 'a list' : 'a number';
+  const unit = (origin: string) =>
+    origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`;
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'a non-empty string';
+      return `${kind(issue.origin)} of at least ${String(issue.minimum)}${unit(issue.origin)}`;
+    case 'too_big':
+      return `${kind(issue.origin)} of at most ${String(issue.maximum)}${unit(issue.origin)}`;
+    case 'invalid_value':
+      return `one of ${issue.values.map(String).join(' | ')}`;
+    default:
+      return 'a value of the type docs/config.md gives for this key';
+  }
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'a block of keys',
+  array: 'a list',
+};
 
 function knownKeysFor(segments: readonly (string | number)[]): readonly string[] {
   const last = [...segments].reverse().find((s): s is string => typeof s === 'string');
@@ -291,12 +515,10 @@ function checkStoreKeys(store: RawStore, index: number, rules: CloudRules, issue
   }
 }
 
-function checkUniqueNames(
-  stores: readonly { index: number; spec: StoreSpec }[],
-  issues: ConfigIssue[],
-): void {
+function checkUniqueNames(stores: readonly CheckedStore[], issues: ConfigIssue[]): void {
   const seen = new Map<string, number>();
-  for (const { index, spec } of stores) {
+  for (const { index, spec, failed } of stores) {
+    if (failed?.includes('name')) continue;
     const first = seen.get(spec.name);
     if (first === undefined) {
       seen.set(spec.name, index);
@@ -341,9 +563,10 @@ function checkFormerNames(
   }
 }
 
-function checkStore(store: StoreSpec, report: Report): void {
+function checkStore(store: StoreSpec, rules: CloudRules, report: Report): void {
   const { coolAfterDays, archiveAfterDays, expireAfterDays } = store.retention;
-  if (store.zone !== undefined && store.tier !== 'high-throughput') {
+  // On a cloud without the key, checkStoreKeys says so; a tier hint as well would contradict it.
+  if (store.zone !== undefined && store.tier !== 'high-throughput' && rules.storeKeys?.includes('zone')) {
     report(
       'zone',
       store.zone,

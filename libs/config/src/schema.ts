@@ -68,7 +68,9 @@ export const ALLOWED: Record<string, string> = {
   owner: 'a non-empty string of at most 63 characters (the owning team, used as a tag)',
   costCenter: 'a non-empty string of at most 63 characters (used as a tag)',
   resourceGroupName: 'an existing Azure resource group name (1-90 characters)',
-  stores: 'a list of at least one store',
+  stores: 'a list of at least one store, each a block with at least name and dataClassification',
+  retention: `a block of retention keys (${KNOWN_KEYS.retention.join(', ')}), e.g. retention: { coolAfterDays: 30 }`,
+  access: `a block with the lists ${KNOWN_KEYS.access.join(' and ')}, e.g. access: { readers: [PRINCIPAL] }`,
   name: `a store name matching ${STORE_NAME_PATTERN.source} (lowercase letter first, 2-31 characters), unique in the stack`,
   formerNames: `a list of at most ${MAX_FORMER_NAMES} earlier names of this store, oldest first, each matching ${STORE_NAME_PATTERN.source}`,
   dataClassification: `one of ${DATA_CLASSIFICATIONS.join(' | ')}`,
@@ -86,4 +88,11 @@ export const ALLOWED: Record<string, string> = {
   softDeleteDays: 'a whole number of days from 7 to 365',
   writers: 'a list of principal strings (at most 100)',
   readers: 'a list of principal strings (at most 100)',
+};
+
+/** What one entry of a list key allows, where the list's own rule would not say it. */
+export const ALLOWED_ITEM: Record<string, string> = {
+  stores: 'a store: a block with at least name and dataClassification',
+  writers: "a principal in the cloud's own format (a non-empty string)",
+  readers: "a principal in the cloud's own format (a non-empty string)",
 };

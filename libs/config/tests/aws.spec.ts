@@ -72,8 +72,8 @@ describe('awsRules: accepted', () => {
           writers: [
             'arn:aws:iam::123456789012:role/ml-training',
             'arn:aws:iam::123456789012:role/teams/ml/training-jobs',
-            'arn:aws-us-gov:iam::123456789012:user/ci-bot',
-            'arn:aws-cn:iam::123456789012:root',
+            'arn:aws:iam::123456789012:user/ci-bot',
+            'arn:aws:iam::123456789012:root',
             'sagemaker.amazonaws.com',
             'pods.eks.amazonaws.com',
           ],
@@ -89,9 +89,20 @@ describe('awsRules: accepted', () => {
     expect(issuesOf([given])).toEqual([]);
   });
 
-  it('checks the zone against the region only where it knows the region', () => {
+  it('checks the zone and partition against the region only where it knows the region', () => {
     expect(issuesOf([fast({ zone: 'usw2-az1' })], awsRules)).toEqual([]);
-    expect(issuesOf([fast({ zone: 'usw2-az1' })], awsRules.forRegion('mx-central-1'))).toEqual([]);
+    const otherPartitions = [
+      'arn:aws-us-gov:iam::123456789012:user/ci-bot',
+      'arn:aws-cn:iam::123456789012:root',
+    ];
+    expect(issuesOf([store({ access: { writers: otherPartitions } })], awsRules)).toEqual([]);
+  });
+
+  it.each([
+    ['cn-north-1', 'arn:aws-cn:iam::123456789012:role/trainer'],
+    ['us-gov-west-1', 'arn:aws-us-gov:iam::123456789012:root'],
+  ])("principals of the region's own partition (%s)", (region, principal) => {
+    expect(issuesOf([store({ access: { readers: [principal] } })], awsRules.forRegion(region))).toEqual([]);
   });
 });
 
@@ -186,7 +197,7 @@ describe('awsRules: refused, with the exact path and message', () => {
       fast({ zone: 'usw2-az1' }),
       'zone',
       'usw2-az1',
-      "is not in aws:region us-east-1: its AZ IDs start with 'use1-', e.g. use1-az4",
+      'is an AZ of us-west-2, not of aws:region us-east-1; S3 Express One Zone AZ IDs in us-east-1: use1-az4, use1-az5, use1-az6',
     ],
     [
       'an account ID instead of its root ARN',
@@ -279,11 +290,28 @@ describe('awsRules.regionIssues', () => {
     ],
     [
       'us-east-1a',
-      [{ path: 'aws:region', value: 'us-east-1a', message: 'allowed: an AWS region code such as us-east-1' }],
+      [
+        {
+          path: 'aws:region',
+          value: 'us-east-1a',
+          message: 'is an availability zone name, not a region; use its region us-east-1',
+        },
+      ],
     ],
     [
       'US-EAST-1',
-      [{ path: 'aws:region', value: 'US-EAST-1', message: 'allowed: an AWS region code such as us-east-1' }],
+      [{ path: 'aws:region', value: 'US-EAST-1', message: 'region codes are lowercase: use us-east-1' }],
+    ],
+    [
+      'us-east-7',
+      [
+        {
+          path: 'aws:region',
+          value: 'us-east-7',
+          message:
+            'is not an AWS region (the published list is in libs/config/src/facts/aws.ts); did you mean us-east-1, us-east-2, ap-east-1?',
+        },
+      ],
     ],
   ])('%s', (region, issues) => {
     expect(awsRules.regionIssues(region)).toEqual(issues);

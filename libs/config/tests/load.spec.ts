@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ConfigError, loadStackSpec, type CloudRules, type ConfigIssue } from '../src';
 
 const noRules: CloudRules = { cloud: 'aws', storeKeys: ['zone'] };
@@ -267,5 +268,271 @@ describe('every problem in one run', () => {
       'checkpoints:stores[0].name',
       'checkpoints:stores[1].retention.coolAfterDays',
     ]);
+  });
+});
+
+describe('messages: one line per problem, in words that state the rule', () => {
+  const store = { name: 'ab', dataClassification: 'public' };
+  const gcpLike: CloudRules = { cloud: 'gcp', storeKeys: ['zone', 'location'] };
+
+  function rawIssues(allConfig: Record<string, string>, rules: CloudRules = noRules): ConfigIssue[] {
+    try {
+      loadStackSpec(allConfig, rules);
+    } catch (error) {
+      if (error instanceof ConfigError) return [...error.issues];
+      throw error;
+    }
+    throw new Error('expected a ConfigError');
+  }
+
+  it.each([
+    ['null', 'null'],
+    ['nothing', ''],
+  ])('an empty stores key (%s) is one line saying it is empty', (_title, text) => {
+    expect(rawIssues({ ...config(base), 'checkpoints:stores': text })).toEqual([
+      {
+        path: 'checkpoints:stores',
+        value: undefined,
+        message:
+          'is empty; allowed: a list of at least one store, each a block with at least name and dataClassification',
+      },
+    ]);
+  });
+
+  it('a number too large to represent is named as such, not shown as null', () => {
+    const allConfig = {
+      ...config(base),
+      'checkpoints:stores':
+        '[{"name":"ab","dataClassification":"public","retention":{"coolAfterDays":1e400}}]',
+    };
+    let message = '';
+    try {
+      loadStackSpec(allConfig, noRules);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'checkpoints:stores[0].retention.coolAfterDays: got a number too large to represent; allowed: a whole number of days',
+    );
+    expect(message).not.toContain('got null');
+  });
+
+  it('a number past the safe-integer range and the maximum is one line, not two', () => {
+    const issues = issuesOf({ ...base, stores: [{ ...store, retention: { expireAfterDays: 1e20 } }] });
+    expect(issues).toEqual([
+      {
+        path: 'checkpoints:stores[0].retention.expireAfterDays',
+        value: 1e20,
+        message: 'allowed: a whole number of days from 0 (never) to 36500',
+      },
+    ]);
+  });
+
+  it.each<[string, string, string]>([
+    [
+      'checkpoint:stores',
+      'checkpoint:stores',
+      "is ignored: the namespace 'checkpoint:' is not read; write it as checkpoints:stores",
+    ],
+    [
+      'an un-namespaced stores key',
+      'checkpoints-aws:stores',
+      "is ignored: a key written without a namespace goes to the project's namespace 'checkpoints-aws:', which the stores do not read; write it as checkpoints:stores",
+    ],
+  ])('%s: one line naming the key the user meant', (_title, key, message) => {
+    const allConfig = { ...config(base), [key]: JSON.stringify([store]) };
+    expect(rawIssues(allConfig)).toEqual([{ path: key, value: undefined, message }]);
+  });
+
+  it.each<[string, Record<string, unknown>, string, string]>([
+    [
+      'a stack key',
+      { environment: 'dev', owner: 'ml', costCenter: 'cc', store: [store] },
+      'checkpoints:store',
+      'stores',
+    ],
+    [
+      'a store key',
+      { ...base, stores: [{ nmae: 'ab', dataClassification: 'public' }] },
+      'checkpoints:stores[0].nmae',
+      'name',
+    ],
+  ])(
+    'a typo of a required key (%s) is one line, without "is required" for the key it stands for',
+    (_t, values, path, meant) => {
+      const issues = issuesOf(values);
+      expect(issues.map((issue) => issue.path)).toEqual([path]);
+      expect(issues[0]?.message).toContain(`did you mean '${meant}'?`);
+    },
+  );
+
+  it('a key of another namespace that is not a stack key is left alone', () => {
+    const allConfig = { ...config({ ...base, stores: [store] }), 'checkpoints-aws:notes': 'x' };
+    expect(loadStackSpec(allConfig, noRules).stores).toHaveLength(1);
+  });
+
+  it.each<[string, CloudRules, string, string]>([
+    ['region on aws', noRules, 'region', 'aws:region'],
+    ['project on gcp', gcpLike, 'project', 'gcp:project'],
+    ['location on azure', { cloud: 'azure', storeKeys: [] }, 'location', 'azure-native:location'],
+  ])('a provider key under checkpoints: (%s) points to the provider key', (_title, rules, key, target) => {
+    const issues = issuesOf({ ...base, [key]: 'somewhere', stores: [store] }, rules);
+    expect(issues).toEqual([
+      {
+        path: `checkpoints:${key}`,
+        value: undefined,
+        message: `unknown key: the ${rules.cloud} provider reads this setting from ${target}, not from the checkpoints: namespace; set ${target} instead`,
+      },
+    ]);
+  });
+
+  it.each<[string, Record<string, unknown>, string, string]>([
+    [
+      'retention as a number',
+      { retention: 30 },
+      'checkpoints:stores[0].retention',
+      'allowed: a block of retention keys (keepNoncurrentVersions, noncurrentExpireDays, coolAfterDays, archiveAfterDays, expireAfterDays, abortIncompleteUploadDays, softDeleteDays), e.g. retention: { coolAfterDays: 30 }',
+    ],
+    [
+      'access as a list',
+      { access: ['arn:aws:iam::123456789012:root'] },
+      'checkpoints:stores[0].access',
+      'allowed: a block with the lists writers and readers, e.g. access: { readers: [PRINCIPAL] }',
+    ],
+    [
+      'an empty principal',
+      { access: { writers: [''] } },
+      'checkpoints:stores[0].access.writers[0]',
+      "is empty; empty strings are refused: a principal in the cloud's own format (a non-empty string)",
+    ],
+    [
+      'a number as a principal',
+      { access: { readers: [42] } },
+      'checkpoints:stores[0].access.readers[0]',
+      "allowed: a principal in the cloud's own format (a non-empty string)",
+    ],
+  ])('%s: says what is allowed', (_title, extra, path, message) => {
+    expect(issuesOf({ ...base, stores: [{ ...store, ...extra }] })).toEqual([
+      { path, value: expect.anything() as unknown, message },
+    ]);
+  });
+
+  it('a zone on a cloud without zones gets one line, not a tier hint as well', () => {
+    const issues = issuesOf(
+      { ...base, stores: [{ ...store, zone: '2' }] },
+      { cloud: 'azure', storeKeys: [] },
+    );
+    expect(issues).toEqual([
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: '2',
+        message: 'is not used on azure; it applies on aws and gcp (high-throughput tier) only',
+      },
+    ]);
+  });
+
+  describe('a store with a mistake is still checked on the parts that parsed', () => {
+    const coolAtLeast30: CloudRules = {
+      cloud: 'aws',
+      checkStore: (spec, _raw, report) => {
+        if (spec.retention.coolAfterDays > 0 && spec.retention.coolAfterDays < 30)
+          report('retention.coolAfterDays', spec.retention.coolAfterDays, 'S3 needs at least 30 days');
+        if (spec.retention.expireAfterDays > 0 && spec.retention.expireAfterDays < 40)
+          report('retention.expireAfterDays', spec.retention.expireAfterDays, 'too soon for this cloud');
+      },
+    };
+
+    it.each<[string, Record<string, unknown>, string[]]>([
+      [
+        'a bad classification and a cloud limit',
+        { name: 'ab', dataClassification: 'secret', retention: { coolAfterDays: 10 } },
+        ['checkpoints:stores[0].dataClassification', 'checkpoints:stores[0].retention.coolAfterDays'],
+      ],
+      [
+        'a bad name, a typo and a cloud limit',
+        { name: 'A', dataClassification: 'public', protec: true, retention: { coolAfterDays: 10 } },
+        [
+          'checkpoints:stores[0].name',
+          'checkpoints:stores[0].protec',
+          'checkpoints:stores[0].retention.coolAfterDays',
+        ],
+      ],
+      [
+        'one retention key of the wrong type and another over a cloud limit',
+        {
+          name: 'ab',
+          dataClassification: 'public',
+          retention: { coolAfterDays: 'ten', expireAfterDays: 35 },
+        },
+        ['checkpoints:stores[0].retention.coolAfterDays', 'checkpoints:stores[0].retention.expireAfterDays'],
+      ],
+    ])('%s: every problem in one run, each once', (_title, candidate, paths) => {
+      const issues = issuesOf({ ...base, stores: [candidate] }, coolAtLeast30);
+      expect(issues.map((issue) => issue.path)).toEqual(paths);
+    });
+
+    it('one bad principal leaves the other principals checked, at their own indexes', () => {
+      const noWildcards: CloudRules = {
+        cloud: 'aws',
+        checkStore: (spec, _raw, report) =>
+          spec.access.writers.forEach((writer, index) => {
+            if (writer.includes('*')) report(`access.writers[${index}]`, writer, 'wildcards are not allowed');
+          }),
+      };
+      const issues = issuesOf(
+        { ...base, stores: [{ ...store, access: { writers: ['', 'ok', 'arn:*', ''] } }] },
+        noWildcards,
+      );
+      expect(issues.map((issue) => [issue.path, issue.message.split(';')[0]])).toEqual([
+        ['checkpoints:stores[0].access.writers[0]', 'is empty'],
+        ['checkpoints:stores[0].access.writers[3]', 'is empty'],
+        ['checkpoints:stores[0].access.writers[2]', 'wildcards are not allowed'],
+      ]);
+    });
+
+    it('the part that failed is not checked again with a default in its place', () => {
+      const issues = issuesOf(
+        {
+          ...base,
+          stores: [{ name: 'ab', dataClassification: 'public', retention: { expireAfterDays: -1 } }],
+        },
+        {
+          cloud: 'aws',
+          checkStore: (_spec, _raw, report) => report('retention.expireAfterDays', 0, 'default'),
+        },
+      );
+      expect(issues.map((issue) => issue.message)).toEqual([
+        'allowed: a whole number of days from 0 (never) to 36500',
+      ]);
+    });
+  });
+});
+
+describe('messages: a property over any value a user can write', () => {
+  const storeKeys = ['name', 'dataClassification', 'tier', 'zone', 'protect', 'retention', 'access'];
+  const anyValue = fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom(Infinity, -Infinity, 1e20, '', [''], { coolAfterDays: 'x' }, { writers: [''] }),
+  );
+
+  it("never shows the validator's own text and never reports one key twice", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...storeKeys), anyValue, (key, value) => {
+        let issues: ConfigIssue[] = [];
+        try {
+          loadStackSpec(
+            config({ ...base, stores: [{ name: 'ab', dataClassification: 'public', [key]: value }] }),
+            noRules,
+          );
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          issues = [...error.issues];
+        }
+        const paths = issues.map((issue) => issue.path);
+        expect(new Set(paths).size).toBe(paths.length);
+        for (const issue of issues)
+          expect(issue.message).not.toMatch(/Invalid input|Too (big|small)|expected \w+, received/);
+      }),
+    );
   });
 });

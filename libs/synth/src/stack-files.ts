@@ -137,10 +137,23 @@ export function readStackConfig(file: string, project: PulumiProject): StackConf
       config[key] = '[secret]';
       secretKeys.push(key);
     } else {
-      config[key] = typeof value === 'string' ? value : JSON.stringify(value);
+      config[key] = typeof value === 'string' ? value : configText(value);
     }
   }
   return { file, config, secretKeys };
+}
+
+const BEYOND_RANGE = '__synth_number_beyond_range__';
+
+/**
+ * A structured value as the JSON text Pulumi hands to programs. YAML reads a number beyond the double range
+ * (`1e400`) as Infinity, which JSON would turn into null; it stays a number beyond the range instead, so the
+ * program's validation can say so.
+ */
+function configText(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item === Infinity || item === -Infinity ? `${BEYOND_RANGE}${item < 0 ? '-' : ''}` : item,
+  ).replace(new RegExp(`"${BEYOND_RANGE}(-?)"`, 'g'), '$11e400');
 }
 
 function qualify(block: Record<string, unknown>, projectName: string): Record<string, unknown> {

@@ -2,9 +2,13 @@ import * as pulumi from '@pulumi/pulumi';
 import { getCallerIdentityOutput } from '@pulumi/aws/getCallerIdentity';
 import { getPartitionOutput } from '@pulumi/aws/getPartition';
 import {
+  AWS_IAM_LIMITS,
+  awsPartitionOf,
+  awsQuotaWarnings,
   awsRules,
   ConfigError,
   firstName,
+  iamPolicySize,
   loadStackSpec,
   physicalNameIssues,
   type ConfigIssue,
@@ -13,11 +17,13 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
+import { awsTrustPolicy } from '@checkpoints/policy';
 import { CheckpointStore } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, region } = loadAwsStackSpec();
+  for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stackName = pulumi.getStack();
   const account = deployingAccount();
@@ -52,8 +58,38 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
     issues.push(...error.issues);
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames));
+  if (spec !== undefined && region !== undefined && issues.length === 0) {
+    issues.push(...trustPolicySizeIssues(spec, region));
+  }
   if (spec === undefined || region === undefined || issues.length > 0) throw new ConfigError(issues, source);
   return { spec, region };
+}
+
+/**
+ * Each role's trust policy, rendered by the very function the roles use, against IAM's size limit. Account
+ * IDs are always 12 digits, so a stand-in account root gives the exact size the deploy will send.
+ */
+function trustPolicySizeIssues(spec: StackSpec, region: string): ConfigIssue[] {
+  const accountRoot = `arn:${awsPartitionOf(region) ?? 'aws'}:iam::000000000000:root`;
+  const limit = AWS_IAM_LIMITS.trustPolicyCharacters;
+  return spec.stores.flatMap((store, index) =>
+    (['writers', 'readers'] as const).flatMap((key) => {
+      const principals = store.access[key];
+      const size = iamPolicySize(awsTrustPolicy(principals, accountRoot));
+      if (size <= limit) return [];
+      return [
+        {
+          path: `checkpoints:stores[${index}].access.${key}`,
+          value: principals,
+          message:
+            `${principals.length} principals make the ${key === 'writers' ? 'writer' : 'reader'} role's trust policy ${size} characters, ` +
+            `over IAM's default "Role trust policy length" of ${limit} (white space not counted); ` +
+            'name fewer principals (for example one role that the jobs assume first); ' +
+            `a raised quota (Service Quotas, IAM, ${AWS_IAM_LIMITS.trustPolicyQuotaCode}) is not read by this check`,
+        },
+      ];
+    }),
+  );
 }
 
 /** Every name the stack derives for a store that must be unique in the account (or globally, for buckets). */

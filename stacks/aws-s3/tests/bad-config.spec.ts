@@ -1,7 +1,17 @@
-import { ConfigError, type ConfigIssue } from '@checkpoints/config';
+import { AWS_IAM_LIMITS, ConfigError, type ConfigIssue } from '@checkpoints/config';
+import { awsTrustPolicy } from '@checkpoints/policy';
 import { render, type RenderFailure } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import { renderFailure, stackConfig, type StackOptions } from './render-stack';
+import {
+  ACCOUNT_ROOT,
+  documentOf,
+  renderFailure,
+  renderStack,
+  resource,
+  stackConfig,
+  TYPES,
+  type StackOptions,
+} from './render-stack';
 
 const store = (extra: Record<string, unknown> = {}) => ({
   name: 'llm-pretrain',
@@ -51,7 +61,8 @@ describe('config a user is likely to get wrong fails before any resource, with w
       {
         path: 'checkpoints:stores[0].zone',
         value: 'use1-az4',
-        message: "is not in aws:region eu-west-1: its AZ IDs start with 'euw1-', e.g. euw1-az4",
+        message:
+          'is an AZ of us-east-1, not of aws:region eu-west-1; S3 Express One Zone AZ IDs in eu-west-1: euw1-az1, euw1-az3',
       },
     ],
     [
@@ -175,6 +186,59 @@ describe('config a user is likely to get wrong fails before any resource, with w
       },
     ],
     [
+      'an AZ without S3 Express One Zone',
+      { stores: [fast({ zone: 'use1-az1' })] },
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: 'use1-az1',
+        message:
+          'is an AZ of us-east-1 without S3 Express One Zone; S3 Express One Zone AZ IDs in us-east-1: use1-az4, use1-az5, use1-az6',
+      },
+    ],
+    [
+      'a zone that does not exist',
+      { stores: [fast({ zone: 'use1-az9' })] },
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: 'use1-az9',
+        message:
+          'is not an AZ ID of us-east-1; did you mean use1-az4, use1-az5, use1-az6? (S3 Express One Zone AZ IDs in us-east-1: use1-az4, use1-az5, use1-az6)',
+      },
+    ],
+    [
+      'a region that does not exist',
+      { region: 'us-east-3', stores: [store()] },
+      {
+        path: 'aws:region',
+        value: 'us-east-3',
+        message:
+          'is not an AWS region (the published list is in libs/config/src/facts/aws.ts); did you mean us-east-1, us-east-2, ap-east-1?',
+      },
+    ],
+    [
+      'a commercial-partition principal in a China region',
+      {
+        region: 'cn-north-1',
+        stores: [store({ access: { writers: ['arn:aws:iam::123456789012:role/trainer'] } })],
+      },
+      {
+        path: 'checkpoints:stores[0].access.writers[0]',
+        value: 'arn:aws:iam::123456789012:role/trainer',
+        message:
+          'is in partition aws, but aws:region cn-north-1 is in partition aws-cn: a role can only trust principals of its own partition; write arn:aws-cn:iam::123456789012:role/trainer if that principal exists there',
+      },
+    ],
+    [
+      'S3 Express One Zone in a partition that has none',
+      { region: 'us-gov-west-1', stores: [fast({ zone: 'usgw1-az1' })] },
+      {
+        path: 'checkpoints:stores[0].tier',
+        value: 'high-throughput',
+        message:
+          'S3 Express One Zone (tier high-throughput) is not offered in partition aws-us-gov (aws:region us-gov-west-1); use tier: standard',
+      },
+    ],
+    [
       'a GCP bucket location',
       { stores: [store({ location: 'us-east-1' })] },
       {
@@ -202,9 +266,96 @@ describe('config a user is likely to get wrong fails before any resource, with w
     ]);
     expect(error.message.split('\n')[0]).toBe('Invalid stack config in Pulumi.prod.yaml (3 problems):');
     expect(error.message).toContain(
-      '  - aws:region: got "us-east-1a"; allowed: an AWS region code such as us-east-1',
+      '  - aws:region: got "us-east-1a"; is an availability zone name, not a region; use its region us-east-1',
     );
   });
+});
+
+describe('config written in the wrong place or shape: one line per problem, naming the fix', () => {
+  it.each<[string, StackOptions, ConfigIssue]>([
+    [
+      'the stores under checkpoint: (singular)',
+      { stores: null, extra: { 'checkpoint:stores': JSON.stringify([store()]) } },
+      {
+        path: 'checkpoint:stores',
+        value: undefined,
+        message: "is ignored: the namespace 'checkpoint:' is not read; write it as checkpoints:stores",
+      },
+    ],
+    [
+      'the region under checkpoints:',
+      { stores: [store()], extra: { 'checkpoints:region': 'us-east-1' } },
+      {
+        path: 'checkpoints:region',
+        value: undefined,
+        message:
+          'unknown key: the aws provider reads this setting from aws:region, not from the checkpoints: namespace; set aws:region instead',
+      },
+    ],
+  ])('%s', async (_title, options, issue) => {
+    expect(await issuesOf(options)).toEqual([issue]);
+  });
+
+  it('a store with type errors is still checked against S3 Express One Zone on the parts that parsed', async () => {
+    const issues = await issuesOf({
+      stores: [fast({ dataClassification: 'secret', retention: 30, zone: 'use1-az1' })],
+    });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].dataClassification',
+      'checkpoints:stores[0].retention',
+      'checkpoints:stores[0].zone',
+    ]);
+  });
+});
+
+describe("the trust policy the stack renders is checked against IAM's size limit before any resource", () => {
+  const roles = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, i) => `arn:aws:iam::123456789012:role/ml-training-job-${String(i).padStart(3, '0')}`,
+    );
+
+  it('accepts writers whose trust policy fits in 2,048 characters', async () => {
+    const snapshot = await renderStack({ stores: [store({ access: { writers: roles(30) } })] });
+    const writer = resource(snapshot, 'role', 'llm-pretrain-writer');
+    expect(JSON.stringify(documentOf(writer, 'assumeRolePolicy')).length).toBeLessThanOrEqual(2048);
+  });
+
+  it('refuses writers whose trust policy would pass it, on the key that drives it', async () => {
+    const writers = roles(45);
+    const issues = await issuesOf({ stores: [store({ access: { writers } })] });
+    expect(issues).toEqual([
+      {
+        path: 'checkpoints:stores[0].access.writers',
+        value: writers,
+        message: expect.stringMatching(
+          /^45 principals make the writer role's trust policy (\d+) characters, over IAM's default "Role trust policy length" of 2048 \(white space not counted\); name fewer principals/,
+        ) as unknown as string,
+      },
+    ]);
+    // The size named is the one the role would be sent with, and it is over the limit.
+    const rendered = JSON.stringify(awsTrustPolicy(writers, ACCOUNT_ROOT)).length;
+    expect(rendered).toBeGreaterThan(2048);
+    expect(issues[0]?.message).toContain(`trust policy ${rendered} characters`);
+  });
+});
+
+describe('policies that do not grow with the config stay inside their IAM limits', () => {
+  it.each([
+    ['standard', store({ name: 'a'.repeat(31) })],
+    ['high-throughput', fast({ name: 'a'.repeat(31) })],
+  ])(
+    '%s: each role inline policy of the longest store name fits the per-role limit',
+    async (_tier, longest) => {
+      const snapshot = await renderStack({ stores: [longest] });
+      const sizes = snapshot.resources
+        .filter((found) => found.type === TYPES.rolePolicy)
+        .map((policy) => JSON.stringify(documentOf(policy)).length);
+      expect(sizes).toHaveLength(2);
+      for (const size of sizes)
+        expect(size).toBeLessThanOrEqual(AWS_IAM_LIMITS.inlinePoliciesPerRoleCharacters);
+    },
+  );
 });
 
 describe('secrets', () => {

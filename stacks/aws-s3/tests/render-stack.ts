@@ -30,8 +30,8 @@ export const TYPES = {
 
 export interface StackOptions {
   environment?: string;
-  /** Stores as the user writes them in the stack config. */
-  stores: unknown[];
+  /** Stores as the user writes them in the stack config; null leaves `checkpoints:stores` out. */
+  stores: unknown[] | null;
   /** `aws:region`; null leaves it out. */
   region?: string | null;
   stack?: string;
@@ -46,7 +46,7 @@ export function stackConfig(options: StackOptions): Record<string, string> {
     'checkpoints:environment': options.environment ?? 'dev',
     'checkpoints:owner': 'ml-platform',
     'checkpoints:costCenter': 'cc-1234',
-    'checkpoints:stores': JSON.stringify(options.stores),
+    ...(options.stores === null ? {} : { 'checkpoints:stores': JSON.stringify(options.stores) }),
     ...options.extra,
   };
 }

@@ -2,6 +2,8 @@ import * as pulumi from '@pulumi/pulumi';
 import { getClientConfigOutput } from '@pulumi/azure-native/authorization/getClientConfig';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import {
+  azureLocationIssues,
+  azureQuotaWarnings,
   azureRules,
   ConfigError,
   DATA_CLASSIFICATIONS,
@@ -14,6 +16,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
+import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { CheckpointStore } from './checkpoint-store';
 import { encryptionIdentityName } from './encryption';
@@ -26,6 +29,9 @@ interface AzureStackConfig {
 /** Every store of the stack's config, each with its outputs (DESIGN section 5). */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, location } = loadAzureConfig();
+  for (const warning of azureQuotaWarnings(spec, roleAssignmentCount(spec))) {
+    void pulumi.log.warn(warning);
+  }
   const client = getClientConfigOutput();
   const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
   const stores = spec.stores.map((store) => {
@@ -55,19 +61,22 @@ function loadAzureConfig(): AzureStackConfig {
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
   const location = new pulumi.Config('azure-native').get('location');
-  if (!location) {
-    issues.push({
-      path: 'azure-native:location',
-      value: undefined,
-      message: 'is required: the Azure region of every store and identity, e.g. eastus2',
-    });
-  }
+  issues.push(...azureLocationIssues(location));
   const groupName = spec?.resourceGroupName;
   const groupProblem = groupName === undefined ? undefined : nameRules.resourceGroup(groupName);
   if (groupProblem)
     issues.push({ path: 'checkpoints:resourceGroupName', value: groupName, message: groupProblem });
   if (!spec || !location || issues.length > 0) throw new ConfigError(issues, source);
   return { spec, location };
+}
+
+/** The role assignments the stores create: their filesystem grants, and key access where the key is the store's own. */
+export function roleAssignmentCount(spec: StackSpec): number {
+  return spec.stores.reduce(
+    (count, store) =>
+      count + adlsFilesystemGrants(store.access).length + (store.encryption === 'customer-managed' ? 1 : 0),
+    0,
+  );
 }
 
 /** Every name the stack derives for a store that must be unique globally or in the resource group. */

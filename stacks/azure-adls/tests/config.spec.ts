@@ -1,7 +1,7 @@
-import type { ConfigError, ConfigIssue } from '@checkpoints/config';
+import { azureRules, loadStackSpec, type ConfigError, type ConfigIssue } from '@checkpoints/config';
 import { nameRules } from '@checkpoints/naming';
 import { byName, render, type RenderFailure } from '@checkpoints/synth';
-import { checkpointStack } from '../src/program';
+import { checkpointStack, roleAssignmentCount } from '../src/program';
 import { PROJECT, refusal, renderStack, stackConfig, T, type StackValues } from './render';
 
 const store = { name: 'llm', dataClassification: 'internal' };
@@ -16,6 +16,35 @@ describe('config a user could get wrong', () => {
         path: 'azure-native:location',
         value: undefined,
         message: 'is required: the Azure region of every store and identity, e.g. eastus2',
+      },
+    ],
+    [
+      'a location that does not exist',
+      { location: 'eastus3', stores: [store] },
+      {
+        path: 'azure-native:location',
+        value: 'eastus3',
+        message:
+          'is not an Azure public-cloud region (the published list is in libs/config/src/facts/azure.ts); did you mean eastus, eastus2, westus3?',
+      },
+    ],
+    [
+      'a region without availability zones, where zone-redundant accounts cannot be created',
+      { location: 'northcentralus', stores: [store] },
+      {
+        path: 'azure-native:location',
+        value: 'northcentralus',
+        message:
+          "has no availability zones, and every store's account is zone-redundant (ZRS) so checkpoints survive a zone outage; use a region with zones, e.g. southcentralus, centralus, koreacentral",
+      },
+    ],
+    [
+      'a zone on a standard store: one line, not a tier hint as well',
+      { stores: [{ ...store, zone: '2' }] },
+      {
+        path: 'checkpoints:stores[0].zone',
+        value: '2',
+        message: 'is not used on azure; it applies on aws and gcp (high-throughput tier) only',
       },
     ],
     [
@@ -135,6 +164,32 @@ describe('names within Azure limits', () => {
     const vault = byName(snapshot, T.vault, name).inputs['vaultName'] as string;
     expect([account, vault].map((n) => n.length)).toEqual([24, 24]);
     expect([nameRules.storageAccount(account), nameRules.keyVault(vault)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('the role assignments counted for the subscription limit are the ones the stack creates', () => {
+  it.each([
+    ['dev', { writers: [] as string[], readers: [] as string[] }],
+    [
+      'prod',
+      {
+        writers: [`group:${objectId}`, 'servicePrincipal:6b5b8d3e-0c1a-4d7e-9f1e-2a3b4c5d6e7f'],
+        readers: ['user:1c9f2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
+      },
+    ],
+  ])('in %s, with the declared principals', async (environment, access) => {
+    const values = {
+      environment,
+      stores: [
+        { ...store, access },
+        { ...store, name: 'other' },
+      ],
+    };
+    const snapshot = await renderStack(values, environment);
+    const created = snapshot.resources.filter((resource) => resource.type === T.roleAssignment).length;
+    const spec = loadStackSpec(stackConfig(values), azureRules);
+    expect(roleAssignmentCount(spec)).toBe(created);
+    expect(created).toBeGreaterThan(0);
   });
 });
 

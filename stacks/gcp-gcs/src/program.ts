@@ -2,6 +2,8 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   ConfigError,
   firstName,
+  gcpProjectIssues,
+  gcpQuotaWarnings,
   gcpRules,
   loadStackSpec,
   physicalNameIssues,
@@ -20,6 +22,7 @@ import { CheckpointStore } from './checkpoint-store';
  */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
   const { spec, region } = loadGcpStackSpec();
+  for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
   const stores: Record<string, StoreOutputs<pulumi.Output<string>>> = {};
@@ -48,9 +51,10 @@ function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined } {
   const source = `Pulumi.${pulumi.getStack()}.yaml`;
   const gcp = new pulumi.Config('gcp');
   const region = gcp.get('region');
-  const issues: ConfigIssue[] = [];
+  const project = gcp.get('project');
+  const issues: ConfigIssue[] = gcpProjectIssues(project);
   // Without it the provider falls back to whatever project the credentials default to.
-  if (!gcp.get('project')) {
+  if (!project) {
     issues.push({
       path: 'gcp:project',
       value: undefined,

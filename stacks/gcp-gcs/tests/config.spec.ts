@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { ConfigError } from '@checkpoints/config';
+import { GCP_IAM_LIMITS, type ConfigError } from '@checkpoints/config';
 import { readProject, render, RenderFailure } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import { PROJECT, refusal, stackConfig, store } from './render';
+import { PROJECT, refusal, renderStack, stackConfig, store } from './render';
 
 describe('likely config mistakes fail before any resource, with the key path and why', () => {
   it.each<[string, Record<string, string>, string, string]>([
@@ -81,6 +81,30 @@ describe('likely config mistakes fail before any resource, with the key path and
       "unknown key; did you mean 'softDeleteDays'?",
     ],
     [
+      'a bucket location that does not exist',
+      stackConfig([store({ location: 'us-central2' })]),
+      'checkpoints:stores[0].location',
+      'is not a Google Cloud region (the published list is in libs/config/src/facts/gcp.ts); did you mean us-central1, me-central2, me-central1?',
+    ],
+    [
+      'a gcp:region that does not exist',
+      stackConfig([store()], { 'gcp:region': 'europe-west7' }),
+      'checkpoints:stores[0].location',
+      "is not set, so the bucket would go to gcp:region 'europe-west7', which is not a Google Cloud region",
+    ],
+    [
+      'a cache zone letter that does not exist',
+      stackConfig([store({ tier: 'high-throughput', zone: 'us-central1-z' })]),
+      'checkpoints:stores[0].zone',
+      'does not exist: the zones of us-central1 are us-central1-a, us-central1-b, us-central1-c, us-central1-f',
+    ],
+    [
+      'a project number as gcp:project',
+      stackConfig([store()], { 'gcp:project': '123456789012' }),
+      'gcp:project',
+      'allowed: a project ID: 6 to 30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (that is a project number; gcp:project takes the project ID)',
+    ],
+    [
       'an Azure-only key',
       { ...stackConfig([store()]), 'checkpoints:resourceGroupName': 'rg-ml' },
       'checkpoints:resourceGroupName',
@@ -130,6 +154,28 @@ describe('likely config mistakes fail before any resource, with the key path and
   });
 });
 
+describe('a stack that alone needs more than a default quota deploys with a warning that names it', () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    // Under the mocks Pulumi's log.warn goes to console.warn.
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+  const warnings = () => warn.mock.calls.map((call) => String(call[0]));
+
+  // One render of 51 stores (about 8 s): the only way to see the program emit the warning; the quota's
+  // boundary (none at 100 service accounts, one above) is tested in libs/config.
+  it('51 stores need 102 service accounts, over the 100 a project has by default', async () => {
+    const stores = Array.from({ length: 51 }, (_, i) => store({ name: `store-${i}` }));
+    await renderStack(stackConfig(stores));
+    expect(warnings().filter((text) => text.includes('Number of service accounts'))).toEqual([
+      expect.stringContaining(
+        'the stack needs 102 service accounts (a writer and a reader per store), more than the default quota "Number of service accounts" of 100',
+      ),
+    ]);
+  });
+});
+
 describe('Pulumi.yaml', () => {
   const project = readProject(join(__dirname, '..'));
 
@@ -137,6 +183,24 @@ describe('Pulumi.yaml', () => {
     expect(project.name).toBe('checkpoints-gcp');
     expect(project.main).toBe(join(__dirname, '..', 'index.ts'));
     expect(project.typescript).toBe(true);
+  });
+});
+
+describe("the bucket IAM policy stays inside IAM's member limits at the most principals the schema allows", () => {
+  it('100 writers and 100 readers, half of them groups', async () => {
+    const members = (kind: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${i % 2 === 0 ? 'group' : 'user'}:${kind}-${i}@example.com`);
+    const snapshot = await renderStack(
+      stackConfig([store({ access: { writers: members('w', 100), readers: members('r', 100) } })]),
+    );
+    const bound = snapshot.resources
+      .filter((found) => found.type === 'gcp:storage/bucketIAMMember:BucketIAMMember')
+      .map((found) => String(found.inputs['member']));
+    expect(bound.length).toBeGreaterThanOrEqual(200);
+    expect(bound.length).toBeLessThanOrEqual(GCP_IAM_LIMITS.membersPerPolicy);
+    expect(bound.filter((member) => member.startsWith('group:')).length).toBeLessThanOrEqual(
+      GCP_IAM_LIMITS.groupsPerPolicy,
+    );
   });
 });
 

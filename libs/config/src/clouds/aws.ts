@@ -1,4 +1,5 @@
-import type { ConfigIssue } from '../issues';
+import { AWS_AZ_IDS, AWS_REGIONS, awsPartitionOf, S3_EXPRESS_ZONES, type AwsPartition } from '../facts/aws';
+import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { RetentionSpec, StoreSpec, Tier } from '../spec';
@@ -10,28 +11,6 @@ export const S3_MIN_DAYS_IN_INFREQUENT_ACCESS = 30;
 
 /** An availability zone ID such as `use1-az4` (Local Zones, e.g. `usw2-lax1-az1`, are not supported). */
 export const AWS_AZ_ID = /^[a-z]{2,4}[0-9]-az[0-9]+$/;
-const AWS_REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-[0-9]+$/;
-
-/** AZ IDs start with a short form of their region; regions missing here skip that part of the check. */
-const AZ_ID_PREFIX_BY_REGION: Readonly<Record<string, string>> = {
-  'us-east-1': 'use1',
-  'us-east-2': 'use2',
-  'us-west-1': 'usw1',
-  'us-west-2': 'usw2',
-  'ca-central-1': 'cac1',
-  'eu-west-1': 'euw1',
-  'eu-west-2': 'euw2',
-  'eu-west-3': 'euw3',
-  'eu-central-1': 'euc1',
-  'eu-north-1': 'eun1',
-  'ap-south-1': 'aps1',
-  'ap-northeast-1': 'apne1',
-  'ap-northeast-2': 'apne2',
-  'ap-southeast-1': 'apse1',
-  'ap-southeast-2': 'apse2',
-  'sa-east-1': 'sae1',
-};
-
 /** Account root, role or user ARN, in the commercial, GovCloud or China partition; roles and users may have a path. */
 export const AWS_PRINCIPAL_ARN =
   /^arn:(?:aws|aws-us-gov|aws-cn):iam::[0-9]{12}:(?:root|(?:role|user)\/(?:[\w+=,.@-]+\/)*[\w+=,.@-]{1,64})$/;
@@ -45,9 +24,9 @@ const PRINCIPAL_FORMATS =
 
 /** The AWS rules, plus what needs the stack's `aws:region`, which the store rules cannot see. */
 export interface AwsCloudRules extends CloudRules {
-  /** The same rules, with each store's zone also checked against the region's AZ ID prefix. */
+  /** The same rules, with each store's zone and principals also checked against the region and its partition. */
   forRegion(region: string): CloudRules;
-  /** Problems with `aws:region` itself: required, because every output and AZ check depends on it. */
+  /** Problems with `aws:region` itself: required and a published region, because every output and AZ check depends on it. */
   regionIssues(region: string | undefined): ConfigIssue[];
 }
 
@@ -89,11 +68,36 @@ function regionIssues(region: string | undefined): ConfigIssue[] {
       },
     ];
   }
-  if (!AWS_REGION.test(region)) {
-    return [{ path: 'aws:region', value: region, message: 'allowed: an AWS region code such as us-east-1' }];
+  if (AWS_REGIONS.includes(region)) return [];
+  if (AWS_REGIONS.includes(region.toLowerCase())) {
+    return [
+      {
+        path: 'aws:region',
+        value: region,
+        message: `region codes are lowercase: use ${region.toLowerCase()}`,
+      },
+    ];
   }
-  return [];
+  const zoneName = /^([a-z]{2}(?:-[a-z]+)+-[0-9]+)[a-z]$/.exec(region)?.[1];
+  if (zoneName !== undefined && AWS_REGIONS.includes(zoneName)) {
+    return [
+      {
+        path: 'aws:region',
+        value: region,
+        message: `is an availability zone name, not a region; use its region ${zoneName}`,
+      },
+    ];
+  }
+  return [
+    {
+      path: 'aws:region',
+      value: region,
+      message: `is not an AWS region (${PUBLISHED_REGIONS}); did you mean ${nearestValues(region, AWS_REGIONS).join(', ')}?`,
+    },
+  ];
 }
+
+const PUBLISHED_REGIONS = 'the published list is in libs/config/src/facts/aws.ts';
 
 function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: string | undefined): void {
   if (store.tier === 'high-throughput') {
@@ -111,15 +115,20 @@ function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: 
         : 'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays',
     );
   }
+  const partition = region === undefined ? undefined : awsPartitionOf(region);
   store.access.writers.forEach((principal, index) =>
-    checkPrincipal(principal, `access.writers[${index}]`, report),
+    checkPrincipal(principal, `access.writers[${index}]`, report, partition && { region, partition }),
   );
   store.access.readers.forEach((principal, index) =>
-    checkPrincipal(principal, `access.readers[${index}]`, report),
+    checkPrincipal(principal, `access.readers[${index}]`, report, partition && { region, partition }),
   );
 }
 
 function checkZone(store: StoreSpec, report: Report, region: string | undefined): void {
+  if (region !== undefined && S3_EXPRESS_ZONES[region] === undefined) {
+    report('tier', store.tier, expressUnavailable(region));
+    return;
+  }
   if (store.zone === undefined) {
     report(
       'zone',
@@ -136,12 +145,32 @@ function checkZone(store: StoreSpec, report: Report, region: string | undefined)
     );
     return;
   }
-  const prefix = region === undefined ? undefined : AZ_ID_PREFIX_BY_REGION[region];
-  if (prefix !== undefined && !store.zone.startsWith(`${prefix}-`)) {
+  if (region !== undefined) checkExpressZone(store.zone, region, report);
+}
+
+function expressUnavailable(region: string): string {
+  const partition = awsPartitionOf(region);
+  const regions = Object.keys(S3_EXPRESS_ZONES).filter((offered) => awsPartitionOf(offered) === partition);
+  return regions.length === 0
+    ? `S3 Express One Zone (tier high-throughput) is not offered in partition ${String(partition)} (aws:region ${region}); use tier: standard`
+    : `S3 Express One Zone (tier high-throughput) is not offered in aws:region ${region}; it is offered in ${regions.join(', ')}; or use tier: standard`;
+}
+
+/** The zone must be one of the region's S3 Express One Zone AZ IDs (the published table). */
+function checkExpressZone(zone: string, region: string, report: Report): void {
+  const offered = S3_EXPRESS_ZONES[region] ?? [];
+  if (offered.includes(zone)) return;
+  const allowed = `S3 Express One Zone AZ IDs in ${region}: ${offered.join(', ')}`;
+  const home = Object.entries(AWS_AZ_IDS).find(([, zones]) => zones.includes(zone))?.[0];
+  if (home === region) {
+    report('zone', zone, `is an AZ of ${region} without S3 Express One Zone; ${allowed}`);
+  } else if (home !== undefined) {
+    report('zone', zone, `is an AZ of ${home}, not of aws:region ${region}; ${allowed}`);
+  } else {
     report(
       'zone',
-      store.zone,
-      `is not in aws:region ${region}: its AZ IDs start with '${prefix}-', e.g. ${prefix}-az4`,
+      zone,
+      `is not an AZ ID of ${region}; did you mean ${nearestValues(zone, offered).join(', ')}? (${allowed})`,
     );
   }
 }
@@ -193,8 +222,24 @@ function checkStandardRetention(store: StoreSpec, raw: RawStore, report: Report)
   }
 }
 
-function checkPrincipal(principal: string, path: string, report: Report): void {
-  if (AWS_PRINCIPAL_ARN.test(principal) || AWS_SERVICE_PRINCIPAL.test(principal)) return;
+function checkPrincipal(
+  principal: string,
+  path: string,
+  report: Report,
+  home: { region: string | undefined; partition: AwsPartition } | undefined,
+): void {
+  if (AWS_PRINCIPAL_ARN.test(principal)) {
+    const partition = principal.split(':')[1];
+    if (home !== undefined && partition !== home.partition) {
+      report(
+        path,
+        principal,
+        `is in partition ${partition}, but aws:region ${home.region} is in partition ${home.partition}: a role can only trust principals of its own partition; write arn:${home.partition}:${principal.split(':').slice(2).join(':')} if that principal exists there`,
+      );
+    }
+    return;
+  }
+  if (AWS_SERVICE_PRINCIPAL.test(principal)) return;
   report(path, principal, principalProblem(principal));
 }
 

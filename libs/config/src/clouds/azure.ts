@@ -1,3 +1,5 @@
+import { AZURE_REGIONS, AZURE_REGIONS_WITH_ZONES, AZURE_ZONAL_REGIONS } from '../facts/azure';
+import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { RetentionSpec, StoreSpec, Tier } from '../spec';
@@ -50,6 +52,45 @@ export const azureRules: CloudRules = {
     checkPrincipals(store.access.readers, 'access.readers', report);
   },
 };
+
+/**
+ * Problems with `azure-native:location`: required, a published region, and one with availability zones,
+ * because both tiers' accounts are zone-redundant (Standard_ZRS, Premium_ZRS), which Azure creates only in
+ * regions with availability zones.
+ */
+export function azureLocationIssues(location: string | undefined): ConfigIssue[] {
+  const path = 'azure-native:location';
+  if (!location) {
+    return [
+      {
+        path,
+        value: undefined,
+        message: 'is required: the Azure region of every store and identity, e.g. eastus2',
+      },
+    ];
+  }
+  const name = location.toLowerCase().replace(/\s+/g, '');
+  const zones = AZURE_REGIONS_WITH_ZONES[name];
+  if (zones === undefined) {
+    return [
+      {
+        path,
+        value: location,
+        message: `is not an Azure public-cloud region (the published list is in libs/config/src/facts/azure.ts); did you mean ${nearestValues(name, AZURE_REGIONS).join(', ')}?`,
+      },
+    ];
+  }
+  if (!zones) {
+    return [
+      {
+        path,
+        value: location,
+        message: `has no availability zones, and every store's account is zone-redundant (ZRS) so checkpoints survive a zone outage; use a region with zones, e.g. ${nearestValues(name, AZURE_ZONAL_REGIONS).join(', ')}`,
+      },
+    ];
+  }
+  return [];
+}
 
 /** Options an ADLS Gen2 account of the tier cannot honour are 0 (not applicable) by default. */
 function azureRetentionDefaults(tier: Tier): Partial<RetentionSpec> {

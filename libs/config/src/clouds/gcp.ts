@@ -1,3 +1,5 @@
+import { GCP_PROJECT_ID, GCP_REGIONS, GCP_ZONES_BY_REGION, gcpZonesOf } from '../facts/gcp';
+import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { RetentionSpec, StoreSpec } from '../spec';
@@ -6,6 +8,23 @@ import type { RetentionSpec, StoreSpec } from '../spec';
 export interface GcpProviderSettings {
   /** `gcp:region`: where a store without its own `location` goes. */
   region?: string | undefined;
+}
+
+/** Problems with `gcp:project`, when it is set (the provider may also read it from the environment). */
+export function gcpProjectIssues(project: string | undefined): ConfigIssue[] {
+  if (project === undefined || GCP_PROJECT_ID.test(project)) return [];
+  const hint = /^[0-9]+$/.test(project)
+    ? ' (that is a project number; gcp:project takes the project ID)'
+    : project !== project.toLowerCase()
+      ? ` (project IDs are lowercase: ${project.toLowerCase()})`
+      : '';
+  return [
+    {
+      path: 'gcp:project',
+      value: project,
+      message: `allowed: a project ID: 6 to 30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen${hint}`,
+    },
+  ];
 }
 
 /**
@@ -82,17 +101,17 @@ function checkLocation(store: StoreSpec, provider: GcpProviderSettings, report: 
 }
 
 function regionProblem(location: string): string | undefined {
-  if (GCP_REGION.test(location)) return undefined;
-  if (GCP_ZONE.test(location)) {
+  if (GCP_REGIONS.includes(location)) return undefined;
+  if (GCP_ZONE.test(location) && GCP_REGIONS.includes(location.slice(0, -2))) {
     return `is a zone, not a region: use its region ${location.slice(0, -2)} (a high-throughput store names the zone in 'zone', for its Anywhere Cache)`;
   }
-  if (GCP_REGION.test(location.toLowerCase())) {
+  if (GCP_REGIONS.includes(location.toLowerCase())) {
     return `must be written in lowercase, e.g. ${location.toLowerCase()}`;
   }
   if (/^[A-Za-z]+[0-9]*$/.test(location)) {
     return `is not a region: ${REGIONAL_ONLY}; use a region such as us-central1`;
   }
-  return 'is not a Google Cloud region; expected a region such as us-central1 or europe-west4';
+  return `is not a Google Cloud region (the published list is in libs/config/src/facts/gcp.ts); did you mean ${nearestValues(location, GCP_REGIONS).join(', ')}?`;
 }
 
 function checkCacheZone(zone: string, region: string | undefined, report: Report): void {
@@ -106,7 +125,16 @@ function checkCacheZone(zone: string, region: string | undefined, report: Report
     report(
       'zone',
       zone,
-      `is in region ${zoneRegion}, but the bucket is in ${region}: an Anywhere Cache must be in a zone of the bucket's region, e.g. ${region}-a`,
+      `is in region ${zoneRegion}, but the bucket is in ${region}: an Anywhere Cache must be in a zone of the bucket's region, e.g. ${gcpZonesOf(region)[0] ?? `${region}-a`}`,
+    );
+    return;
+  }
+  const letters = GCP_ZONES_BY_REGION[zoneRegion];
+  if (letters !== undefined && !letters.includes(zone.slice(-1))) {
+    report(
+      'zone',
+      zone,
+      `does not exist: the zones of ${zoneRegion} are ${gcpZonesOf(zoneRegion).join(', ')}`,
     );
   }
 }

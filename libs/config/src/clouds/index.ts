@@ -1,3 +1,3 @@
 export { awsRules } from './aws';
-export { gcpRules } from './gcp';
-export { azureRules } from './azure';
+export { gcpProjectIssues, gcpRules } from './gcp';
+export { azureLocationIssues, azureRules } from './azure';

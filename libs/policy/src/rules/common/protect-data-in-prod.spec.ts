@@ -11,7 +11,7 @@ describe('protect-data-in-prod', () => {
     ).toEqual([]);
   });
 
-  it('flags an unprotected prod storage account', async () => {
+  it('flags an unprotected prod storage account, naming the config key that drives the option', async () => {
     expect(
       await violationsOf(protectDataInProd, [
         {
@@ -20,6 +20,17 @@ describe('protect-data-in-prod', () => {
           protect: false,
         },
       ]),
-    ).toEqual(["azure-native:storage:StorageAccount in prod must set the 'protect' resource option"]);
+    ).toEqual([
+      "azure-native:storage:StorageAccount in prod holds checkpoints or their key without the 'protect' resource option: set checkpoints:stores[i].protect to true for the store named 'llm-pretrain', or remove that key (prod defaults to true); a deploy may then no longer delete it",
+    ]);
+  });
+
+  it('names the key without a store name when the resource carries none', async () => {
+    const { 'checkpoint-store': _store, ...tags } = standardTagSet('prod');
+    expect(
+      await violationsOf(protectDataInProd, [{ type: 'aws:kms/key:Key', props: { tags }, protect: false }]),
+    ).toEqual([
+      "aws:kms/key:Key in prod holds checkpoints or their key without the 'protect' resource option: set checkpoints:stores[i].protect to true for its store, or remove that key (prod defaults to true); a deploy may then no longer delete it",
+    ]);
   });
 });
