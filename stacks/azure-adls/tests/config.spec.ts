@@ -134,6 +134,22 @@ describe('config a user could get wrong', () => {
           'the application (client) ID is not an object ID)',
       },
     ],
+    [
+      // Both names shorten to the same 16 characters and their 6-character hashes collide (found by search).
+      'two stores deriving one key vault',
+      {
+        stores: [
+          { ...store, name: 'vaultstoreabcdef-s' },
+          { ...store, name: 'vaultstoreabcdef-2kc' },
+        ],
+      },
+      {
+        path: 'checkpoints:stores[1].name',
+        value: 'vaultstoreabcdef-2kc',
+        message:
+          "derives the same cloud names as stores[0] (vaultstoreabcdef-s): key vault 'vaultstoreabcdef-097518'; rename one of the two stores",
+      },
+    ],
   ])('%s', async (_title, values, issue) => {
     const { issues, registered } = await refusal(stackConfig(values));
     expect(issues).toEqual([issue]);
