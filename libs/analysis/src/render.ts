@@ -8,6 +8,8 @@ export interface RenderedResource {
   urn: string;
   type: string;
   name: string;
+  /** False for a component resource (synth writes it; absent where the source does not say). */
+  custom?: boolean;
   parent: string | null;
   protect: boolean;
   retainOnDelete: boolean;

@@ -90,11 +90,23 @@ class RecordingMonitor extends MockMonitor {
       propertyDependencies: propertyDependencies(req),
       inputs: plain(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
     };
-    const aliases = [...new Set(req.getAliasurnsList())].sort();
+    const aliases = [...new Set(req.getAliasurnsList())]
+      .filter((urn) => urnType(urn) === req.getType())
+      .sort();
     if (aliases.length > 0) resource.aliases = aliases;
     if (req.getProvider()) resource.provider = req.getProvider();
     this.registered.push(resource);
   }
+}
+
+/**
+ * The type of the resource a URN names: the last segment of its qualified type. Provider SDKs alias
+ * every resource to the type tokens of former API versions (azure-native: some 30 per resource); those
+ * say nothing about renames and would double a render, so `aliases` keeps the resource's own type only.
+ */
+function urnType(urn: string): string {
+  const qualifiedType = urn.split('::')[2] ?? '';
+  return qualifiedType.slice(qualifiedType.lastIndexOf('$') + 1);
 }
 
 function propertyDependencies(req: RegisterRequest): Record<string, string[]> {

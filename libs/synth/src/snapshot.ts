@@ -13,7 +13,10 @@ export interface RenderedResource {
   propertyDependencies: Record<string, string[]>;
   /** Inputs as the provider would receive them; secrets as "[secret]", unknowns as "[unknown]". */
   inputs: Record<string, unknown>;
-  /** The former URNs this resource answers to (Pulumi aliases, inherited ones included); absent when none. */
+  /**
+   * The former URNs this resource answers to under its own type (Pulumi aliases, those inherited from its
+   * parent included); absent when none.
+   */
   aliases?: string[];
   /** Provider reference, when one was passed explicitly. */
   provider?: string;

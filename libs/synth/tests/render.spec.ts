@@ -1,6 +1,8 @@
 import { ConfigError } from '@checkpoints/config';
 import { render, RenderFailure } from '../src/render';
 import { byName, childrenOf, customResources } from '../src/query';
+import * as pulumi from '@pulumi/pulumi';
+import { Bucket } from '@pulumi/aws/s3/bucket';
 import { fixtureProgram } from './fixtures/simple';
 
 const config = { 'fixture:name': 'ckpt', 'fixture:apiToken': 'tok', 'aws:region': 'eu-west-1' };
@@ -69,5 +71,33 @@ describe('render', () => {
     expect(failure).toBeInstanceOf(RenderFailure);
     expect((failure as RenderFailure).cause).toBeInstanceOf(ConfigError);
     expect((failure as RenderFailure).resources.filter((r) => r.custom)).toEqual([]);
+  });
+});
+
+describe('render of aliases', () => {
+  class Renamed extends pulumi.ComponentResource {
+    constructor(name: string, opts?: pulumi.ComponentResourceOptions) {
+      super('fixture:index:Store', name, {}, opts);
+      new Bucket(`${name}-bucket`, {}, { parent: this, aliases: [{ type: 'aws:s3/bucketV2:BucketV2' }] });
+      this.registerOutputs({});
+    }
+  }
+
+  it("records the URNs a resource answers to, its parent's former name included, under its own type only", async () => {
+    const snapshot = await render(() => void new Renamed('new', { aliases: [{ name: 'old' }] }), {
+      project: 'fx',
+      stack: 'dev',
+    });
+    expect(byName(snapshot, 'fixture:index:Store', 'new').aliases).toEqual([
+      'urn:pulumi:dev::fx::fixture:index:Store::old',
+    ]);
+    expect(byName(snapshot, 'aws:s3/bucket:Bucket', 'new-bucket').aliases).toEqual([
+      'urn:pulumi:dev::fx::fixture:index:Store$aws:s3/bucket:Bucket::old-bucket',
+    ]);
+  });
+
+  it('leaves the field out when a resource has no alias', async () => {
+    const snapshot = await render(() => void new Renamed('new'), { project: 'fx', stack: 'dev' });
+    expect(byName(snapshot, 'fixture:index:Store', 'new')).not.toHaveProperty('aliases');
   });
 });

@@ -1,11 +1,14 @@
 import { AWS_IAM_LIMITS, ConfigError, type ConfigIssue } from '@checkpoints/config';
 import { awsTrustPolicy } from '@checkpoints/policy';
+import { render, type RenderFailure } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
 import {
   ACCOUNT_ROOT,
   documentOf,
   renderFailure,
   renderStack,
   resource,
+  stackConfig,
   TYPES,
   type StackOptions,
 } from './render-stack';
@@ -354,4 +357,22 @@ describe('policies that do not grow with the config stay inside their IAM limits
         expect(size).toBeLessThanOrEqual(AWS_IAM_LIMITS.inlinePoliciesPerRoleCharacters);
     },
   );
+});
+
+describe('secrets', () => {
+  it('refuses a secret store list, whose names would become bucket and role names, before any resource', async () => {
+    const failure = (await render(checkpointStack, {
+      project: 'checkpoints-aws',
+      stack: 'dev',
+      config: stackConfig({ stores: [store()] }),
+      secretKeys: ['checkpoints:stores'],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as RenderFailure;
+    expect((failure.cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:stores', value: '[secret]' }),
+    ]);
+    expect(failure.resources.filter((resource) => resource.custom)).toEqual([]);
+  });
 });

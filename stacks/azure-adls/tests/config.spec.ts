@@ -1,8 +1,8 @@
-import { azureRules, loadStackSpec, type ConfigIssue } from '@checkpoints/config';
-import { roleAssignmentCount } from '../src/program';
+import { azureRules, loadStackSpec, type ConfigError, type ConfigIssue } from '@checkpoints/config';
 import { nameRules } from '@checkpoints/naming';
-import { byName } from '@checkpoints/synth';
-import { refusal, renderStack, stackConfig, T, type StackValues } from './render';
+import { byName, render, type RenderFailure } from '@checkpoints/synth';
+import { checkpointStack, roleAssignmentCount } from '../src/program';
+import { PROJECT, refusal, renderStack, stackConfig, T, type StackValues } from './render';
 
 const store = { name: 'llm', dataClassification: 'internal' };
 const objectId = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -135,6 +135,22 @@ describe('config a user could get wrong', () => {
           'the application (client) ID is not an object ID)',
       },
     ],
+    [
+      // Both names shorten to the same 16 characters and their 6-character hashes collide (found by search).
+      'two stores deriving one key vault',
+      {
+        stores: [
+          { ...store, name: 'vaultstoreabcdef-s' },
+          { ...store, name: 'vaultstoreabcdef-2kc' },
+        ],
+      },
+      {
+        path: 'checkpoints:stores[1].name',
+        value: 'vaultstoreabcdef-2kc',
+        message:
+          "derives the same cloud names as stores[0] (vaultstoreabcdef-s): key vault 'vaultstoreabcdef-097518'; rename one of the two stores",
+      },
+    ],
   ])('%s', async (_title, values, issue) => {
     const { issues, registered } = await refusal(stackConfig(values));
     expect(issues).toEqual([issue]);
@@ -191,5 +207,23 @@ describe('the role assignments counted for the subscription limit are the ones t
     const spec = loadStackSpec(stackConfig(values), azureRules);
     expect(roleAssignmentCount(spec)).toBe(created);
     expect(created).toBeGreaterThan(0);
+  });
+});
+
+describe('secrets', () => {
+  it('refuses a secret owner, which would become a tag on every resource, before any resource', async () => {
+    const failure = (await render(checkpointStack, {
+      project: PROJECT,
+      stack: 'dev',
+      config: stackConfig({ stores: [store] }),
+      secretKeys: ['checkpoints:owner'],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as RenderFailure;
+    expect((failure.cause as ConfigError).issues).toEqual([
+      expect.objectContaining({ path: 'checkpoints:owner', value: '[secret]' }),
+    ]);
+    expect(failure.resources.filter((resource) => resource.custom)).toEqual([]);
   });
 });

@@ -27,8 +27,9 @@ export function createStoreIdentities(
       `${name}-${purpose}`,
       {
         accountId: names.gcpServiceAccountId(ctx, purpose),
-        displayName: `Checkpoint ${purpose}: ${ctx.store}`,
-        description: `${PURPOSE_TEXT[purpose]} the checkpoints of store ${ctx.store} in stack ${ctx.stack}; used through Workload Identity or Vertex AI, never with a key`,
+        // The ID keeps the store's first name (ctx); what people read follows its current name.
+        displayName: `Checkpoint ${purpose}: ${name}`,
+        description: `${PURPOSE_TEXT[purpose]} the checkpoints of store ${name} in stack ${ctx.stack}; used through Workload Identity or Vertex AI, never with a key`,
       },
       { parent },
     );

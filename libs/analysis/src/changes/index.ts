@@ -207,7 +207,8 @@ function describe(
   };
   const holds = holdingOf(resource, rules);
   if (holds) change.holds = holds;
-  if (!rules && !isStoreComponent(resource.type) && resource.type !== 'pulumi:pulumi:Stack')
+  // Only a custom resource has a provider that could replace it; components and the stack have none.
+  if (!rules && resource.custom !== false && resource.type !== 'pulumi:pulumi:Stack')
     change.unknownType = true;
   return change;
 }

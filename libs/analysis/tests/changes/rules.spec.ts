@@ -173,4 +173,10 @@ describe('planChanges', () => {
     const plan = planChanges({ resources: [unknown] }, { resources: [{ ...unknown, inputs: { a: 2 } }] });
     expect(plan.others[0]).toMatchObject({ kind: 'updated', unknownType: true });
   });
+
+  it('does not flag a component, which no provider replaces', () => {
+    const group = resource('fixture:index:Group', {}, { custom: false });
+    const plan = planChanges({ resources: [group] }, { resources: [group] });
+    expect(plan.others[0]).not.toHaveProperty('unknownType');
+  });
 });
