@@ -1,8 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
-import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
+import { analyzeAccess, storesOf, type Render } from '@checkpoints/analysis';
+import {
+  baselinePolicies,
+  BOOTSTRAP_RENDER_ENV,
+  evaluatePolicies,
+  PolicyConfigError,
+} from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
@@ -10,9 +16,11 @@ import { formatTable } from './table';
 
 export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3 } as const;
 
-const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--out=DIR] [--cwd=DIR]
+const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--bootstrap=PATH] [--out=DIR] [--cwd=DIR]
   --stack        stack to render (default: dev); config from Pulumi.<stack>.yaml
   --config-file  any Pulumi stack config file, instead of Pulumi.<stack>.yaml
+  --bootstrap    the bootstrap render whose CI identities the access rules judge
+                 (default: <repo>/dist/synth/bootstrap/ci.json, from 'npx nx run bootstrap:synth')
   --out          folder for <stack>.json (default: <repo>/dist/synth/<project folder>)
   --cwd          the Pulumi project folder (default: the current folder)
 exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed`;
@@ -20,6 +28,7 @@ exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or argumen
 interface Options {
   stack: string;
   configFile?: string;
+  bootstrap?: string;
   out?: string;
   cwd: string;
 }
@@ -32,6 +41,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     options: {
       stack: { type: 'string' },
       'config-file': { type: 'string' },
+      bootstrap: { type: 'string' },
       out: { type: 'string' },
       cwd: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -45,6 +55,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   }
   const options: Options = { stack, cwd: resolve(values.cwd ?? process.cwd()) };
   if (values['config-file'] !== undefined) options.configFile = resolve(values['config-file']);
+  if (values.bootstrap !== undefined) options.bootstrap = resolve(values.bootstrap);
   if (values.out !== undefined) options.out = resolve(values.out);
   return options;
 }
@@ -57,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const unknownFlag = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     const message = unknownFlag
-      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --out, --cwd, --help`
+      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --bootstrap, --out, --cwd, --help`
       : (error as Error).message;
     console.error(`synth: ${message}\n${USAGE}`);
     return EXIT.invalid;
@@ -135,27 +146,61 @@ export async function synthesize(options: Options): Promise<Snapshot> {
     config: stackConfig.config,
     secretKeys: stackConfig.secretKeys,
   });
-  snapshot.violations = await evaluatePolicies(
-    {
-      project: snapshot.project,
-      stack: snapshot.stack,
-      outputs: snapshot.outputs,
-      resources: snapshot.resources.map((resource) => ({
-        urn: resource.urn,
-        type: resource.type,
-        name: resource.name,
-        props: resource.inputs,
-        opts: {
-          protect: resource.protect,
-          retainOnDelete: resource.retainOnDelete,
-          parent: resource.parent,
-          dependsOn: resource.dependsOn,
-          propertyDependencies: resource.propertyDependencies,
-          ...(resource.provider ? { provider: resource.provider } : {}),
-        },
-      })),
-    },
-    baselinePolicies,
-  );
+  const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
+  const previous = process.env[BOOTSTRAP_RENDER_ENV];
+  if (bootstrap) process.env[BOOTSTRAP_RENDER_ENV] = bootstrap.path;
+  try {
+    snapshot.violations = await evaluatePolicies(
+      {
+        project: snapshot.project,
+        stack: snapshot.stack,
+        outputs: snapshot.outputs,
+        resources: snapshot.resources.map((resource) => ({
+          urn: resource.urn,
+          type: resource.type,
+          name: resource.name,
+          props: resource.inputs,
+          opts: {
+            protect: resource.protect,
+            retainOnDelete: resource.retainOnDelete,
+            parent: resource.parent,
+            dependsOn: resource.dependsOn,
+            propertyDependencies: resource.propertyDependencies,
+            ...(resource.provider ? { provider: resource.provider } : {}),
+          },
+        })),
+      },
+      baselinePolicies,
+    );
+  } finally {
+    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
+    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
+  }
+  if (bootstrap) snapshot.analysis = { access: await analyzeAccess(snapshot, bootstrap.render) };
   return snapshot;
+}
+
+/** The bootstrap render whose CI identities the access rules judge: `--bootstrap`, or the workspace's. */
+function readBootstrap(options: Options): { path: string; render: Render } {
+  const path = options.bootstrap ?? join(workspaceRoot(options.cwd), 'dist', 'synth', 'bootstrap', 'ci.json');
+  const flag = options.bootstrap
+    ? `--bootstrap=${shownPath(path)}`
+    : `the bootstrap render ${shownPath(path)}`;
+  if (!existsSync(path)) {
+    throw new StackFileError(
+      `${flag}: no such file; render it with 'npx nx run bootstrap:synth' (the access rules judge CI's identities from it), or pass --bootstrap=PATH`,
+    );
+  }
+  let render: unknown;
+  try {
+    render = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new StackFileError(`${flag}: not a JSON render (${(error as Error).message})`);
+  }
+  if (!Array.isArray((render as Partial<Render> | null)?.resources)) {
+    throw new StackFileError(
+      `${flag}: not a synth render (no 'resources' list); pass the JSON 'synth' writes`,
+    );
+  }
+  return { path, render: render as Render };
 }

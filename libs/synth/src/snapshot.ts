@@ -17,6 +17,7 @@ export interface RenderedResource {
   provider?: string;
 }
 
+import type { AccessAnalysis } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 
 export interface Snapshot {
@@ -25,6 +26,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
+  /** What the rendered resources do (libs/analysis); `access` only for a render with stores. */
+  analysis?: { access?: AccessAnalysis };
 }
 
 export const SECRET_MARK = '[secret]';
