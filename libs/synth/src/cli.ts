@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
-import { analyzeAccess, storesOf, type Render } from '@checkpoints/analysis';
+import { storesOf, type Render } from '@checkpoints/analysis';
 import {
+  accessOfRender,
   baselinePolicies,
   BOOTSTRAP_RENDER_ENV,
   evaluatePolicies,
@@ -172,16 +173,17 @@ export async function synthesize(options: Options): Promise<Snapshot> {
       },
       baselinePolicies,
     );
+    // The analysis the access rules judged, for the table and the JSON.
+    if (bootstrap) snapshot.analysis = { access: await accessOfRender(snapshot.resources) };
   } finally {
     if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
     else process.env[BOOTSTRAP_RENDER_ENV] = previous;
   }
-  if (bootstrap) snapshot.analysis = { access: await analyzeAccess(snapshot, bootstrap.render) };
   return snapshot;
 }
 
 /** The bootstrap render whose CI identities the access rules judge: `--bootstrap`, or the workspace's. */
-function readBootstrap(options: Options): { path: string; render: Render } {
+function readBootstrap(options: Options): { path: string } {
   const path = options.bootstrap ?? join(workspaceRoot(options.cwd), 'dist', 'synth', 'bootstrap', 'ci.json');
   const flag = options.bootstrap
     ? `--bootstrap=${shownPath(path)}`
@@ -202,5 +204,5 @@ function readBootstrap(options: Options): { path: string; render: Render } {
       `${flag}: not a synth render (no 'resources' list); pass the JSON 'synth' writes`,
     );
   }
-  return { path, render: render as Render };
+  return { path };
 }

@@ -4,3 +4,4 @@ export { SECRET_MARK, UNKNOWN_MARK } from './snapshot';
 export { AWS_ACCOUNT_ID, AZURE_SUBSCRIPTION_ID, AZURE_TENANT_ID, GCP_PROJECT_NUMBER } from './mocks';
 export { readProject, readStackConfig, stackConfigFile, StackFileError } from './stack-files';
 export * from './query';
+export { EXIT, main as synthMain } from './cli';

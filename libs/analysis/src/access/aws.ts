@@ -399,9 +399,7 @@ async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets):
         : []),
     ],
   ]);
-  return read
-    ? `can grant itself data access: ${change}, and with its own grant in the bucket policy ${read}`
-    : undefined;
+  return read ? `${change}, and with its own grant in the bucket policy ${read}` : undefined;
 }
 
 function statements(document: PolicyDocument | undefined): Statement[] {

@@ -172,7 +172,7 @@ export async function azureStoreAccess({
       if (!excludesAssignee(assigner.condition, principal.id)) {
         add(
           'self-grant',
-          `can grant itself data access: ${because(assigner, ROLE_ASSIGNMENT_WRITE)}, and no condition keeps it from naming itself`,
+          `${because(assigner, ROLE_ASSIGNMENT_WRITE)}, and no condition keeps it from naming itself`,
         );
       }
     }

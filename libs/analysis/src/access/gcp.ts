@@ -139,7 +139,7 @@ export async function gcpStoreAccess({ store, render, bootstrap }: StoreAccessIn
       grants.push({
         principal,
         operation: 'self-grant',
-        reason: `can grant itself data access: ${change.reason}, and no deny policy denies it storage.googleapis.com/objects.get`,
+        reason: `${change.reason}, and no deny policy denies it storage.googleapis.com/objects.get`,
       });
     }
   }

@@ -43,18 +43,23 @@ function rendered(resource: SdkResource): RenderedResource {
   };
 }
 
-/** Every access rule judges the same analysis: computed once per stack and bootstrap render. */
+/** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
 const analyses = new Map<string, Promise<AccessAnalysis>>();
 
-export function accessOf(args: StackValidationArgs): Promise<AccessAnalysis> {
-  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${args.resources.map((r) => r.urn).join('\n')}`;
+/** The effective access of a render's stores, with CI's identities from the bootstrap render `BOOTSTRAP_RENDER_ENV` names. */
+export function accessOfRender(resources: readonly RenderedResource[]): Promise<AccessAnalysis> {
+  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
   let analysis = analyses.get(key);
   if (!analysis) {
-    analysis = analyzeAccess({ resources: args.resources.map(rendered) }, bootstrapRender());
+    analysis = analyzeAccess({ resources: [...resources] }, bootstrapRender());
     analyses.clear();
     analyses.set(key, analysis);
   }
   return analysis;
+}
+
+function accessOf(args: StackValidationArgs): Promise<AccessAnalysis> {
+  return accessOfRender(args.resources.map(rendered));
 }
 
 export interface AccessRule extends RuleSource {
