@@ -118,9 +118,9 @@ export async function azureStoreAccess({
   render,
   bootstrap,
 }: StoreAccessInput): Promise<AccessGrant[]> {
-  const target = azureStore(store.resources, render.resources);
-  if (target === undefined) return [];
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
+  const target = azureStore(store.resources, everything);
+  if (target === undefined) return [];
   const roles = roleDefinitionsOf(everything);
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
   const ids = resourceIds(target);
