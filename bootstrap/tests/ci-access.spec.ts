@@ -10,6 +10,7 @@ import {
   type RenderedResource,
   type Snapshot,
 } from '@checkpoints/synth';
+import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS } from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
 
 /**
@@ -52,9 +53,15 @@ async function synthProd(stack: string, bootstrap: Snapshot) {
       `--bootstrap=${bootstrapFile}`,
       `--out=${dir}`,
     ]);
-    const verdicts = (JSON.parse(readFileSync(join(dir, 'prod.json'), 'utf8')) as { violations: Verdict[] })
-      .violations;
-    return { status, verdicts: verdicts.filter((verdict) => verdict.policy.startsWith('ci-')) };
+    const rendered = JSON.parse(readFileSync(join(dir, 'prod.json'), 'utf8')) as {
+      violations: Verdict[];
+      resources: RenderedResource[];
+    };
+    return {
+      status,
+      verdicts: rendered.violations.filter((verdict) => verdict.policy.startsWith('ci-')),
+      types: [...new Set(rendered.resources.filter((r) => r.custom).map((r) => r.type))],
+    };
   } finally {
     log.mockRestore();
   }
@@ -98,11 +105,19 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     bootstrap = await renderShippedBootstrap();
   });
 
-  it.each(['aws-s3', 'gcp-gcs', 'azure-adls'])('%s: every access rule passes', async (stack) => {
-    const { status, verdicts } = await synthProd(stack, bootstrap);
-    expect(verdicts).toEqual([]);
-    expect(status).toBe(0);
-  });
+  it.each([
+    ['aws-s3', AWS_RIGHTS],
+    ['gcp-gcs', GCP_RIGHTS],
+    ['azure-adls', AZURE_RIGHTS],
+  ] as const)(
+    '%s: every access rule passes, and the rights tables know every resource type it renders',
+    async (stack, rights) => {
+      const { status, verdicts, types } = await synthProd(stack, bootstrap);
+      expect(verdicts).toEqual([]);
+      expect(status).toBe(0);
+      expect(types.filter((type) => !(type in rights))).toEqual([]);
+    },
+  );
 
   it("AWS: a dev deploy role that may tag any key with its own tags can take over prod's keys", async () => {
     const result = await synthProd(
@@ -256,6 +271,95 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
       expect.stringMatching(
         /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/delete from Storage Account Contributor/,
       ),
+    );
+  });
+
+  it('AWS: a deploy role without a right a rendered resource needs fails, naming resource, permission and role', async () => {
+    const result = await synthProd(
+      'aws-s3',
+      weakened(bootstrap, (copy) => {
+        const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
+        const document = policyOf(policy) as unknown as { Statement: { Sid: string; Action: string[] }[] };
+        const buckets = document.Statement.find((statement) => statement.Sid === 'ManageStackBuckets');
+        if (buckets)
+          buckets.Action = buckets.Action.filter((action) => action !== 's3:PutLifecycleConfiguration');
+        policy.inputs['policy'] = JSON.stringify(document);
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration llm-pretrain-lifecycle: ci deploy-prod lacks s3:PutLifecycleConfiguration on arn:aws:s3:::checkpoints-aws-prod-llm-pretrain-0d2516, which its create needs',
+      }),
+    );
+  });
+
+  it('GCP: a deploy role without cloudkms.cryptoKeys.create cannot deploy the store keys', async () => {
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        const role = named(
+          copy,
+          'gcp:projects/iAMCustomRole:IAMCustomRole',
+          'deploy-prod-checkpointsStoreKeys',
+        );
+        role.inputs['permissions'] = (role.inputs['permissions'] as string[]).filter(
+          (permission) => permission !== 'cloudkms.cryptoKeys.create',
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'gcp:kms/cryptoKey:CryptoKey llm-pretrain-key: ci deploy-prod lacks cloudkms.cryptoKeys.create on projects/ml-platform-prod-7310, which its create needs',
+      }),
+    );
+  });
+
+  it('Azure: attaching the encryption identity needs assign/action on it (a linked authorization)', async () => {
+    const result = await synthProd(
+      'azure-adls',
+      weakened(bootstrap, (copy) => {
+        const role = named(copy, 'azure-native:authorization:RoleDefinition', 'deploy-prod-role');
+        const [permissions] = role.inputs['permissions'] as { actions: string[] }[];
+        if (permissions) {
+          permissions.actions = permissions.actions.filter((action) => !action.endsWith('/assign/action'));
+        }
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message: expect.stringMatching(
+          /^azure-native:storage:StorageAccount llm-pretrain: ci deploy-prod lacks Microsoft.ManagedIdentity\/userAssignedIdentities\/assign\/action on \/subscriptions\/.+\/userAssignedIdentities\/prodllmpretrain4ba09a-encryption, which its create needs$/,
+        ),
+      }),
+    );
+  });
+
+  it('GCP: deploy rights granted in another project than the stack deploys into are missing rights (the wiring check)', async () => {
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        for (const grant of copy.resources) {
+          if (grant.type === 'gcp:projects/iAMMember:IAMMember' && grant.name.startsWith('deploy-prod-')) {
+            grant.inputs['project'] = 'ml-platform-other-1234';
+          }
+        }
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'gcp:storage/bucket:Bucket llm-pretrain-bucket: ci deploy-prod lacks storage.buckets.create on projects/ml-platform-prod-7310, which its create needs',
+      }),
     );
   });
 });

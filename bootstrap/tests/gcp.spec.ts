@@ -110,7 +110,14 @@ describe('GCP CI identities', () => {
   it('grants preview the read-only roles on every stack project, each deploy account its stack roles on its own project', () => {
     const projects = { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' };
     expect(projectGrants(snapshot, EMAIL('checkpoints-ci-preview'))).toEqual(
-      sortedRows(Object.values(projects).flatMap((project) => PREVIEW_ROLES.map((role) => [project, role]))),
+      sortedRows(
+        Object.values(projects).flatMap((project) =>
+          [...PREVIEW_ROLES, `projects/${project}/roles/checkpointsCacheViewer`].map((role) => [
+            project,
+            role,
+          ]),
+        ),
+      ),
     );
     for (const [environment, project] of Object.entries(projects)) {
       expect(projectGrants(snapshot, EMAIL(`checkpoints-ci-deploy-${environment}`))).toEqual(

@@ -48,6 +48,9 @@ export function azureDeployActions(environment: string): string[] {
     'Microsoft.KeyVault/vaults/keys/write',
     'Microsoft.KeyVault/vaults/read',
     'Microsoft.KeyVault/vaults/write',
+    // Attaching the encryption identity to a storage account (a linked authorization); no compute right
+    // goes with it, so no code ever runs as an identity it attaches.
+    'Microsoft.ManagedIdentity/userAssignedIdentities/assign/action',
     'Microsoft.ManagedIdentity/userAssignedIdentities/delete',
     'Microsoft.ManagedIdentity/userAssignedIdentities/read',
     'Microsoft.ManagedIdentity/userAssignedIdentities/write',

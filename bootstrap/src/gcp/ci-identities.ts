@@ -18,6 +18,7 @@ import {
   gcpCiDenyRules,
   gcpDeployCustomRoles,
   GCP_DEPLOY_ROLES,
+  GCP_PREVIEW_CUSTOM_ROLE,
   GCP_PREVIEW_ROLES,
   GITHUB_ATTRIBUTE_MAPPING,
   providerAudience,
@@ -75,9 +76,21 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     ];
     const preview = this.createServiceAccount(args, pool, 'preview', previewSubjects(repository), {
       description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${repository.fullName} (read-only)`,
-      grants: stackProjects.flatMap((project) =>
-        GCP_PREVIEW_ROLES.map((role) => ({ project, role: pulumi.output<string>(role), key: role })),
-      ),
+      grants: stackProjects.flatMap((project) => {
+        const cacheViewer = new IAMCustomRole(
+          `preview-${project}-${GCP_PREVIEW_CUSTOM_ROLE.roleId}`,
+          { project, ...GCP_PREVIEW_CUSTOM_ROLE, permissions: [...GCP_PREVIEW_CUSTOM_ROLE.permissions] },
+          { parent: this },
+        );
+        return [
+          ...GCP_PREVIEW_ROLES.map((role) => ({ project, role: pulumi.output<string>(role), key: role })),
+          {
+            project,
+            role: pulumi.interpolate`projects/${project}/roles/${cacheViewer.roleId}`,
+            key: GCP_PREVIEW_CUSTOM_ROLE.roleId,
+          },
+        ];
+      }),
     });
     this.variables = {
       [outputNames.gcpWorkloadIdentityProvider]: provider.name,

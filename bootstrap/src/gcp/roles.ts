@@ -17,6 +17,17 @@ export const GCP_PREVIEW_ROLES = [
 ] as const;
 
 /**
+ * What a refresh of the stack's Anywhere Caches reads: no predefined role holds it without object data
+ * (https://cloud.google.com/storage/docs/anywhere-cache#permissions).
+ */
+export const GCP_PREVIEW_CUSTOM_ROLE: GcpCustomRole = {
+  roleId: 'checkpointsCacheViewer',
+  title: 'Checkpoint store caches viewer',
+  description: 'Read the Anywhere Caches of the checkpoint stores (refresh and drift)',
+  permissions: ['storage.anywhereCaches.get', 'storage.anywhereCaches.list'],
+};
+
+/**
  * Predefined project roles of a deploy service account: buckets and their IAM policies (the stack grants
  * its writer and reader on the bucket). Granted on the stack's project because creating a bucket is
  * authorised on the project. Its object permissions and, in prod, bucket deletion are taken away again by

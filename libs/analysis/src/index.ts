@@ -1,2 +1,3 @@
 export * from './render';
 export * from './access';
+export * from './rights';

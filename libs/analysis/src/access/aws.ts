@@ -10,11 +10,11 @@ import {
   type StoreAccessInput,
 } from './model';
 
-interface PolicyDocument {
+export interface PolicyDocument {
   Version?: string;
   Statement: Statement[] | Statement;
 }
-interface Statement {
+export interface Statement {
   Sid?: string;
   Effect: 'Allow' | 'Deny';
   Principal?: unknown;
@@ -24,7 +24,7 @@ interface Statement {
 }
 
 /** A principal with what IAM evaluates for it: identity policies and permissions boundary. */
-interface AwsPrincipal {
+export interface AwsPrincipal {
   principal: Principal;
   arn: string;
   policies: { name: string; policy: PolicyDocument }[];
@@ -38,7 +38,7 @@ interface AwsPrincipal {
 }
 
 /** One request to IAM: action on resource, with the request context and the resource's own policy. */
-interface AwsRequest {
+export interface AwsRequest {
   action: string;
   resource: string;
   context?: Record<string, string | string[]>;
@@ -267,7 +267,7 @@ async function firstAllowed(
 }
 
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
-async function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+export async function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
   const simulation: Simulation = {
     request: {
       principal: principal.arn,
@@ -482,7 +482,7 @@ function storeTargets(
   };
 }
 
-function inlinePolicies(resources: readonly RenderedResource[], roleName: string) {
+export function inlinePolicies(resources: readonly RenderedResource[], roleName: string) {
   return resources
     .filter((r) => r.type === 'aws:iam/rolePolicy:RolePolicy' && stringInput(r, 'role') === roleName)
     .map((r) => ({

@@ -8,14 +8,14 @@ import {
   type StoreAccessInput,
 } from './model';
 
-interface Permission {
+export interface Permission {
   actions: readonly string[];
   notActions: readonly string[];
   dataActions: readonly string[];
   notDataActions: readonly string[];
 }
 
-interface RoleDefinition {
+export interface RoleDefinition {
   roleName: string;
   permissions: readonly Permission[];
 }
@@ -23,7 +23,7 @@ interface RoleDefinition {
 /** Built-in role GUID -> definition, vendored from the clouds' published definitions (data/SOURCE.md). */
 const BUILT_IN: Readonly<Record<string, RoleDefinition>> = azureRoleData.roles;
 
-interface Assignment {
+export interface Assignment {
   principalId: string;
   role: string;
   scope: string;
@@ -109,6 +109,20 @@ const LIST_KEYS = 'Microsoft.Storage/storageAccounts/listkeys/action';
 const ROLE_ASSIGNMENT_WRITE = 'Microsoft.Authorization/roleAssignments/write';
 /** https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/identity#managed-identity-operator */
 const ASSIGN_IDENTITY = 'Microsoft.ManagedIdentity/userAssignedIdentities/assign/action';
+/**
+ * Writes of the resources that run code under an assigned identity (virtual machines, App Service,
+ * container instances and apps, Batch pools, Azure ML compute): https://learn.microsoft.com/en-us/entra/identity/managed-identities-azure-resources/managed-identities-status
+ */
+const COMPUTE_WRITES = [
+  'Microsoft.Compute/virtualMachines/write',
+  'Microsoft.Compute/virtualMachineScaleSets/write',
+  'Microsoft.Web/sites/write',
+  'Microsoft.ContainerInstance/containerGroups/write',
+  'Microsoft.App/containerApps/write',
+  'Microsoft.App/jobs/write',
+  'Microsoft.Batch/batchAccounts/pools/write',
+  'Microsoft.MachineLearningServices/workspaces/computes/write',
+];
 /** A federated credential lets an outside token act as the identity. https://learn.microsoft.com/en-us/entra/workload-id/workload-identity-federation */
 const ADD_FEDERATED_CREDENTIAL =
   'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
@@ -176,10 +190,18 @@ export async function azureStoreAccess({
         );
       }
     }
+    // Assigning an identity to a resource lets the principal act as it only through a resource that runs
+    // its code: a storage account uses its identity for its own key and nothing else.
+    const compute = COMPUTE_WRITES.map((action) => grantOf(principal.id, ids.account, action)).find(Boolean);
     for (const identity of target.identities) {
       if (identity.id === principal.id) continue;
       const assign = grantOf(principal.id, identity.resource, ASSIGN_IDENTITY);
-      if (assign) add('act-as', `can act as ${identity.label}: ${because(assign, ASSIGN_IDENTITY)}`);
+      if (assign && compute) {
+        add(
+          'act-as',
+          `can act as ${identity.label}: ${because(assign, ASSIGN_IDENTITY)}, and run code with it: ${because(compute, 'a compute write')}`,
+        );
+      }
       const credential = grantOf(principal.id, identity.resource, ADD_FEDERATED_CREDENTIAL);
       if (credential)
         add(
@@ -215,12 +237,12 @@ export function allows(role: RoleDefinition | undefined, action: string, data: b
 }
 
 /** Azure scopes are prefixes of the resource IDs below them, case-insensitive. */
-function under(resource: string, scope: string): boolean {
+export function under(resource: string, scope: string): boolean {
   const [r, s] = [resource.toLowerCase(), scope.toLowerCase().replace(/\/$/, '')];
   return r === s || r.startsWith(`${s}/`);
 }
 
-function roleGuid(roleDefinitionId: string): string {
+export function roleGuid(roleDefinitionId: string): string {
   return (roleDefinitionId.split('/').pop() ?? roleDefinitionId).toLowerCase();
 }
 
@@ -311,7 +333,7 @@ function azureStore(
   };
 }
 
-function roleDefinitionsOf(resources: readonly RenderedResource[]): Map<string, RoleDefinition> {
+export function roleDefinitionsOf(resources: readonly RenderedResource[]): Map<string, RoleDefinition> {
   const roles = new Map<string, RoleDefinition>(Object.entries(BUILT_IN));
   for (const r of resources) {
     if (r.type !== 'azure-native:authorization:RoleDefinition') continue;
@@ -328,7 +350,7 @@ function roleDefinitionsOf(resources: readonly RenderedResource[]): Map<string, 
   return roles;
 }
 
-function assignmentsOf(resources: readonly RenderedResource[]): Assignment[] {
+export function assignmentsOf(resources: readonly RenderedResource[]): Assignment[] {
   return resources.flatMap((r): Assignment[] => {
     if (r.type !== 'azure-native:authorization:RoleAssignment') return [];
     const principalId = stringInput(r, 'principalId');

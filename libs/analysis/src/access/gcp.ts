@@ -10,10 +10,10 @@ import {
 } from './model';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
-const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
+export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
 
 /** One allow binding: member holds role on the resource `scope` and everything below it. */
-interface Binding {
+export interface Binding {
   member: string;
   role: string;
   /** `projects/P`, `buckets/B`, a crypto key's ID, or `serviceAccounts/EMAIL`. */
@@ -22,7 +22,7 @@ interface Binding {
   source: string;
 }
 
-interface DenyRule {
+export interface DenyRule {
   principals: readonly string[];
   exceptions: readonly string[];
   permissions: readonly string[];
@@ -151,7 +151,12 @@ export async function gcpStoreAccess({ store, render, bootstrap }: StoreAccessIn
  * they override every allow at and below their attachment point.
  * https://cloud.google.com/iam/docs/deny-overview, https://cloud.google.com/iam/docs/principal-identifiers
  */
-function deniesIt(rule: DenyRule, member: string, permission: string, scopes: readonly string[]): boolean {
+export function deniesIt(
+  rule: DenyRule,
+  member: string,
+  permission: string,
+  scopes: readonly string[],
+): boolean {
   if (!scopes.includes(rule.scope)) return false;
   const v2 = v2Permission(permission);
   const principal = v2Principal(member);
@@ -212,7 +217,7 @@ function gcpStore(resources: readonly RenderedResource[]): GcpStore | undefined 
   return { project, bucket, ...(typeof key === 'string' ? { key } : {}), identities };
 }
 
-function customRolesOf(resources: readonly RenderedResource[]): Map<string, readonly string[]> {
+export function customRolesOf(resources: readonly RenderedResource[]): Map<string, readonly string[]> {
   const roles = new Map<string, readonly string[]>();
   for (const r of resources) {
     if (r.type !== 'gcp:projects/iAMCustomRole:IAMCustomRole') continue;
@@ -225,7 +230,7 @@ function customRolesOf(resources: readonly RenderedResource[]): Map<string, read
   return roles;
 }
 
-function bindingsOf(resources: readonly RenderedResource[]): Binding[] {
+export function bindingsOf(resources: readonly RenderedResource[]): Binding[] {
   return resources.flatMap((r): Binding[] => {
     const member = stringInput(r, 'member');
     const role = stringInput(r, 'role');
@@ -279,7 +284,7 @@ function convenienceBindings(store: GcpStore): Binding[] {
   ];
 }
 
-function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] {
+export function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] {
   return resources.flatMap((r): DenyRule[] => {
     if (r.type !== 'gcp:iam/denyPolicy:DenyPolicy') return [];
     const parent = decodeURIComponent(stringInput(r, 'parent') ?? '');

@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { StackValidationArgs } from '@pulumi/policy';
 import {
   analyzeAccess,
+  missingDeployRights,
+  storesOf,
+  type MissingRight,
   type AccessAnalysis,
   type AccessGrant,
   type Render,
@@ -56,6 +59,37 @@ export function accessOfRender(resources: readonly RenderedResource[]): Promise<
     analyses.set(key, analysis);
   }
   return analysis;
+}
+
+const rights = new Map<string, Promise<MissingRight[] | undefined>>();
+
+/**
+ * The rights a deploy of the render needs that its environment's deploy identity (or, for reads, the
+ * preview identity) lacks; undefined without a bootstrap render or a store to tell cloud and environment.
+ */
+export function missingRightsOfRender(
+  resources: readonly RenderedResource[],
+): Promise<MissingRight[] | undefined> {
+  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
+  let missing = rights.get(key);
+  if (!missing) {
+    const bootstrap = bootstrapRender();
+    const render = { resources: [...resources] };
+    const [store] = storesOf(render);
+    missing =
+      bootstrap && store
+        ? accessOfRender(resources).then((analysis) =>
+            missingDeployRights(store.cloud, render, bootstrap, analysis.stores[0]?.environment ?? 'unknown'),
+          )
+        : Promise.resolve(undefined);
+    rights.clear();
+    rights.set(key, missing);
+  }
+  return missing;
+}
+
+export function renderedOf(args: StackValidationArgs): RenderedResource[] {
+  return args.resources.map(rendered);
 }
 
 function accessOf(args: StackValidationArgs): Promise<AccessAnalysis> {

@@ -1,3 +1,4 @@
+import { ciDeployRights } from './ci-deploy-rights';
 import { ciEnvironmentIsolation } from './ci-environment-isolation';
 import { ciNoDataAccess } from './ci-no-data-access';
 import { ciNoEscalation } from './ci-no-escalation';
@@ -13,4 +14,5 @@ export const accessPolicies = [
   ciNoEscalation,
   ciPreviewNoDataSessions,
   ciProdNoDestroy,
+  ciDeployRights,
 ];
