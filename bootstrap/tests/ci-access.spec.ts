@@ -362,4 +362,28 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
       }),
     );
   });
+
+  it.each([
+    ['missing', null, "no such file; render it with 'npx nx run bootstrap:synth'"],
+    ['not a render', '{"project":"x"}', "not a synth render (no 'resources' list)"],
+    ['not JSON', 'resources: []', 'not a JSON render'],
+  ])('a %s --bootstrap file exits 2 and says what to pass', async (_case, content, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-access-bad-'));
+    const file = join(dir, 'ci.json');
+    if (content !== null) writeFileSync(file, content);
+    jest.resetModules();
+    const errors: string[] = [];
+    const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
+    try {
+      const status = await synthMain([
+        `--cwd=${join(ROOT, 'stacks', 'aws-s3')}`,
+        `--bootstrap=${file}`,
+        `--out=${dir}`,
+      ]);
+      expect(status).toBe(2);
+      expect(errors.join('\n')).toContain(`--bootstrap=${file}: ${message}`);
+    } finally {
+      error.mockRestore();
+    }
+  });
 });
