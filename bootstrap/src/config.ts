@@ -31,7 +31,7 @@ export interface AwsSettings {
 export interface GcpSettings {
   /** Where the workload identity pool and the CI service accounts live (`gcp:project`). */
   project: string;
-  /** Per environment of `environments`, the project its GCP stack deploys into (default: `project`). */
+  /** Per environment of `environments`, the project its GCP stack deploys into: one each, none of them `project`. */
   stackProjects: Record<Environment, string>;
 }
 
@@ -113,7 +113,7 @@ const ALLOWED: Record<string, string> = {
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
   gcp: 'a mapping with the optional key stackProjects',
   stackProjects:
-    'a mapping of environment to the GCP project ID its stack deploys into (default: gcp:project)',
+    'a mapping of every environment to the GCP project ID its stack deploys into (gcp:project there): one project per environment, none of them gcp:project',
   'stackProjects[]':
     'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
   azure: 'a mapping with the key stackResourceGroups',
@@ -171,7 +171,11 @@ export function loadBootstrapConfig(allConfig: Record<string, string>, source?: 
       source,
     );
   }
-  const issues = [...duplicateIssues(parsed.data), ...settingsIssues(parsed.data), ...providerIssues];
+  const issues = [
+    ...duplicateIssues(parsed.data),
+    ...settingsIssues(parsed.data, allConfig['gcp:project']),
+    ...providerIssues,
+  ];
   if (issues.length > 0) throw new ConfigError(issues, source);
   return toBootstrapConfig(parsed.data, allConfig);
 }
@@ -271,7 +275,7 @@ function providerKeyIssues(enabled: ReadonlySet<Cloud>, allConfig: Record<string
 }
 
 /** Settings of a cloud that is not enabled are a mistake; those of an enabled cloud must fit the environments. */
-function settingsIssues(raw: RawConfig): ConfigIssue[] {
+function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIssue[] {
   const enabled = new Set(raw.clouds);
   const notEnabled = CLOUDS.filter((cloud) => !enabled.has(cloud) && raw[cloud] !== undefined).map(
     (cloud) => ({
@@ -283,7 +287,10 @@ function settingsIssues(raw: RawConfig): ConfigIssue[] {
   return [
     ...notEnabled,
     ...(enabled.has('gcp')
-      ? environmentMapIssues(['gcp', 'stackProjects'], raw.gcp?.stackProjects, raw.environments, false)
+      ? [
+          ...environmentMapIssues(['gcp', 'stackProjects'], raw.gcp?.stackProjects, raw.environments, true),
+          ...sharedProjectIssues(raw.gcp?.stackProjects ?? {}, ciProject),
+        ]
       : []),
     ...(enabled.has('azure')
       ? [
@@ -297,6 +304,35 @@ function settingsIssues(raw: RawConfig): ConfigIssue[] {
         ]
       : []),
   ];
+}
+
+/**
+ * Deploy rights are project-wide (creating a bucket is authorised on the project): two environments in
+ * one project would let one's deploy account change the other's stores, and a stack project that holds
+ * the CI service accounts would put them in the deploy accounts' reach.
+ */
+function sharedProjectIssues(projects: Record<string, string>, ciProject: string | undefined): ConfigIssue[] {
+  const entries = Object.entries(projects);
+  return entries.flatMap(([environment, project], index): ConfigIssue[] => {
+    if (project === ciProject) {
+      return [
+        {
+          path: formatPath(['gcp', 'stackProjects', environment]),
+          value: project,
+          message: `is gcp:project, where the CI service accounts live: give the stacks projects of their own, out of the deploy accounts' reach`,
+        },
+      ];
+    }
+    const first = entries.findIndex(([, other]) => other === project);
+    if (first === index) return [];
+    return [
+      {
+        path: formatPath(['gcp', 'stackProjects', environment]),
+        value: project,
+        message: `is also the project of ${entries[first]?.[0] ?? '?'}: each environment needs a project of its own, or its deploy account reaches the other's stores`,
+      },
+    ];
+  });
 }
 
 function resourceGroupNameIssues(groups: Record<string, string>): ConfigIssue[] {
@@ -328,7 +364,7 @@ function environmentMapIssues(
         .map((environment) => ({
           path: formatPath([...segments, environment]),
           value: undefined,
-          message: `is required: ${ALLOWED[`${segments.at(-1)}[]`]}; deploy rights are granted on that group alone`,
+          message: `is required: ${ALLOWED[`${segments.at(-1)}[]`]}; deploy rights are granted there alone`,
         }))
     : [];
   return [...unknown, ...missing];
@@ -354,7 +390,7 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
     const project = setting('gcp:project');
     config.gcp = {
       project,
-      stackProjects: perEnvironmentValue(raw.environments, (env) => raw.gcp?.stackProjects?.[env] ?? project),
+      stackProjects: perEnvironmentValue(raw.environments, (env) => raw.gcp?.stackProjects?.[env] ?? ''),
     };
   }
   if (raw.clouds.includes('azure')) {

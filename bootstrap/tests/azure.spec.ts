@@ -8,19 +8,21 @@ import {
   standardTagsFor,
   SUBSCRIPTION,
 } from './helpers';
+import { deployRoleDefinitionGuid } from '../src/azure/roles';
 
 const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', stack: 'ci' });
 const GROUP_SCOPE = (group: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
 const ROLE = (guid: string) =>
   `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
 const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
-const STORAGE_ACCOUNT_CONTRIBUTOR = '17d1049b-9a84-46fb-8f53-869881c3d3ab';
-const KEY_VAULT_CONTRIBUTOR = 'f25e0fa2-a7c8-4377-a976-54943a77a395';
-const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
 const RBAC_ADMINISTRATOR = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
 const ASSIGNABLE =
   'ba92f5b4-2d11-453d-a403-e96b0029c9fe, 2a2b9908-6ea1-4ae2-8e65-a410df84e7d1, e147488a-f6f5-4113-8e2d-b22465e65bf6';
-const RBAC_CONDITION =
+/** The role assignment condition, never naming one of CI's own identities (`ciPrincipals`) as assignee. */
+const RBAC_CONDITION = (ciPrincipals: readonly unknown[]) =>
+  "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))" +
+  ` OR (@Request[Microsoft.Authorization/roleAssignments:PrincipalId] ForAnyOfAllValues:GuidNotEquals {${ciPrincipals.join(', ')}}))` +
+  ' AND ' +
   "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))" +
   ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${ASSIGNABLE}}))` +
   " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))" +
@@ -33,7 +35,7 @@ const CREDENTIAL = 'azure-native:managedidentity:FederatedIdentityCredential';
 function assignmentsOf(snapshot: Snapshot, identity: RenderedResource) {
   return sortedRows(
     ofType(snapshot, 'azure-native:authorization:RoleAssignment')
-      .filter((assignment) => assignment.dependsOn.includes(identity.urn))
+      .filter((assignment) => assignment.propertyDependencies['principalId']?.includes(identity.urn))
       .map((assignment) => [
         assignment.inputs['scope'],
         assignment.inputs['roleDefinitionId'],
@@ -41,6 +43,16 @@ function assignmentsOf(snapshot: Snapshot, identity: RenderedResource) {
         assignment.inputs['condition'],
       ]),
   );
+}
+
+/** The principal IDs of the CI identities, as their own role assignments name them. */
+function ciPrincipalIds(snapshot: Snapshot): unknown[] {
+  return ['preview', 'deploy-dev', 'deploy-prod'].map((purpose) => {
+    const identity = resource(snapshot, IDENTITY, purpose);
+    return ofType(snapshot, 'azure-native:authorization:RoleAssignment').find((assignment) =>
+      assignment.propertyDependencies['principalId']?.includes(identity.urn),
+    )?.inputs['principalId'];
+  });
 }
 
 describe('Azure CI identities', () => {
@@ -152,10 +164,8 @@ describe('Azure CI identities', () => {
       const scope = GROUP_SCOPE(`rg-checkpoints-${environment}`);
       expect(assignmentsOf(snapshot, resource(snapshot, IDENTITY, `deploy-${environment}`))).toEqual(
         sortedRows([
-          [scope, ROLE(STORAGE_ACCOUNT_CONTRIBUTOR), 'ServicePrincipal', undefined],
-          [scope, ROLE(KEY_VAULT_CONTRIBUTOR), 'ServicePrincipal', undefined],
-          [scope, ROLE(MANAGED_IDENTITY_CONTRIBUTOR), 'ServicePrincipal', undefined],
-          [scope, ROLE(RBAC_ADMINISTRATOR), 'ServicePrincipal', RBAC_CONDITION],
+          [scope, ROLE(deployRoleDefinitionGuid(SUBSCRIPTION, environment)), 'ServicePrincipal', undefined],
+          [scope, ROLE(RBAC_ADMINISTRATOR), 'ServicePrincipal', RBAC_CONDITION(ciPrincipalIds(snapshot))],
         ]),
       );
       const administrator = ofType(snapshot, 'azure-native:authorization:RoleAssignment').find(

@@ -153,6 +153,11 @@ describe('bad bootstrap config is refused before any resource, every problem nam
       { 'bootstrap:clouds': ['aws'] },
       [
         {
+          path: 'bootstrap:gcp',
+          value: { stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' } },
+          message: 'is set, but gcp is not in bootstrap:clouds (aws); add it there or remove this key',
+        },
+        {
           path: 'bootstrap:azure',
           value: { stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' } },
           message: 'is set, but azure is not in bootstrap:clouds (aws); add it there or remove this key',
@@ -208,7 +213,7 @@ describe('bad bootstrap config is refused before any resource, every problem nam
           path: 'bootstrap:azure.stackResourceGroups.prod',
           value: undefined,
           message:
-            "is required: an Azure resource group name: 1-90 letters, digits, '-', '_', '.', '(' and ')', not ending with '.'; deploy rights are granted on that group alone",
+            "is required: an Azure resource group name: 1-90 letters, digits, '-', '_', '.', '(' and ')', not ending with '.'; deploy rights are granted there alone",
         },
       ],
     ],
@@ -246,8 +251,50 @@ describe('bad bootstrap config is refused before any resource, every problem nam
       ],
     ],
     [
+      'an environment without its GCP project',
+      { 'bootstrap:gcp': { stackProjects: { prod: 'acme-checkpoints-prod' } } },
+      [
+        {
+          path: 'bootstrap:gcp.stackProjects.dev',
+          value: undefined,
+          message:
+            'is required: a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen; deploy rights are granted there alone',
+        },
+      ],
+    ],
+    [
+      'two environments in one GCP project, or one in the CI project',
+      { 'bootstrap:gcp': { stackProjects: { dev: 'acme-checkpoints-ci', prod: 'acme-checkpoints-ci' } } },
+      [
+        {
+          path: 'bootstrap:gcp.stackProjects.dev',
+          value: 'acme-checkpoints-ci',
+          message:
+            "is gcp:project, where the CI service accounts live: give the stacks projects of their own, out of the deploy accounts' reach",
+        },
+        {
+          path: 'bootstrap:gcp.stackProjects.prod',
+          value: 'acme-checkpoints-ci',
+          message:
+            "is gcp:project, where the CI service accounts live: give the stacks projects of their own, out of the deploy accounts' reach",
+        },
+      ],
+    ],
+    [
+      'two environments in one GCP project',
+      { 'bootstrap:gcp': { stackProjects: { dev: 'acme-shared', prod: 'acme-shared' } } },
+      [
+        {
+          path: 'bootstrap:gcp.stackProjects.prod',
+          value: 'acme-shared',
+          message:
+            "is also the project of dev: each environment needs a project of its own, or its deploy account reaches the other's stores",
+        },
+      ],
+    ],
+    [
       'a GCP stack project that is not a project ID',
-      { 'bootstrap:gcp': { stackProjects: { prod: 'Acme Prod' } } },
+      { 'bootstrap:gcp': { stackProjects: { dev: 'acme-checkpoints-dev', prod: 'Acme Prod' } } },
       [
         {
           path: 'bootstrap:gcp.stackProjects.prod',
@@ -282,9 +329,7 @@ describe('bad bootstrap config is refused before any resource, every problem nam
 
 describe('valid bootstrap config', () => {
   it('reads the repository, the environments and each enabled cloud with its settings', () => {
-    expect(
-      loadBootstrapConfig(configWith({ 'bootstrap:gcp': { stackProjects: { prod: 'acme-prod' } } })),
-    ).toEqual({
+    expect(loadBootstrapConfig(configWith())).toEqual({
       repository: { owner: 'acme', name: 'checkpoint-storage', fullName: REPOSITORY },
       environments: ['dev', 'prod'],
       clouds: ['aws', 'gcp', 'azure'],
@@ -293,7 +338,7 @@ describe('valid bootstrap config', () => {
       aws: { region: 'us-east-1' },
       gcp: {
         project: 'acme-checkpoints-ci',
-        stackProjects: { dev: 'acme-checkpoints-ci', prod: 'acme-prod' },
+        stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' },
       },
       azure: {
         subscriptionId: SUBSCRIPTION,
@@ -307,6 +352,7 @@ describe('valid bootstrap config', () => {
     const config = loadBootstrapConfig(
       configWith({
         'bootstrap:clouds': ['aws'],
+        'bootstrap:gcp': undefined,
         'bootstrap:azure': undefined,
         'gcp:project': undefined,
         'azure-native:subscriptionId': undefined,

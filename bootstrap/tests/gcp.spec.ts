@@ -10,7 +10,11 @@ const PREVIEW_ROLES = [
   'roles/iam.serviceAccountViewer',
   'roles/iam.securityReviewer',
 ];
-const DEPLOY_ROLES = ['roles/storage.admin', 'roles/cloudkms.admin', 'roles/iam.serviceAccountAdmin'];
+const DEPLOY_ROLES = (project: string) => [
+  'roles/storage.admin',
+  `projects/${project}/roles/checkpointsStoreIdentities`,
+  `projects/${project}/roles/checkpointsStoreKeys`,
+];
 
 /** [project, role] of every project-level grant to a service account. */
 function projectGrants(snapshot: Snapshot, email: string): [unknown, unknown][] {
@@ -103,18 +107,69 @@ describe('GCP CI identities', () => {
     ]);
   });
 
-  it('grants preview the read-only roles and each deploy account the stack roles, on the project', () => {
+  it('grants preview the read-only roles on every stack project, each deploy account its stack roles on its own project', () => {
+    const projects = { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' };
     expect(projectGrants(snapshot, EMAIL('checkpoints-ci-preview'))).toEqual(
-      sortedRows(PREVIEW_ROLES.map((role) => ['acme-checkpoints-ci', role])),
+      sortedRows(
+        Object.values(projects).flatMap((project) =>
+          [...PREVIEW_ROLES, `projects/${project}/roles/checkpointsCacheViewer`].map((role) => [
+            project,
+            role,
+          ]),
+        ),
+      ),
     );
-    for (const environment of ['dev', 'prod']) {
+    for (const [environment, project] of Object.entries(projects)) {
       expect(projectGrants(snapshot, EMAIL(`checkpoints-ci-deploy-${environment}`))).toEqual(
-        sortedRows(DEPLOY_ROLES.map((role) => ['acme-checkpoints-ci', role])),
+        sortedRows(DEPLOY_ROLES(project).map((role) => [project, role])),
       );
     }
-    expect(ofType(snapshot, 'gcp:projects/iAMMember:IAMMember')).toHaveLength(
-      PREVIEW_ROLES.length + 2 * DEPLOY_ROLES.length,
+    // The identities themselves stay in the CI project, out of the deploy accounts' reach.
+    expect(
+      ofType(snapshot, 'gcp:serviceaccount/account:Account').map((account) => account.inputs['project']),
+    ).toEqual(['acme-checkpoints-ci', 'acme-checkpoints-ci', 'acme-checkpoints-ci']);
+  });
+
+  it('gives no deploy account a role that sets IAM policies on service accounts, and no prod one key destruction', () => {
+    const permissions = (name: string) =>
+      resource(snapshot, 'gcp:projects/iAMCustomRole:IAMCustomRole', name).inputs['permissions'] as string[];
+    for (const environment of ['dev', 'prod']) {
+      expect(permissions(`deploy-${environment}-checkpointsStoreIdentities`)).not.toContain(
+        'iam.serviceAccounts.setIamPolicy',
+      );
+    }
+    expect(permissions('deploy-dev-checkpointsStoreKeys')).toContain('cloudkms.cryptoKeyVersions.destroy');
+    expect(permissions('deploy-prod-checkpointsStoreKeys')).not.toContain(
+      'cloudkms.cryptoKeyVersions.destroy',
     );
+  });
+
+  it('denies every CI account checkpoint data in each stack project, and the prod deploy account bucket deletion', () => {
+    const ci = ['preview', 'deploy-dev', 'deploy-prod'].map(
+      (purpose) =>
+        `principal://iam.googleapis.com/projects/-/serviceAccounts/${EMAIL(`checkpoints-ci-${purpose}`)}`,
+    );
+    const policy = (environment: string) =>
+      resource(snapshot, 'gcp:iam/denyPolicy:DenyPolicy', `ci-guards-${environment}`);
+    expect(policy('dev').inputs['parent']).toBe(
+      'cloudresourcemanager.googleapis.com%2Fprojects%2Facme-checkpoints-dev',
+    );
+    const rules = (environment: string) =>
+      (
+        policy(environment).inputs['rules'] as {
+          denyRule: { deniedPrincipals: string[]; deniedPermissions: string[] };
+        }[]
+      ).map(({ denyRule }) => denyRule);
+    for (const environment of ['dev', 'prod']) {
+      expect(rules(environment)[0]?.deniedPrincipals).toEqual(ci);
+      expect(rules(environment)[0]?.deniedPermissions).toContain('storage.googleapis.com/objects.get');
+      expect(policy(environment).protect).toBe(true);
+    }
+    expect(rules('dev')).toHaveLength(1);
+    expect(rules('prod')[1]).toEqual({
+      deniedPrincipals: [ci[2]],
+      deniedPermissions: ['storage.googleapis.com/buckets.delete'],
+    });
   });
 
   it('outputs the provider and the service accounts as the repository variables', () => {
@@ -124,29 +179,5 @@ describe('GCP CI identities', () => {
       GCP_DEPLOY_SERVICE_ACCOUNT_DEV: EMAIL('checkpoints-ci-deploy-dev'),
       GCP_DEPLOY_SERVICE_ACCOUNT_PROD: EMAIL('checkpoints-ci-deploy-prod'),
     });
-  });
-});
-
-describe('GCP CI identities with a project per environment', () => {
-  it("grants each deploy account its environment's project, and preview every one of them", async () => {
-    const snapshot = await renderBootstrap({
-      'bootstrap:gcp': { stackProjects: { prod: 'acme-checkpoints-prod' } },
-    });
-    expect(projectGrants(snapshot, EMAIL('checkpoints-ci-preview'))).toEqual(
-      sortedRows([
-        ...PREVIEW_ROLES.map((role) => ['acme-checkpoints-ci', role]),
-        ...PREVIEW_ROLES.map((role) => ['acme-checkpoints-prod', role]),
-      ]),
-    );
-    expect(projectGrants(snapshot, EMAIL('checkpoints-ci-deploy-dev'))).toEqual(
-      sortedRows(DEPLOY_ROLES.map((role) => ['acme-checkpoints-ci', role])),
-    );
-    expect(projectGrants(snapshot, EMAIL('checkpoints-ci-deploy-prod'))).toEqual(
-      sortedRows(DEPLOY_ROLES.map((role) => ['acme-checkpoints-prod', role])),
-    );
-    // The identities themselves stay in the CI project, out of the prod deploy account's reach.
-    expect(
-      ofType(snapshot, 'gcp:serviceaccount/account:Account').map((account) => account.inputs['project']),
-    ).toEqual(['acme-checkpoints-ci', 'acme-checkpoints-ci', 'acme-checkpoints-ci']);
   });
 });

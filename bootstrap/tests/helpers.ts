@@ -20,6 +20,7 @@ export const VALID: Record<string, unknown> = {
   'bootstrap:clouds': ['aws', 'gcp', 'azure'],
   'bootstrap:owner': 'ml-platform',
   'bootstrap:costCenter': 'cc-1234',
+  'bootstrap:gcp': { stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' } },
   'bootstrap:azure': { stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' } },
   'aws:region': 'us-east-1',
   'gcp:project': 'acme-checkpoints-ci',

@@ -5,6 +5,13 @@ describe('stack outputs: one per repository variable the workflows read', () => 
   it('names every variable of every cloud and environment, and nothing else', async () => {
     const snapshot = await renderBootstrap({
       'bootstrap:environments': ['dev', 'staging', 'prod'],
+      'bootstrap:gcp': {
+        stackProjects: {
+          dev: 'acme-checkpoints-dev',
+          staging: 'acme-checkpoints-staging',
+          prod: 'acme-checkpoints-prod',
+        },
+      },
       'bootstrap:azure': {
         stackResourceGroups: { dev: 'rg-dev', staging: 'rg-staging', prod: 'rg-prod' },
       },
@@ -44,6 +51,9 @@ describe('stack outputs: one per repository variable the workflows read', () => 
     const snapshot = await renderBootstrap({
       'bootstrap:clouds': clouds,
       'bootstrap:environments': ['prod'],
+      'bootstrap:gcp': clouds.includes('gcp')
+        ? { stackProjects: { prod: 'acme-checkpoints-prod' } }
+        : undefined,
       'bootstrap:azure': clouds.includes('azure') ? { stackResourceGroups: { prod: 'rg-prod' } } : undefined,
     });
     expect(Object.keys(snapshot.outputs).sort()).toEqual(variables);

@@ -48,6 +48,8 @@ describe('the root Pulumi project', () => {
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
+      'gcp:iam/denyPolicy:DenyPolicy',
+      'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
     ]);

@@ -224,25 +224,45 @@ function deny(Sid: string, Action: string[], Resource: string[]): PolicyStatemen
   return { Sid, Effect: 'Deny', Action: [...Action].sort(), Resource };
 }
 
-/** Statements both roles need for the directory buckets and the key aliases of their stacks. */
-function sharedStatements(resources: ReturnType<typeof stackResources>): PolicyStatement[] {
+/** Account-wide listings both roles need: AWS supports no narrower resource for them. */
+function sharedStatements(): PolicyStatement[] {
   return [
-    // HeadBucket on a directory bucket is authorised through a session, and a read-only session is the
-    // least there is; it could read objects, which no API finds a directory bucket without.
-    statement(
-      'OpenReadOnlyDirectoryBucketSessions',
-      ['s3express:CreateSession'],
-      resources.directoryBuckets,
-      {
-        StringEquals: { 's3express:SessionMode': 'ReadOnly' },
-      },
-    ),
     // ListAllMyDirectoryBuckets supports no resource but `*` (an account-wide listing).
     statement('ListDirectoryBuckets', ['s3express:ListAllMyDirectoryBuckets'], ['*']),
     // ListAliases supports no resource but `*`; reading an alias means listing the account's aliases.
     statement('ListKeyAliases', ['kms:ListAliases'], ['*']),
   ];
 }
+
+/**
+ * What no CI role may ever do, whatever else it is granted now or later (an explicit deny wins over every
+ * allow, a bucket or key policy's included: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html):
+ * touch checkpoint data or use a key for it, or become another role (a rewritten trust policy naming
+ * the role would otherwise let it in without any identity permission).
+ */
+const CI_NEVER = {
+  data: [
+    's3:GetObject*',
+    's3:PutObject*',
+    's3:DeleteObject*',
+    's3:RestoreObject',
+    'kms:Decrypt',
+    'kms:Encrypt',
+    'kms:GenerateDataKey*',
+    'kms:ReEncrypt*',
+  ],
+  actAs: ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'],
+};
+
+function ciGuards(): PolicyStatement[] {
+  return [
+    deny('NeverTouchCheckpointData', CI_NEVER.data, ['*']),
+    deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
+  ];
+}
+
+/** Break-glass only: in prod, no CI role deletes a bucket or schedules a key's deletion (DESIGN 5a). */
+const PROD_BREAK_GLASS = ['kms:ScheduleKeyDeletion', 's3:DeleteBucket', 's3express:DeleteBucket'];
 
 function stackTagCondition(
   prefix: 'aws:ResourceTag' | 'aws:RequestTag',
@@ -276,7 +296,10 @@ export function previewPolicy(account: AwsAccount, environments: readonly Enviro
         resources.keys,
         stackTagCondition('aws:ResourceTag', environments),
       ),
-      ...sharedStatements(resources),
+      ...sharedStatements(),
+      ...ciGuards(),
+      // Pull requests run untrusted code: no data session, not even a read-only one.
+      deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
     ],
   };
 }
@@ -323,6 +346,15 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
     Version: '2012-10-17',
     Statement: [
       statement('ManageStackBuckets', [...BUCKET_READS, ...BUCKET_WRITES], resources.buckets),
+      // HeadBucket on a directory bucket is authorised through a session: the provider reads a directory
+      // bucket that way after creating it. Read-only, and its objects stay out of reach (NeverTouchCheckpointData
+      // denies the key; a session on an SSE-S3 bucket is a residual, see docs/security.md).
+      statement(
+        'OpenReadOnlyDirectoryBucketSessions',
+        ['s3express:CreateSession'],
+        resources.directoryBuckets,
+        { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+      ),
       statement(
         'ManageStackDirectoryBuckets',
         [
@@ -372,13 +404,13 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
         stackTagCondition('aws:RequestTag', [environment]),
       ),
       // Tagging a key as it is created needs TagResource on every key of the account (KMS's rule); the
-      // tags requested must still be the stack's own.
-      statement(
-        'TagNewStackKeys',
-        ['kms:TagResource'],
-        resources.keys,
-        stackTagCondition('aws:RequestTag', [environment]),
-      ),
+      // tags requested must still be the stack's own, and a key that already carries stack tags must carry
+      // this environment's: else the role could re-tag another environment's key as its own and then act
+      // on it (ABAC: https://docs.aws.amazon.com/kms/latest/developerguide/abac.html).
+      statement('TagNewStackKeys', ['kms:TagResource'], resources.keys, {
+        ...stackTagCondition('aws:RequestTag', [environment]),
+        StringEqualsIfExists: stackTagCondition('aws:ResourceTag', [environment]).StringEquals,
+      }),
       statement(
         'ManageStackKeys',
         [
@@ -404,7 +436,9 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
         ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
         resources.keyAliases,
       ),
-      ...sharedStatements(resources),
+      ...sharedStatements(),
+      ...ciGuards(),
+      ...(environment === 'prod' ? [deny('BreakGlassOnlyInProd', PROD_BREAK_GLASS, ['*'])] : []),
     ],
   };
 }

@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { RoleAssignment } from '@pulumi/azure-native/authorization/roleAssignment';
+import { RoleDefinition } from '@pulumi/azure-native/authorization/roleDefinition';
 import { FederatedIdentityCredential } from '@pulumi/azure-native/managedidentity/federatedIdentityCredential';
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
@@ -17,7 +18,10 @@ import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
   assignableRolesCondition,
+  azureDeployActions,
   AZURE_DEPLOY_ROLES,
+  customRoleDefinitionId,
+  deployRoleDefinitionGuid,
   AZURE_PREVIEW_ROLES,
   resourceGroupId,
   roleAssignmentName,
@@ -30,10 +34,11 @@ export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
 }
 
 interface RoleGrant {
-  role: AzureRole;
+  /** A built-in role, or the ID of a custom role definition with the name shown in resource names. */
+  role: AzureRole | { id: pulumi.Input<string>; name: string };
   /** Resource group of a stack. */
   resourceGroup: string;
-  condition?: string;
+  condition?: pulumi.Input<string>;
 }
 
 /**
@@ -74,22 +79,59 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       [outputNames.azureSubscriptionId]: pulumi.output(settings.subscriptionId),
       [outputNames.azurePreviewClientId]: preview.clientId,
     };
-    for (const environment of args.environments) {
-      const resourceGroup = settings.stackResourceGroups[environment];
-      const deploy = this.createIdentity(
+    const deployIdentities = args.environments.map((environment) =>
+      this.createIdentity(
         args,
         group,
         deployPurpose(environment),
         deploySubjects(repository, environment),
         args.tags(environment),
-        AZURE_DEPLOY_ROLES.map((role) => ({
+      ),
+    );
+    const ciPrincipals = pulumi.all([
+      preview.principalId,
+      ...deployIdentities.map((identity) => identity.principalId),
+    ]);
+    for (const [index, environment] of args.environments.entries()) {
+      const deploy = deployIdentities[index];
+      if (!deploy) continue;
+      const resourceGroup = settings.stackResourceGroups[environment];
+      const scope = resourceGroupId(settings.subscriptionId, resourceGroup);
+      const guid = deployRoleDefinitionGuid(settings.subscriptionId, environment);
+      const definition = new RoleDefinition(
+        `deploy-${environment}-role`,
+        {
+          scope,
+          roleDefinitionId: guid,
+          roleName: `checkpoints-deploy-${environment}`,
+          description: `Deploys the ${environment} checkpoint stores in ${resourceGroup}: no account keys, no federated credentials${environment === 'prod' ? ', no deletion of a data holder or vault' : ''}`,
+          roleType: 'CustomRole',
+          permissions: [
+            { actions: azureDeployActions(environment), notActions: [], dataActions: [], notDataActions: [] },
+          ],
+          assignableScopes: [scope],
+        },
+        { parent: this },
+      );
+      const grants: RoleGrant[] = [
+        // A custom role's definition ID is its GUID under the subscription's provider path; derived from
+        // the definition's own output so that the assignment waits for it.
+        {
+          role: {
+            id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
+            name: 'checkpoints-deploy',
+          },
+          resourceGroup,
+        },
+        ...AZURE_DEPLOY_ROLES.map((role) => ({
           role,
           resourceGroup,
           ...(role === 'Role Based Access Control Administrator'
-            ? { condition: assignableRolesCondition() }
+            ? { condition: ciPrincipals.apply((ids) => assignableRolesCondition(ids)) }
             : {}),
         })),
-      );
+      ];
+      for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);
@@ -101,7 +143,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     purpose: CiPurpose,
     subjects: readonly [TrustedSubject, ...TrustedSubject[]],
     tags: Tags,
-    grants: RoleGrant[],
+    grants: RoleGrant[] = [],
   ): UserAssignedIdentity {
     const identity = new UserAssignedIdentity(
       purpose,
@@ -142,8 +184,11 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     grant: RoleGrant,
   ): RoleAssignment {
     const scope = resourceGroupId(settings.subscriptionId, grant.resourceGroup);
-    const roleDefinition = roleDefinitionId(settings.subscriptionId, grant.role);
-    const slug = grant.role.toLowerCase().replace(/\s+/g, '-');
+    const roleDefinition =
+      typeof grant.role === 'string' ? roleDefinitionId(settings.subscriptionId, grant.role) : grant.role.id;
+    const slug = (typeof grant.role === 'string' ? grant.role : grant.role.name)
+      .toLowerCase()
+      .replace(/\s+/g, '-');
     return new RoleAssignment(
       `${purpose}-${grant.resourceGroup}-${slug}`,
       {
@@ -152,9 +197,9 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         principalId: identity.principalId,
         // A new identity takes a while to reach every directory replica; saying what it is spares the wait.
         principalType: 'ServicePrincipal',
-        roleAssignmentName: identity.principalId.apply((principalId) =>
-          roleAssignmentName(scope, roleDefinition, principalId),
-        ),
+        roleAssignmentName: pulumi
+          .all([identity.principalId, roleDefinition])
+          .apply(([principalId, definition]) => roleAssignmentName(scope, definition, principalId)),
         description: `CI ${purpose} of ${repository.fullName}`,
         ...(grant.condition ? { condition: grant.condition, conditionVersion: '2.0' } : {}),
       },

@@ -17,13 +17,62 @@ export type AzureRole = keyof typeof AZURE_ROLES;
 /** Preview reads the stacks' resource groups: control plane only, Reader holds no data action. */
 export const AZURE_PREVIEW_ROLES: readonly AzureRole[] = ['Reader'];
 
-/** Deploy manages what the Azure stack creates in its resource group, and the role assignments it makes. */
-export const AZURE_DEPLOY_ROLES: readonly AzureRole[] = [
-  'Storage Account Contributor',
-  'Key Vault Contributor',
-  'Managed Identity Contributor',
-  'Role Based Access Control Administrator',
-];
+/** Deploy makes the role assignments of the stack (the custom role below holds the rest). */
+export const AZURE_DEPLOY_ROLES: readonly AzureRole[] = ['Role Based Access Control Administrator'];
+
+/**
+ * The custom role of a deploy identity, in place of Storage Account Contributor, Key Vault Contributor and
+ * Managed Identity Contributor: Storage Account Contributor lists account keys (full data access once
+ * shared keys are allowed) and deletes accounts, Managed Identity Contributor adds federated credentials
+ * to the store identities (acting as them), Key Vault Contributor deletes vaults. The operations are
+ * those of the resources the Azure stack declares, from the resource provider operations reference
+ * (https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/storage,
+ * .../permissions/security#microsoftkeyvault, .../permissions/identity#microsoftmanagedidentity);
+ * in prod nothing that deletes a data holder or a vault (break-glass, by an administrator).
+ */
+export function azureDeployActions(environment: string): string[] {
+  const deletions =
+    environment === 'prod'
+      ? []
+      : [
+          'Microsoft.KeyVault/vaults/delete',
+          'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
+          'Microsoft.Storage/storageAccounts/delete',
+        ];
+  return [
+    'Microsoft.Authorization/*/read',
+    'Microsoft.KeyVault/locations/deletedVaults/read',
+    'Microsoft.KeyVault/locations/operationResults/read',
+    'Microsoft.KeyVault/vaults/keys/read',
+    'Microsoft.KeyVault/vaults/keys/versions/read',
+    'Microsoft.KeyVault/vaults/keys/write',
+    'Microsoft.KeyVault/vaults/read',
+    'Microsoft.KeyVault/vaults/write',
+    // Attaching the encryption identity to a storage account (a linked authorization); no compute right
+    // goes with it, so no code ever runs as an identity it attaches.
+    'Microsoft.ManagedIdentity/userAssignedIdentities/assign/action',
+    'Microsoft.ManagedIdentity/userAssignedIdentities/delete',
+    'Microsoft.ManagedIdentity/userAssignedIdentities/read',
+    'Microsoft.ManagedIdentity/userAssignedIdentities/write',
+    'Microsoft.Resources/subscriptions/resourceGroups/read',
+    'Microsoft.Storage/storageAccounts/blobServices/containers/read',
+    'Microsoft.Storage/storageAccounts/blobServices/containers/write',
+    'Microsoft.Storage/storageAccounts/blobServices/read',
+    'Microsoft.Storage/storageAccounts/blobServices/write',
+    'Microsoft.Storage/storageAccounts/managementPolicies/delete',
+    'Microsoft.Storage/storageAccounts/managementPolicies/read',
+    'Microsoft.Storage/storageAccounts/managementPolicies/write',
+    'Microsoft.Storage/storageAccounts/read',
+    'Microsoft.Storage/storageAccounts/write',
+    ...deletions,
+  ].sort();
+}
+
+/** The custom role's definition GUID: derived, so that a re-run finds the same definition. */
+export function deployRoleDefinitionGuid(subscriptionId: string, environment: string): string {
+  const hex = stableHash(['checkpoints-deploy-role', subscriptionId.toLowerCase(), environment], 32);
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+}
 
 /** The only roles the Azure stack assigns: to its writer, reader and encryption identities. */
 export const ASSIGNABLE_BY_DEPLOY: readonly AzureRole[] = [
@@ -36,6 +85,10 @@ export function roleDefinitionId(subscriptionId: string, role: AzureRole): strin
   return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${AZURE_ROLES[role]}`;
 }
 
+export function customRoleDefinitionId(subscriptionId: string, guid: string): string {
+  return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
+}
+
 export function resourceGroupId(subscriptionId: string, resourceGroup: string): string {
   return `/subscriptions/${subscriptionId}/resourceGroups/${resourceGroup}`;
 }
@@ -43,11 +96,18 @@ export function resourceGroupId(subscriptionId: string, resourceGroup: string): 
 /**
  * ABAC condition of the deploy identity's Role Based Access Control Administrator assignment: it may
  * create and delete assignments of the roles the stack hands out, and of no other role (Owner, User
- * Access Administrator and itself included), so it cannot escalate.
+ * Access Administrator and itself included), to anyone but CI's own identities, so it cannot escalate.
  */
-export function assignableRolesCondition(roles: readonly AzureRole[] = ASSIGNABLE_BY_DEPLOY): string {
+export function assignableRolesCondition(
+  excludedPrincipals: readonly string[],
+  roles: readonly AzureRole[] = ASSIGNABLE_BY_DEPLOY,
+): string {
   const guids = roles.map((role) => AZURE_ROLES[role]).join(', ');
   return [
+    // Never to a CI identity: else a deploy identity could hand itself the data roles it may assign.
+    "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
+    ` OR (@Request[Microsoft.Authorization/roleAssignments:PrincipalId] ForAnyOfAllValues:GuidNotEquals {${excludedPrincipals.join(', ')}}))`,
+    ' AND ',
     "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
     ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${guids}}))`,
     " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))",

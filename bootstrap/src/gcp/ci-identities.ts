@@ -1,17 +1,24 @@
 import * as pulumi from '@pulumi/pulumi';
+import { DenyPolicy } from '@pulumi/gcp/iam/denyPolicy';
 import { WorkloadIdentityPool } from '@pulumi/gcp/iam/workloadIdentityPool';
 import { WorkloadIdentityPoolProvider } from '@pulumi/gcp/iam/workloadIdentityPoolProvider';
+import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
 import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
 import { Account } from '@pulumi/gcp/serviceaccount/account';
 import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
+import type { Environment } from '@checkpoints/config';
 import type { GcpSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import { deploySubjects, GITHUB_OIDC_ISSUER, previewSubjects, type TrustedSubject } from '../github';
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
+  denyPrincipal,
   federatedPrincipal,
+  gcpCiDenyRules,
+  gcpDeployCustomRoles,
   GCP_DEPLOY_ROLES,
+  GCP_PREVIEW_CUSTOM_ROLE,
   GCP_PREVIEW_ROLES,
   GITHUB_ATTRIBUTE_MAPPING,
   providerAudience,
@@ -69,14 +76,43 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     ];
     const preview = this.createServiceAccount(args, pool, 'preview', previewSubjects(repository), {
       description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${repository.fullName} (read-only)`,
-      grants: stackProjects.flatMap((project) => GCP_PREVIEW_ROLES.map((role) => ({ project, role }))),
+      grants: stackProjects.flatMap((project) => {
+        const cacheViewer = new IAMCustomRole(
+          `preview-${project}-${GCP_PREVIEW_CUSTOM_ROLE.roleId}`,
+          { project, ...GCP_PREVIEW_CUSTOM_ROLE, permissions: [...GCP_PREVIEW_CUSTOM_ROLE.permissions] },
+          { parent: this },
+        );
+        return [
+          ...GCP_PREVIEW_ROLES.map((role) => ({ project, role: pulumi.output<string>(role), key: role })),
+          {
+            project,
+            role: pulumi.interpolate`projects/${project}/roles/${cacheViewer.roleId}`,
+            key: GCP_PREVIEW_CUSTOM_ROLE.roleId,
+          },
+        ];
+      }),
     });
     this.variables = {
       [outputNames.gcpWorkloadIdentityProvider]: provider.name,
       [outputNames.gcpPreviewServiceAccount]: preview.email,
     };
+    const deployAccounts: [Environment, Account][] = [];
     for (const environment of args.environments) {
       const project = settings.stackProjects[environment];
+      const customRoles = gcpDeployCustomRoles(environment).map(
+        (role) =>
+          new IAMCustomRole(
+            `deploy-${environment}-${role.roleId}`,
+            {
+              project,
+              roleId: role.roleId,
+              title: role.title,
+              description: role.description,
+              permissions: [...role.permissions],
+            },
+            { parent: this },
+          ),
+      );
       const deploy = this.createServiceAccount(
         args,
         pool,
@@ -84,10 +120,40 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         deploySubjects(repository, environment),
         {
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${repository.fullName}`,
-          grants: GCP_DEPLOY_ROLES.map((role) => ({ project, role })),
+          grants: [
+            ...GCP_DEPLOY_ROLES.map((role) => ({ project, role: pulumi.output<string>(role), key: role })),
+            // A project custom role's name is projects/<project>/roles/<roleId>; built from the role's own
+            // roleId output, so that the grant waits for the role.
+            ...customRoles.map((role, index) => ({
+              project,
+              role: pulumi.interpolate`projects/${project}/roles/${role.roleId}`,
+              key: gcpDeployCustomRoles(environment)[index]?.roleId ?? '',
+            })),
+          ],
         },
       );
+      deployAccounts.push([environment, deploy]);
       this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
+    }
+    const ciEmails = [preview.email, ...deployAccounts.map(([, account]) => account.email)];
+    for (const [environment, deploy] of deployAccounts) {
+      const project = settings.stackProjects[environment];
+      new DenyPolicy(
+        `ci-guards-${environment}`,
+        {
+          parent: encodeURIComponent(`cloudresourcemanager.googleapis.com/projects/${project}`),
+          name: 'checkpoints-ci-guards',
+          displayName: 'What CI may never do to checkpoints',
+          rules: pulumi
+            .all([pulumi.all(ciEmails), deploy.email])
+            .apply(([emails, deployEmail]) =>
+              gcpCiDenyRules(emails.map(denyPrincipal), denyPrincipal(deployEmail), environment).map(
+                ({ description, ...denyRule }) => ({ description, denyRule }),
+              ),
+            ),
+        },
+        { parent: this, protect: true },
+      );
     }
     this.registerOutputs(this.variables);
   }
@@ -97,7 +163,11 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     pool: WorkloadIdentityPool,
     purpose: CiPurpose,
     subjects: readonly [TrustedSubject, ...TrustedSubject[]],
-    account: { description: string; grants: { project: string; role: string }[] },
+    account: {
+      description: string;
+      /** `key` names the grant's resource: the role's ID, stable whatever the role's full name resolves to. */
+      grants: { project: string; role: pulumi.Input<string>; key: string }[];
+    },
   ): Account {
     const serviceAccount = new Account(
       purpose,
@@ -122,9 +192,9 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         { parent: this },
       );
     }
-    for (const { project, role } of account.grants) {
+    for (const { project, role, key } of account.grants) {
       new ProjectIAMMember(
-        `${purpose}-${project}-${role.replace(/^roles\//, '')}`,
+        `${purpose}-${project}-${key.replace(/^roles\//, '')}`,
         { project, role, member: pulumi.interpolate`serviceAccount:${serviceAccount.email}` },
         { parent: this },
       );

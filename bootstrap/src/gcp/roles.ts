@@ -17,19 +17,123 @@ export const GCP_PREVIEW_ROLES = [
 ] as const;
 
 /**
- * Project roles of a deploy service account. Granted on the stack's project because creating a bucket,
- * a key ring or a service account is authorised on the project (the resource does not exist yet), and
- * IAM Conditions cannot narrow service accounts by name. None of them can read checkpoints through KMS.
+ * What a refresh of the stack's Anywhere Caches reads: no predefined role holds it without object data
+ * (https://cloud.google.com/storage/docs/anywhere-cache#permissions).
  */
-export const GCP_DEPLOY_ROLES = [
-  // Buckets and their IAM policies (the stack grants its writer and reader on the bucket).
-  'roles/storage.admin',
-  // Key rings, keys and their IAM policies (the stack lets the storage service agent use its key);
-  // no encrypt or decrypt.
-  'roles/cloudkms.admin',
-  // The stack's writer and reader service accounts and who may act as them.
-  'roles/iam.serviceAccountAdmin',
-] as const;
+export const GCP_PREVIEW_CUSTOM_ROLE: GcpCustomRole = {
+  roleId: 'checkpointsCacheViewer',
+  title: 'Checkpoint store caches viewer',
+  description: 'Read the Anywhere Caches of the checkpoint stores (refresh and drift)',
+  permissions: ['storage.anywhereCaches.get', 'storage.anywhereCaches.list'],
+};
+
+/**
+ * Predefined project roles of a deploy service account: buckets and their IAM policies (the stack grants
+ * its writer and reader on the bucket). Granted on the stack's project because creating a bucket is
+ * authorised on the project. Its object permissions and, in prod, bucket deletion are taken away again by
+ * the deny policy of `gcpCiDenyRules`.
+ */
+export const GCP_DEPLOY_ROLES = ['roles/storage.admin'] as const;
+
+export interface GcpCustomRole {
+  roleId: string;
+  title: string;
+  description: string;
+  permissions: readonly string[];
+}
+
+/**
+ * Custom project roles of a deploy service account, in place of roles/iam.serviceAccountAdmin and
+ * roles/cloudkms.admin: serviceAccountAdmin holds iam.serviceAccounts.setIamPolicy on every service
+ * account of the project (a deploy account could make itself a token creator on the store's writer),
+ * cloudkms.admin holds cryptoKeyVersions.destroy. Permissions from
+ * https://cloud.google.com/iam/docs/service-account-permissions and
+ * https://cloud.google.com/kms/docs/reference/permissions-and-roles; the stack sets no IAM policy on a
+ * service account, so none is needed.
+ */
+export function gcpDeployCustomRoles(environment: string): GcpCustomRole[] {
+  return [
+    {
+      roleId: 'checkpointsStoreIdentities',
+      title: 'Checkpoint store identities',
+      description:
+        'Create, update and delete the writer and reader service accounts of the checkpoint stores; never act as them or change who may',
+      permissions: [
+        'iam.serviceAccounts.create',
+        'iam.serviceAccounts.delete',
+        'iam.serviceAccounts.get',
+        'iam.serviceAccounts.list',
+        'iam.serviceAccounts.update',
+      ],
+    },
+    {
+      roleId: 'checkpointsStoreKeys',
+      title: 'Checkpoint store keys',
+      description: `Key rings and keys of the checkpoint stores and who may use them; never encrypt or decrypt${environment === 'prod' ? ', never destroy a key version (break-glass)' : ''}`,
+      permissions: [
+        'cloudkms.cryptoKeys.create',
+        'cloudkms.cryptoKeys.get',
+        'cloudkms.cryptoKeys.getIamPolicy',
+        'cloudkms.cryptoKeys.list',
+        'cloudkms.cryptoKeys.setIamPolicy',
+        'cloudkms.cryptoKeys.update',
+        'cloudkms.cryptoKeyVersions.get',
+        'cloudkms.cryptoKeyVersions.list',
+        ...(environment === 'prod' ? [] : ['cloudkms.cryptoKeyVersions.destroy']),
+        'cloudkms.keyRings.create',
+        'cloudkms.keyRings.get',
+        'cloudkms.keyRings.getIamPolicy',
+        'cloudkms.keyRings.list',
+        'cloudkms.locations.get',
+        'cloudkms.locations.list',
+      ],
+    },
+  ];
+}
+
+/** Checkpoint data: what no CI identity may do, whatever it is granted (it can grant bucket roles). */
+const DATA_PERMISSIONS = [
+  'storage.googleapis.com/objects.get',
+  'storage.googleapis.com/objects.create',
+  'storage.googleapis.com/objects.delete',
+  'storage.googleapis.com/objects.update',
+  'storage.googleapis.com/objects.restore',
+  // HMAC keys sign requests as a service account outside IAM's per-request checks.
+  'storage.googleapis.com/hmacKeys.create',
+];
+
+/**
+ * The deny rules of a stack project's deny policy (IAM v2 permission and principal formats): they
+ * override every allow, the bucket bindings a deploy account could add included, and no CI account can
+ * lift them (deny policies need roles/iam.denyAdmin). https://cloud.google.com/iam/docs/deny-overview
+ */
+export function gcpCiDenyRules(
+  ciPrincipals: readonly string[],
+  deployPrincipal: string,
+  environment: string,
+): { description: string; deniedPrincipals: string[]; deniedPermissions: string[] }[] {
+  return [
+    {
+      description: 'CI never touches checkpoint data',
+      deniedPrincipals: [...ciPrincipals],
+      deniedPermissions: DATA_PERMISSIONS,
+    },
+    ...(environment === 'prod'
+      ? [
+          {
+            description: 'In prod, deleting a bucket is break-glass, for an administrator',
+            deniedPrincipals: [deployPrincipal],
+            deniedPermissions: ['storage.googleapis.com/buckets.delete'],
+          },
+        ]
+      : []),
+  ];
+}
+
+/** A service account as deny policies name it. */
+export function denyPrincipal(email: string): string {
+  return `principal://iam.googleapis.com/projects/-/serviceAccounts/${email}`;
+}
 
 /** What lets a federated GitHub token act as a service account. */
 export const WORKLOAD_IDENTITY_USER = 'roles/iam.workloadIdentityUser';

@@ -1,3 +1,5 @@
 export * from './render';
 export * from './changes';
 export * from './retention';
+export * from './access';
+export * from './rights';

@@ -7,6 +7,7 @@ export {
   type PolicyConfig,
 } from './policy-config';
 export { baselinePolicies } from './rules';
+export { accessOfRender, BOOTSTRAP_RENDER_ENV } from './rules/access';
 export type { SourcedPolicy } from './rules/define';
 export * from './aws';
 export * from './gcp';

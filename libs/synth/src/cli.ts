@@ -1,9 +1,22 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatPlan, losesData, planChanges, retentionOf, type Render } from '@checkpoints/analysis';
+import {
+  formatPlan,
+  losesData,
+  planChanges,
+  retentionOf,
+  storesOf,
+  type Render,
+} from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
-import { baselinePolicies, evaluatePolicies, PolicyConfigError } from '@checkpoints/policy';
+import {
+  accessOfRender,
+  baselinePolicies,
+  BOOTSTRAP_RENDER_ENV,
+  evaluatePolicies,
+  PolicyConfigError,
+} from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot, SnapshotAnalysis } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
@@ -11,10 +24,12 @@ import { formatTable } from './table';
 
 export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3, dataLoss: 4 } as const;
 
-const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--base=PATH] [--out=DIR] [--cwd=DIR]
+const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--base=PATH] [--bootstrap=PATH] [--out=DIR] [--cwd=DIR]
   --stack        stack to render (default: dev); config from Pulumi.<stack>.yaml
   --config-file  any Pulumi stack config file, instead of Pulumi.<stack>.yaml
   --base         a previous render (<stack>.json) of the same stack: prints the change plan against it
+  --bootstrap    the bootstrap render whose CI identities the access rules judge
+                 (default: <repo>/dist/synth/bootstrap/ci.json, from 'npx nx run bootstrap:synth')
   --out          folder for <stack>.json (default: <repo>/dist/synth/<project folder>)
   --cwd          the Pulumi project folder (default: the current folder)
 exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed,
@@ -24,6 +39,7 @@ interface Options {
   stack: string;
   configFile?: string;
   base?: string;
+  bootstrap?: string;
   out?: string;
   cwd: string;
 }
@@ -37,6 +53,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       stack: { type: 'string' },
       'config-file': { type: 'string' },
       base: { type: 'string' },
+      bootstrap: { type: 'string' },
       out: { type: 'string' },
       cwd: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -52,6 +69,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (values['config-file'] !== undefined) options.configFile = fromUser(values['config-file']);
   if (values.base !== undefined) options.base = fromUser(values.base);
   if (values.out !== undefined) options.out = fromUser(values.out);
+  if (values.bootstrap !== undefined) options.bootstrap = fromUser(values.bootstrap);
   return options;
 }
 
@@ -71,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const unknownFlag = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     const message = unknownFlag
-      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --base, --out, --cwd, --help`
+      ? `unknown flag '${unknownFlag}'; allowed: --stack, --config-file, --base, --bootstrap, --out, --cwd, --help`
       : (error as Error).message;
     console.error(`synth: ${message}\n${USAGE}`);
     return EXIT.invalid;
@@ -187,27 +205,62 @@ export async function synthesize(options: Options): Promise<Snapshot & { analysi
     config: stackConfig.config,
     secretKeys: stackConfig.secretKeys,
   });
-  snapshot.violations = await evaluatePolicies(
-    {
-      project: snapshot.project,
-      stack: snapshot.stack,
-      outputs: snapshot.outputs,
-      resources: snapshot.resources.map((resource) => ({
-        urn: resource.urn,
-        type: resource.type,
-        name: resource.name,
-        props: resource.inputs,
-        opts: {
-          protect: resource.protect,
-          retainOnDelete: resource.retainOnDelete,
-          parent: resource.parent,
-          dependsOn: resource.dependsOn,
-          propertyDependencies: resource.propertyDependencies,
-          ...(resource.provider ? { provider: resource.provider } : {}),
-        },
-      })),
-    },
-    baselinePolicies,
-  );
-  return { ...snapshot, analysis: { retention: retentionOf(snapshot) } };
+  const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
+  const previous = process.env[BOOTSTRAP_RENDER_ENV];
+  if (bootstrap) process.env[BOOTSTRAP_RENDER_ENV] = bootstrap.path;
+  try {
+    snapshot.violations = await evaluatePolicies(
+      {
+        project: snapshot.project,
+        stack: snapshot.stack,
+        outputs: snapshot.outputs,
+        resources: snapshot.resources.map((resource) => ({
+          urn: resource.urn,
+          type: resource.type,
+          name: resource.name,
+          props: resource.inputs,
+          opts: {
+            protect: resource.protect,
+            retainOnDelete: resource.retainOnDelete,
+            parent: resource.parent,
+            dependsOn: resource.dependsOn,
+            propertyDependencies: resource.propertyDependencies,
+            ...(resource.provider ? { provider: resource.provider } : {}),
+          },
+        })),
+      },
+      baselinePolicies,
+    );
+    // The analysis the access rules judged, for the table and the JSON.
+    const access = bootstrap ? await accessOfRender(snapshot.resources) : undefined;
+    return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
+  } finally {
+    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
+    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
+  }
+}
+
+/** The bootstrap render whose CI identities the access rules judge: `--bootstrap`, or the workspace's. */
+function readBootstrap(options: Options): { path: string } {
+  const path = options.bootstrap ?? join(workspaceRoot(options.cwd), 'dist', 'synth', 'bootstrap', 'ci.json');
+  const flag = options.bootstrap
+    ? `--bootstrap=${shownPath(path)}`
+    : `the bootstrap render ${shownPath(path)}`;
+  if (!existsSync(path)) {
+    throw new StackFileError(
+      `${flag}: no such file; render it with 'npx nx run bootstrap:synth' (the access rules judge CI's identities from it), or pass --bootstrap=PATH`,
+    );
+  }
+  let render: unknown;
+  try {
+    render = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new StackFileError(`${flag}: not a JSON render (${(error as Error).message})`);
+  }
+  if (!Array.isArray((render as Partial<Render> | null)?.resources)) {
+    throw new StackFileError(
+      `${flag}: not a synth render (no 'resources' list); pass the JSON 'synth' writes`,
+    );
+  }
+  return { path };
 }

@@ -22,7 +22,7 @@ export interface RenderedResource {
   provider?: string;
 }
 
-import type { ChangePlan, StoreRetention } from '@checkpoints/analysis';
+import type { AccessAnalysis, ChangePlan, StoreRetention } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 
 /** What libs/analysis computes over the render; synth writes it to the JSON and prints it. */
@@ -31,6 +31,8 @@ export interface SnapshotAnalysis {
   retention: StoreRetention[];
   /** With --base: what a deploy of this render does to the resources of the base render. */
   changes?: ChangePlan;
+  /** Who can do what to each store, with the reason; only for a render with stores. */
+  access?: AccessAnalysis;
 }
 
 export interface Snapshot {

@@ -1,3 +1,4 @@
+import type { AccessAnalysis } from '@checkpoints/analysis';
 import { retentionLines } from './retention-lines';
 import type { Snapshot } from './snapshot';
 
@@ -46,6 +47,26 @@ export function formatTable(snapshot: Snapshot, jsonPath?: string): string {
     ),
   ];
   if (snapshot.analysis) out.push('', ...retentionLines(snapshot.analysis.retention));
+  const access = snapshot.analysis?.access;
+  if (access) out.push('', ...formatAccess(access));
   if (jsonPath) out.push('', `Wrote ${jsonPath}`);
   return out.join('\n');
+}
+
+/** Per store, who can do what and which policy, role or binding grants it. */
+export function formatAccess(access: AccessAnalysis): string[] {
+  const out = [
+    `Access: ${access.ciChecked ? 'CI identities from the bootstrap render included' : 'CI identities not checked (no bootstrap render)'}`,
+  ];
+  for (const store of access.stores) {
+    out.push(`  store ${store.store} (${store.cloud}, ${store.environment})`);
+    const width = Math.max(0, ...store.grants.map((grant) => grant.principal.label.length));
+    const opWidth = Math.max(0, ...store.grants.map((grant) => grant.operation.length));
+    for (const grant of store.grants) {
+      out.push(
+        `    ${grant.principal.label.padEnd(width)}  ${grant.operation.padEnd(opWidth)}  ${grant.reason}`,
+      );
+    }
+  }
+  return out;
 }

@@ -84,7 +84,10 @@ describe('synth CLI', () => {
       '; stacks with a config file here: badspec, broken, crash, dev, weak (or pass --config-file=PATH)',
     ],
     [['--stack=broken'], 'Pulumi.broken.yaml:3:1: invalid YAML'],
-    [['--bogus'], "unknown flag '--bogus'; allowed: --stack, --config-file, --base, --out, --cwd, --help"],
+    [
+      ['--bogus'],
+      "unknown flag '--bogus'; allowed: --stack, --config-file, --base, --bootstrap, --out, --cwd, --help",
+    ],
     [['--stack=a/b'], '--stack=a/b: a stack name has letters'],
     [[`--config-file=${join(project, 'missing.yaml')}`], 'missing.yaml: file not found'],
   ])('exits 2 with a clear message for %j', async (args, message) => {

@@ -1,6 +1,14 @@
+import { accessPolicies } from '../access';
 import { noCredentialsInOutputs } from './no-credentials-in-outputs';
 import { protectDataInProd } from './protect-data-in-prod';
 import { retentionPromises } from './retention-promises';
 import { standardTags } from './standard-tags';
 
-export const commonPolicies = [standardTags, protectDataInProd, noCredentialsInOutputs, retentionPromises];
+/** Common to every cloud: the baseline checks, the retention promises, then the rules over each store's effective access. */
+export const commonPolicies = [
+  standardTags,
+  protectDataInProd,
+  noCredentialsInOutputs,
+  retentionPromises,
+  ...accessPolicies,
+];

@@ -1,0 +1,389 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  readProject,
+  readStackConfig,
+  render,
+  stackConfigFile,
+  synthMain,
+  type RenderedResource,
+  type Snapshot,
+} from '@checkpoints/synth';
+import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS } from '@checkpoints/analysis';
+import { bootstrapStack } from '../src/program';
+
+/**
+ * The bootstrap render against the shipped stacks, as `synth` judges it: the access rules must pass as
+ * shipped, and fail, naming the identity, the operation and the grant, when bootstrap is weakened.
+ */
+const ROOT = join(__dirname, '..', '..');
+// Each case renders a whole stack and simulates every principal's requests: seconds, not milliseconds.
+jest.setTimeout(120_000);
+const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
+
+interface Verdict {
+  policy: string;
+  message: string;
+}
+
+async function renderShippedBootstrap(): Promise<Snapshot> {
+  const project = readProject(ROOT);
+  const stack = readStackConfig(stackConfigFile(project, 'ci'), project);
+  return render(() => bootstrapStack(), {
+    project: project.name,
+    stack: 'ci',
+    config: stack.config,
+    secretKeys: stack.secretKeys,
+  });
+}
+
+/** synth of a shipped stack's prod config against this bootstrap render: its exit status and ci-* verdicts. */
+async function synthProd(stack: string, bootstrap: Snapshot) {
+  const dir = mkdtempSync(join(tmpdir(), 'ci-access-'));
+  const bootstrapFile = join(dir, 'ci.json');
+  writeFileSync(bootstrapFile, JSON.stringify(bootstrap));
+  // A real run loads the stack's program once per process; here every run must load it afresh.
+  jest.resetModules();
+  const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    const status = await synthMain([
+      `--cwd=${join(ROOT, 'stacks', stack)}`,
+      '--stack=prod',
+      `--bootstrap=${bootstrapFile}`,
+      `--out=${dir}`,
+    ]);
+    const rendered = JSON.parse(readFileSync(join(dir, 'prod.json'), 'utf8')) as {
+      violations: Verdict[];
+      resources: RenderedResource[];
+    };
+    return {
+      status,
+      verdicts: rendered.violations.filter((verdict) => verdict.policy.startsWith('ci-')),
+      types: [...new Set(rendered.resources.filter((r) => r.custom).map((r) => r.type))],
+    };
+  } finally {
+    log.mockRestore();
+  }
+}
+
+function named(snapshot: Snapshot, type: string, name: string): RenderedResource {
+  const found = snapshot.resources.find((resource) => resource.type === type && resource.name === name);
+  if (!found) throw new Error(`no ${type} ${name} in the bootstrap render`);
+  return found;
+}
+
+function weakened(snapshot: Snapshot, change: (copy: Snapshot) => void): Snapshot {
+  const copy = JSON.parse(JSON.stringify(snapshot)) as Snapshot;
+  change(copy);
+  return copy;
+}
+
+function extra(type: string, name: string, inputs: Record<string, unknown>): RenderedResource {
+  return {
+    urn: `urn:pulumi:ci::checkpoints-bootstrap::${type}::${name}`,
+    type,
+    name,
+    custom: true,
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    propertyDependencies: {},
+    inputs,
+  };
+}
+
+const policyOf = (resource: RenderedResource) =>
+  JSON.parse(resource.inputs['policy'] as string) as {
+    Statement: { Sid: string; Condition?: Record<string, unknown> }[];
+  };
+
+describe('the CI identities of the shipped bootstrap against the shipped stacks (prod)', () => {
+  let bootstrap: Snapshot;
+  beforeAll(async () => {
+    bootstrap = await renderShippedBootstrap();
+  });
+
+  it.each([
+    ['aws-s3', AWS_RIGHTS],
+    ['gcp-gcs', GCP_RIGHTS],
+    ['azure-adls', AZURE_RIGHTS],
+  ] as const)(
+    '%s: every access rule passes, and the rights tables know every resource type it renders',
+    async (stack, rights) => {
+      const { status, verdicts, types } = await synthProd(stack, bootstrap);
+      expect(verdicts).toEqual([]);
+      expect(status).toBe(0);
+      expect(types.filter((type) => !(type in rights))).toEqual([]);
+    },
+  );
+
+  it("AWS: a dev deploy role that may tag any key with its own tags can take over prod's keys", async () => {
+    const result = await synthProd(
+      'aws-s3',
+      weakened(bootstrap, (copy) => {
+        const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-dev-permissions');
+        const document = policyOf(policy);
+        const tagging = document.Statement.find((statement) => statement.Sid === 'TagNewStackKeys');
+        delete tagging?.Condition?.['StringEqualsIfExists'];
+        policy.inputs['policy'] = JSON.stringify(document);
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-environment-isolation',
+        message: expect.stringMatching(
+          /^store llm-pretrain \(prod\): ci deploy-dev \(environment dev\) can change-access a store of environment prod: kms:TagResource: policy checkpoint-stacks TagNewStackKeys/,
+        ),
+      }),
+    );
+  });
+
+  it('AWS: a deploy role without the data guard can grant itself the data through the bucket policy', async () => {
+    const result = await synthProd(
+      'aws-s3',
+      weakened(bootstrap, (copy) => {
+        const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
+        const document = policyOf(policy);
+        document.Statement = document.Statement.filter((s) => s.Sid !== 'NeverTouchCheckpointData');
+        policy.inputs['policy'] = JSON.stringify(document);
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-no-escalation',
+        message: expect.stringMatching(
+          /^store llm-pretrain \(prod\): ci deploy-prod can grant itself data access: s3:PutBucketPolicy: policy checkpoint-stacks ManageStackBuckets, and with its own grant in the bucket policy s3:GetObject: bucket policy GrantedToItself; kms:Decrypt/,
+        ),
+      }),
+    );
+  });
+
+  it('GCP: a project-wide roles/iam.serviceAccountAdmin lets the deploy account act as the store writer', async () => {
+    const deploy = named(
+      bootstrap,
+      'gcp:projects/iAMMember:IAMMember',
+      'deploy-prod-ml-platform-prod-7310-storage.admin',
+    );
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        copy.resources.push(
+          extra('gcp:projects/iAMMember:IAMMember', 'deploy-prod-sa-admin', {
+            project: 'ml-platform-prod-7310',
+            role: 'roles/iam.serviceAccountAdmin',
+            member: deploy.inputs['member'],
+          }),
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-no-escalation',
+        message:
+          'store llm-pretrain (prod): ci deploy-prod can act as another identity: can act as writer: iam.serviceAccounts.setIamPolicy from roles/iam.serviceAccountAdmin on projects/ml-platform-prod-7310 (IAMMember deploy-prod-sa-admin)',
+      }),
+    );
+  });
+
+  it("GCP: the dev deploy account granted in the prod project can change prod's stores", async () => {
+    const deployDev = named(
+      bootstrap,
+      'gcp:projects/iAMMember:IAMMember',
+      'deploy-dev-ml-platform-dev-4821-storage.admin',
+    );
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        copy.resources.push(
+          extra('gcp:projects/iAMMember:IAMMember', 'deploy-dev-in-prod', {
+            ...deployDev.inputs,
+            project: 'ml-platform-prod-7310',
+          }),
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    const isolation = result.verdicts.filter((verdict) => verdict.policy === 'ci-environment-isolation');
+    expect(isolation.map((verdict) => verdict.message)).toContain(
+      'store llm-pretrain (prod): ci deploy-dev (environment dev) can delete-store a store of environment prod: storage.buckets.delete from roles/storage.admin on projects/ml-platform-prod-7310 (IAMMember deploy-dev-in-prod)',
+    );
+    // The prod project's deny policy still keeps the data from it.
+    expect(result.verdicts.filter((verdict) => verdict.policy === 'ci-no-data-access')).toEqual([]);
+  });
+
+  it('Azure: a data role for the preview identity breaks the data and the pull-request rules', async () => {
+    const readerAssignment = named(
+      bootstrap,
+      'azure-native:authorization:RoleAssignment',
+      'preview-rg-checkpoints-prod-reader',
+    );
+    const result = await synthProd(
+      'azure-adls',
+      weakened(bootstrap, (copy) => {
+        copy.resources.push(
+          extra('azure-native:authorization:RoleAssignment', 'preview-blob-reader', {
+            ...readerAssignment.inputs,
+            roleDefinitionId: `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/2a2b9908-6ea1-4ae2-8e65-a410df84e7d1`,
+          }),
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts.map((verdict) => [verdict.policy, verdict.message.split(': ')[1]])).toEqual(
+      expect.arrayContaining([
+        ['ci-no-data-access', 'ci preview can read checkpoint data'],
+        ['ci-preview-no-data-sessions', 'ci preview can read'],
+      ]),
+    );
+    expect(result.verdicts.find((verdict) => verdict.policy === 'ci-no-data-access')?.message).toContain(
+      'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/read from Storage Blob Data Reader',
+    );
+  });
+
+  it('Azure: Storage Account Contributor for the prod deploy identity reaches the data and deletes accounts', async () => {
+    const result = await synthProd(
+      'azure-adls',
+      weakened(bootstrap, (copy) => {
+        const assignment = copy.resources.find(
+          (resource) =>
+            resource.type === 'azure-native:authorization:RoleAssignment' &&
+            resource.name === 'deploy-prod-rg-checkpoints-prod-checkpoints-deploy',
+        );
+        if (assignment) {
+          assignment.inputs['roleDefinitionId'] =
+            `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/17d1049b-9a84-46fb-8f53-869881c3d3ab`;
+        }
+      }),
+    );
+    expect(result.status).toBe(1);
+    const messages = result.verdicts.map((verdict) => `${verdict.policy}: ${verdict.message}`);
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^ci-no-data-access: store llm-pretrain \(prod\): ci deploy-prod can read checkpoint data: account keys: Microsoft.Storage\/storageAccounts\/listkeys\/action from Storage Account Contributor/,
+      ),
+    );
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/delete from Storage Account Contributor/,
+      ),
+    );
+  });
+
+  it('AWS: a deploy role without a right a rendered resource needs fails, naming resource, permission and role', async () => {
+    const result = await synthProd(
+      'aws-s3',
+      weakened(bootstrap, (copy) => {
+        const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
+        const document = policyOf(policy) as unknown as { Statement: { Sid: string; Action: string[] }[] };
+        const buckets = document.Statement.find((statement) => statement.Sid === 'ManageStackBuckets');
+        if (buckets)
+          buckets.Action = buckets.Action.filter((action) => action !== 's3:PutLifecycleConfiguration');
+        policy.inputs['policy'] = JSON.stringify(document);
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration llm-pretrain-lifecycle: ci deploy-prod lacks s3:PutLifecycleConfiguration on arn:aws:s3:::checkpoints-aws-prod-llm-pretrain-0d2516, which its create needs',
+      }),
+    );
+  });
+
+  it('GCP: a deploy role without cloudkms.cryptoKeys.create cannot deploy the store keys', async () => {
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        const role = named(
+          copy,
+          'gcp:projects/iAMCustomRole:IAMCustomRole',
+          'deploy-prod-checkpointsStoreKeys',
+        );
+        role.inputs['permissions'] = (role.inputs['permissions'] as string[]).filter(
+          (permission) => permission !== 'cloudkms.cryptoKeys.create',
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'gcp:kms/cryptoKey:CryptoKey llm-pretrain-key: ci deploy-prod lacks cloudkms.cryptoKeys.create on projects/ml-platform-prod-7310, which its create needs',
+      }),
+    );
+  });
+
+  it('Azure: attaching the encryption identity needs assign/action on it (a linked authorization)', async () => {
+    const result = await synthProd(
+      'azure-adls',
+      weakened(bootstrap, (copy) => {
+        const role = named(copy, 'azure-native:authorization:RoleDefinition', 'deploy-prod-role');
+        const [permissions] = role.inputs['permissions'] as { actions: string[] }[];
+        if (permissions) {
+          permissions.actions = permissions.actions.filter((action) => !action.endsWith('/assign/action'));
+        }
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message: expect.stringMatching(
+          /^azure-native:storage:StorageAccount llm-pretrain: ci deploy-prod lacks Microsoft.ManagedIdentity\/userAssignedIdentities\/assign\/action on \/subscriptions\/.+\/userAssignedIdentities\/prodllmpretrain4ba09a-encryption, which its create needs$/,
+        ),
+      }),
+    );
+  });
+
+  it('GCP: deploy rights granted in another project than the stack deploys into are missing rights (the wiring check)', async () => {
+    const result = await synthProd(
+      'gcp-gcs',
+      weakened(bootstrap, (copy) => {
+        for (const grant of copy.resources) {
+          if (grant.type === 'gcp:projects/iAMMember:IAMMember' && grant.name.startsWith('deploy-prod-')) {
+            grant.inputs['project'] = 'ml-platform-other-1234';
+          }
+        }
+      }),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message:
+          'gcp:storage/bucket:Bucket llm-pretrain-bucket: ci deploy-prod lacks storage.buckets.create on projects/ml-platform-prod-7310, which its create needs',
+      }),
+    );
+  });
+
+  it.each([
+    ['missing', null, "no such file; render it with 'npx nx run bootstrap:synth'"],
+    ['not a render', '{"project":"x"}', "not a synth render (no 'resources' list)"],
+    ['not JSON', 'resources: []', 'not a JSON render'],
+  ])('a %s --bootstrap file exits 2 and says what to pass', async (_case, content, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-access-bad-'));
+    const file = join(dir, 'ci.json');
+    if (content !== null) writeFileSync(file, content);
+    jest.resetModules();
+    const errors: string[] = [];
+    const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
+    try {
+      const status = await synthMain([
+        `--cwd=${join(ROOT, 'stacks', 'aws-s3')}`,
+        `--bootstrap=${file}`,
+        `--out=${dir}`,
+      ]);
+      expect(status).toBe(2);
+      expect(errors.join('\n')).toContain(`--bootstrap=${file}: ${message}`);
+    } finally {
+      error.mockRestore();
+    }
+  });
+});

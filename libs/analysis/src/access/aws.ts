@@ -1,0 +1,521 @@
+import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import type { RenderedResource } from '../render';
+import {
+  ciPrincipal,
+  jsonOf,
+  stringInput,
+  type AccessGrant,
+  type Operation,
+  type Principal,
+  type StoreAccessInput,
+} from './model';
+
+export interface PolicyDocument {
+  Version?: string;
+  Statement: Statement[] | Statement;
+}
+export interface Statement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Principal?: unknown;
+  Action?: string | string[];
+  Resource?: string | string[];
+  Condition?: unknown;
+}
+
+/** A principal with what IAM evaluates for it: identity policies and permissions boundary. */
+export interface AwsPrincipal {
+  principal: Principal;
+  arn: string;
+  policies: { name: string; policy: PolicyDocument }[];
+  boundary?: PolicyDocument;
+  /** The boundary's ARN, which IAM puts in the request context of calls on the role. */
+  boundaryArn?: string;
+  /** A role's trust policy. */
+  trust?: PolicyDocument;
+  /** For a declared principal: the store role it acts through, and the trust statement letting it. */
+  through?: { role: AwsPrincipal; sid: string };
+}
+
+/** One request to IAM: action on resource, with the request context and the resource's own policy. */
+export interface AwsRequest {
+  action: string;
+  resource: string;
+  context?: Record<string, string | string[]>;
+  resourcePolicy?: PolicyDocument;
+}
+
+/** An operation is allowed when every request of one of its alternatives is. */
+type Alternatives = AwsRequest[][];
+
+/**
+ * AWS's default key policy, what a key created without a policy gets: the account (its root) may do
+ * everything with the key, which hands the key to the account's IAM policies.
+ * https://docs.aws.amazon.com/kms/latest/developerguide/key-policy-default.html ("Allows access to the
+ * AWS account and enables IAM policies": Principal arn:aws:iam::<account>:root, Action kms:*, Resource *).
+ */
+export function defaultKeyPolicy(partition: string, accountId: string): PolicyDocument {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'Enable IAM User Permissions',
+        Effect: 'Allow',
+        Principal: { AWS: `arn:${partition}:iam::${accountId}:root` },
+        Action: 'kms:*',
+        Resource: '*',
+      },
+    ],
+  };
+}
+
+/** Stands for any principal of the account an administrator gives full IAM rights (outside this repository). */
+const ADMINISTRATOR_POLICY: PolicyDocument = {
+  Version: '2012-10-17',
+  Statement: [{ Sid: 'AccountAdministrator', Effect: 'Allow', Action: '*', Resource: '*' }],
+};
+
+/**
+ * Every request context is TLS 1.3 over HTTPS, as the SDKs send it; the bucket policies' TLS denials
+ * do not apply to it. https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-securetransport
+ */
+const SECURE = { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3', 's3express:TlsVersion': '1.3' };
+
+interface StoreTargets {
+  partition: string;
+  accountId: string;
+  region: string;
+  bucketArn: string;
+  directory: boolean;
+  bucketPolicy?: PolicyDocument;
+  key?: { arn: string; tags: Record<string, string>; policy: PolicyDocument };
+  roles: AwsPrincipal[];
+}
+
+export async function awsStoreAccess({ store, render, bootstrap }: StoreAccessInput): Promise<AccessGrant[]> {
+  const targets = storeTargets(store.resources, bootstrap?.resources ?? render.resources);
+  if (targets === undefined) return [];
+  const principals: AwsPrincipal[] = [
+    ...targets.roles,
+    ...declaredPrincipals(targets.roles),
+    ...ciPrincipals(bootstrap?.resources ?? [], targets),
+    {
+      principal: {
+        id: `arn:${targets.partition}:iam::${targets.accountId}:root`,
+        label: 'account administrators',
+        kind: 'cloud-default',
+      },
+      arn: `arn:${targets.partition}:iam::${targets.accountId}:role/any-administrator`,
+      policies: [{ name: 'administrator (outside this repository)', policy: ADMINISTRATOR_POLICY }],
+    },
+  ];
+  const grants: AccessGrant[] = [];
+  for (const principal of principals) {
+    if (principal.through) {
+      for (const grant of await grantsOf(principal.through.role, targets)) {
+        grants.push({
+          principal: principal.principal,
+          operation: grant.operation,
+          reason: `assumes ${principal.through.role.principal.label} (its trust policy, ${principal.through.sid}), which ${grant.reason}`,
+        });
+      }
+      continue;
+    }
+    grants.push(...(await grantsOf(principal, targets)));
+  }
+  return grants;
+}
+
+async function grantsOf(principal: AwsPrincipal, targets: StoreTargets): Promise<AccessGrant[]> {
+  const grants: AccessGrant[] = [];
+  for (const [operation, alternatives] of Object.entries(operationRequests(targets, principal))) {
+    const reason = await firstAllowed(principal, alternatives);
+    if (reason !== undefined)
+      grants.push({ principal: principal.principal, operation: operation as Operation, reason });
+  }
+  for (const role of targets.roles) {
+    if (role.arn === principal.arn) continue;
+    const actAs = await actsAs(principal, role);
+    if (actAs) grants.push({ principal: principal.principal, operation: 'act-as', reason: actAs });
+  }
+  const selfGrant = await grantsItselfData(principal, targets);
+  if (selfGrant) grants.push({ principal: principal.principal, operation: 'self-grant', reason: selfGrant });
+  return grants;
+}
+
+/** The requests each operation makes on this store, per the S3, S3 Express and KMS authorization references. */
+function operationRequests(
+  targets: StoreTargets,
+  principal: AwsPrincipal,
+): Partial<Record<Operation, Alternatives>> {
+  const { bucketArn, bucketPolicy, key } = targets;
+  const bucket = (action: string, context: Record<string, string | string[]> = {}): AwsRequest => ({
+    action,
+    resource: bucketArn,
+    context,
+    ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
+  });
+  const object = (action: string): AwsRequest => ({
+    action,
+    resource: `${bucketArn}/checkpoint`,
+    ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
+  });
+  // SSE-KMS: S3 calls KMS as the requester, so reading needs Decrypt and writing GenerateDataKey on the
+  // key, through S3. https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html#aws-managed-customer-managed-keys
+  const viaS3 = { 'kms:ViaService': `s3.${targets.region}.amazonaws.com` };
+  const onKey = (action: string, context: Record<string, string | string[]> = {}): AwsRequest[] =>
+    key
+      ? [
+          {
+            action,
+            resource: key.arn,
+            context: { ...keyTags(key.tags), ...context },
+            resourcePolicy: key.policy,
+          },
+        ]
+      : [];
+  const session = (mode: 'ReadOnly' | 'ReadWrite') =>
+    bucket('s3express:CreateSession', { 's3express:SessionMode': mode });
+  const ops: Partial<Record<Operation, Alternatives>> = targets.directory
+    ? {
+        // Directory buckets authorise every object call through a session: ReadOnly reads, ReadWrite
+        // writes and deletes. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html
+        read: [
+          [session('ReadOnly'), ...onKey('kms:Decrypt', viaS3)],
+          [session('ReadWrite'), ...onKey('kms:Decrypt', viaS3)],
+        ],
+        write: [[session('ReadWrite'), ...onKey('kms:GenerateDataKey', viaS3)]],
+        delete: [[session('ReadWrite')]],
+        'open-session': [[session('ReadOnly')], [session('ReadWrite')]],
+        configure: [
+          [bucket('s3express:PutLifecycleConfiguration')],
+          [bucket('s3express:PutEncryptionConfiguration')],
+        ],
+        'change-access': [[bucket('s3express:PutBucketPolicy')], [bucket('s3express:DeleteBucketPolicy')]],
+        'delete-store': [[bucket('s3express:DeleteBucket')]],
+      }
+    : {
+        read: [[object('s3:GetObject'), ...onKey('kms:Decrypt', viaS3)]],
+        write: [[object('s3:PutObject'), ...onKey('kms:GenerateDataKey', viaS3)]],
+        delete: [[object('s3:DeleteObject')], [object('s3:DeleteObjectVersion')]],
+        configure: [
+          [bucket('s3:PutLifecycleConfiguration')],
+          [bucket('s3:PutBucketVersioning')],
+          [bucket('s3:PutEncryptionConfiguration')],
+        ],
+        'change-access': [
+          [bucket('s3:PutBucketPolicy')],
+          [bucket('s3:DeleteBucketPolicy')],
+          [bucket('s3:PutBucketPublicAccessBlock')],
+        ],
+        'delete-store': [[bucket('s3:DeleteBucket')]],
+      };
+  if (key) {
+    ops['use-key'] = [onKey('kms:Decrypt')];
+    ops['disable-key'] = [onKey('kms:DisableKey')];
+    ops['destroy-key'] = [onKey('kms:ScheduleKeyDeletion')];
+    // Every key statement of CI and the store boundaries matches on the key's tags: whoever may set
+    // them to their own environment's may then act on the key as on their own.
+    // https://docs.aws.amazon.com/kms/latest/developerguide/abac.html
+    const retag = principal.principal.environment ?? 'another-environment';
+    ops['change-access'] = [
+      ...(ops['change-access'] ?? []),
+      onKey('kms:PutKeyPolicy'),
+      onKey('kms:CreateGrant'),
+      onKey('kms:TagResource', {
+        'aws:RequestTag/pulumi-stack': retag,
+        'aws:RequestTag/pulumi-project': key.tags['pulumi-project'] ?? '',
+        'aws:TagKeys': ['pulumi-project', 'pulumi-stack'],
+      }),
+    ];
+  }
+  for (const role of targets.roles) {
+    // Rewriting a store role's policies changes who reaches the store's data.
+    ops['change-access'] = [
+      ...(ops['change-access'] ?? []),
+      [{ action: 'iam:PutRolePolicy', resource: role.arn, context: boundaryContext(role) }],
+      [{ action: 'iam:UpdateAssumeRolePolicy', resource: role.arn, context: boundaryContext(role) }],
+    ];
+  }
+  return ops;
+}
+
+function keyTags(tags: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:ResourceTag/${key}`, value]));
+}
+
+/** IAM sets `iam:PermissionsBoundary` to the boundary a role has, on every call on that role. */
+function boundaryContext(role: AwsPrincipal): Record<string, string> {
+  return role.boundaryArn ? { 'iam:PermissionsBoundary': role.boundaryArn } : {};
+}
+
+async function firstAllowed(
+  principal: AwsPrincipal,
+  alternatives: Alternatives,
+): Promise<string | undefined> {
+  for (const requests of alternatives) {
+    if (requests.length === 0) continue;
+    const reasons: string[] = [];
+    for (const request of requests) {
+      const reason = await allowed(principal, request);
+      if (reason === undefined) break;
+      reasons.push(reason);
+    }
+    if (reasons.length === requests.length) return reasons.join('; ');
+  }
+  return undefined;
+}
+
+/** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
+export async function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+  const simulation: Simulation = {
+    request: {
+      principal: principal.arn,
+      action: request.action,
+      resource: { resource: request.resource, accountId: accountOf(request.resource, principal.arn) },
+      contextVariables: { ...SECURE, 'aws:PrincipalArn': principal.arn, ...request.context },
+    },
+    identityPolicies: principal.policies,
+    serviceControlPolicies: [],
+    resourceControlPolicies: [],
+    ...(request.resourcePolicy ? { resourcePolicy: request.resourcePolicy } : {}),
+    ...(principal.boundary
+      ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
+      : {}),
+  };
+  const result = await runSimulation(simulation, { simulationMode: 'Strict' });
+  if (result.resultType !== 'single' || result.overallResult !== 'Allowed') return undefined;
+  const reasons = getGrantReasons(result.result.analysis).map((grant) => {
+    const where =
+      grant.policyType === 'resource'
+        ? `${resourcePolicyName(request.action)}`
+        : grant.policyType === 'pb'
+          ? 'boundary'
+          : `policy ${grant.policyIdentifier}`;
+    return `${where} ${grant.statementId ?? `#${grant.statementIndex}`}`;
+  });
+  return `${request.action}: ${[...new Set(reasons)].join(', ')}`;
+}
+
+function resourcePolicyName(action: string): string {
+  if (action.startsWith('kms:')) return 'key policy';
+  if (action.startsWith('sts:')) return 'trust policy';
+  return 'bucket policy';
+}
+
+function accountOf(resourceArn: string, fallbackArn: string): string {
+  return (
+    /^arn:[^:]+:[^:]*:[^:]*:(\d{12}):/.exec(resourceArn)?.[1] ?? /:(\d{12}):/.exec(fallbackArn)?.[1] ?? ''
+  );
+}
+
+/**
+ * Acting as a store role: assuming it as its trust policy stands, or after rewriting that trust policy
+ * to name oneself (same-account trust naming a principal needs no identity permission, an explicit deny
+ * still wins). https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic-cross-account.html
+ */
+async function actsAs(principal: AwsPrincipal, role: AwsPrincipal): Promise<string | undefined> {
+  const assume = (trust: PolicyDocument) =>
+    allowed(principal, { action: 'sts:AssumeRole', resource: role.arn, resourcePolicy: trust });
+  if (role.trust) {
+    const now = await assume(role.trust);
+    if (now) return `can assume ${role.principal.label}: ${now}`;
+  }
+  const rewrite = await allowed(principal, {
+    action: 'iam:UpdateAssumeRolePolicy',
+    resource: role.arn,
+    context: boundaryContext(role),
+  });
+  if (rewrite === undefined) return undefined;
+  const trustingSelf: PolicyDocument = {
+    Version: '2012-10-17',
+    Statement: [
+      { Sid: 'RewrittenTrust', Effect: 'Allow', Principal: { AWS: principal.arn }, Action: 'sts:AssumeRole' },
+    ],
+  };
+  const then = await assume(trustingSelf);
+  return then
+    ? `can rewrite the trust policy of ${role.principal.label} (${rewrite}) and then assume it (${then})`
+    : undefined;
+}
+
+/** Whether the principal may change the bucket policy and, once it names it, read the data. */
+async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets): Promise<string | undefined> {
+  const action = targets.directory ? 's3express:PutBucketPolicy' : 's3:PutBucketPolicy';
+  const change = await allowed(principal, {
+    action,
+    resource: targets.bucketArn,
+    ...(targets.bucketPolicy ? { resourcePolicy: targets.bucketPolicy } : {}),
+  });
+  if (change === undefined) return undefined;
+  const selfPolicy: PolicyDocument = {
+    Version: '2012-10-17',
+    Statement: [
+      ...statements(targets.bucketPolicy),
+      {
+        Sid: 'GrantedToItself',
+        Effect: 'Allow',
+        Principal: { AWS: principal.arn },
+        Action: targets.directory ? 's3express:CreateSession' : 's3:GetObject',
+        Resource: [targets.bucketArn, `${targets.bucketArn}/*`],
+      },
+    ],
+  };
+  const keyPolicy: PolicyDocument | undefined = targets.key && {
+    Version: '2012-10-17',
+    Statement: [
+      ...statements(targets.key.policy),
+      {
+        Sid: 'GrantedToItself',
+        Effect: 'Allow',
+        Principal: { AWS: principal.arn },
+        Action: 'kms:Decrypt',
+        Resource: '*',
+      },
+    ],
+  };
+  const read = await firstAllowed(principal, [
+    [
+      targets.directory
+        ? {
+            action: 's3express:CreateSession',
+            resource: targets.bucketArn,
+            context: { 's3express:SessionMode': 'ReadOnly' },
+            resourcePolicy: selfPolicy,
+          }
+        : { action: 's3:GetObject', resource: `${targets.bucketArn}/checkpoint`, resourcePolicy: selfPolicy },
+      ...(targets.key && keyPolicy
+        ? [
+            {
+              action: 'kms:Decrypt',
+              resource: targets.key.arn,
+              context: {
+                ...keyTags(targets.key.tags),
+                'kms:ViaService': `s3.${targets.region}.amazonaws.com`,
+              },
+              resourcePolicy: keyPolicy,
+            },
+          ]
+        : []),
+    ],
+  ]);
+  return read ? `${change}, and with its own grant in the bucket policy ${read}` : undefined;
+}
+
+function statements(document: PolicyDocument | undefined): Statement[] {
+  if (!document) return [];
+  return Array.isArray(document.Statement) ? document.Statement : [document.Statement];
+}
+
+function storeTargets(
+  resources: readonly RenderedResource[],
+  iamResources: readonly RenderedResource[],
+): StoreTargets | undefined {
+  const bucket = resources.find(
+    (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
+  );
+  const bucketName = bucket && stringInput(bucket, 'bucket');
+  if (!bucket || !bucketName) return undefined;
+  const directory = bucket.type === 'aws:s3/directoryBucket:DirectoryBucket';
+  const allText = JSON.stringify(resources.map((r) => r.inputs));
+  const arn = /arn:(aws[a-z-]*):[a-z0-9-]+:([a-z0-9-]*):(\d{12}):/.exec(allText);
+  const partition = arn?.[1] ?? 'aws';
+  const region = arn?.[2] || 'us-east-1';
+  const accountId = arn?.[3] ?? /\b(\d{12})\b/.exec(allText)?.[1] ?? '000000000000';
+  const bucketArn = directory
+    ? `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucketName}`
+    : `arn:${partition}:s3:::${bucketName}`;
+  const policyResource = resources.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy');
+  const bucketPolicy = policyResource
+    ? (jsonOf(policyResource.inputs['policy']) as PolicyDocument | undefined)
+    : undefined;
+  const keyResource = resources.find((r) => r.type === 'aws:kms/key:Key');
+  const keyArn = /"kmsMasterKeyId":"(arn:[^"]+:key\/[^"]+)"/.exec(allText)?.[1];
+  const key =
+    keyResource && keyArn
+      ? {
+          arn: keyArn,
+          tags: (keyResource.inputs['tags'] as Record<string, string> | undefined) ?? {},
+          policy:
+            (jsonOf(keyResource.inputs['policy']) as PolicyDocument | undefined) ??
+            defaultKeyPolicy(partition, accountId),
+        }
+      : undefined;
+  const boundaries = new Map(
+    iamResources
+      .filter((r) => r.type === 'aws:iam/policy:Policy')
+      .map((r) => [
+        `arn:${partition}:iam::${accountId}:policy/${stringInput(r, 'name') ?? ''}`,
+        jsonOf(r.inputs['policy']) as PolicyDocument,
+      ]),
+  );
+  const roles = resources
+    .filter((r) => r.type === 'aws:iam/role:Role')
+    .map((role): AwsPrincipal => {
+      const name = stringInput(role, 'name') ?? role.name;
+      const boundaryArn = stringInput(role, 'permissionsBoundary');
+      const purpose = /-(writer|reader)$/.exec(role.name)?.[1] ?? role.name;
+      return {
+        principal: {
+          id: `arn:${partition}:iam::${accountId}:role/${name}`,
+          label: purpose,
+          kind: 'store-identity',
+        },
+        arn: `arn:${partition}:iam::${accountId}:role/${name}`,
+        policies: inlinePolicies(resources, name),
+        ...(boundaryArn && boundaries.get(boundaryArn) ? { boundary: boundaries.get(boundaryArn) } : {}),
+        ...(boundaryArn ? { boundaryArn } : {}),
+        ...(role.inputs['assumeRolePolicy']
+          ? { trust: jsonOf(role.inputs['assumeRolePolicy']) as PolicyDocument }
+          : {}),
+      };
+    });
+  return {
+    partition,
+    accountId,
+    region,
+    bucketArn,
+    directory,
+    ...(bucketPolicy ? { bucketPolicy } : {}),
+    ...(key ? { key } : {}),
+    roles,
+  };
+}
+
+export function inlinePolicies(resources: readonly RenderedResource[], roleName: string) {
+  return resources
+    .filter((r) => r.type === 'aws:iam/rolePolicy:RolePolicy' && stringInput(r, 'role') === roleName)
+    .map((r) => ({
+      name: stringInput(r, 'name') ?? r.name,
+      policy: jsonOf(r.inputs['policy']) as PolicyDocument,
+    }));
+}
+
+/** The principals a store role's trust policy lets in: they act as the role. */
+function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
+  return roles.flatMap((role) =>
+    statements(role.trust)
+      .filter((statement) => statement.Effect === 'Allow')
+      .flatMap((statement) => {
+        const principal = statement.Principal as Record<string, string | string[]> | undefined;
+        return Object.entries(principal ?? {}).flatMap(([type, ids]) =>
+          (Array.isArray(ids) ? ids : [ids]).map((id): AwsPrincipal => ({
+            principal: { id, label: type === 'AWS' ? id : `${type.toLowerCase()} ${id}`, kind: 'declared' },
+            arn: id,
+            policies: [],
+            through: { role, sid: statement.Sid ?? 'a statement' },
+          })),
+        );
+      }),
+  );
+}
+
+function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
+  return resources.flatMap((role) => {
+    if (role.type !== 'aws:iam/role:Role') return [];
+    const name = stringInput(role, 'name') ?? role.name;
+    const arn = `arn:${targets.partition}:iam::${targets.accountId}:role/${name}`;
+    const principal = ciPrincipal(role, arn);
+    return principal ? [{ principal, arn, policies: inlinePolicies(resources, name) }] : [];
+  });
+}

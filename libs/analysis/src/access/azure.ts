@@ -1,0 +1,422 @@
+import azureRoleData from '../../data/azure-roles.json';
+import type { RenderedResource } from '../render';
+import {
+  stringInput,
+  type AccessGrant,
+  type Operation,
+  type Principal,
+  type StoreAccessInput,
+} from './model';
+
+export interface Permission {
+  actions: readonly string[];
+  notActions: readonly string[];
+  dataActions: readonly string[];
+  notDataActions: readonly string[];
+}
+
+export interface RoleDefinition {
+  roleName: string;
+  permissions: readonly Permission[];
+}
+
+/** Built-in role GUID -> definition, vendored from the clouds' published definitions (data/SOURCE.md). */
+const BUILT_IN: Readonly<Record<string, RoleDefinition>> = azureRoleData.roles;
+
+export interface Assignment {
+  principalId: string;
+  role: string;
+  scope: string;
+  condition?: string;
+  source: string;
+}
+
+interface AzureStore {
+  subscription: string;
+  resourceGroup: string;
+  account: string;
+  container: string;
+  allowSharedKeyAccess: boolean;
+  vault?: string;
+  key?: string;
+  identities: { id: string; label: string; resource: string }[];
+}
+
+/** The data roles: assigning one of them is giving data access. */
+const DATA_ROLE_ACTION = /^Microsoft\.Storage\/storageAccounts\/blobServices\/containers\/blobs\//i;
+
+type Target = 'account' | 'container' | 'vault' | 'key';
+
+/**
+ * The action each operation needs, per the Azure resource provider operations reference
+ * (https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/storage,
+ * .../permissions/security#microsoftkeyvault, .../permissions/identity#microsoftmanagedidentity).
+ */
+const STORE_OPERATIONS: readonly { operation: Operation; on: Target; action: string; data?: true }[] = [
+  {
+    operation: 'read',
+    on: 'container',
+    action: 'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/read',
+    data: true,
+  },
+  {
+    operation: 'write',
+    on: 'container',
+    action: 'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/write',
+    data: true,
+  },
+  {
+    operation: 'delete',
+    on: 'container',
+    action: 'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/delete',
+    data: true,
+  },
+  // A user delegation key signs SAS tokens that read and write blobs until they expire.
+  // https://learn.microsoft.com/en-us/rest/api/storageservices/create-user-delegation-sas
+  {
+    operation: 'open-session',
+    on: 'account',
+    action: 'Microsoft.Storage/storageAccounts/blobServices/generateUserDelegationKey/action',
+  },
+  { operation: 'configure', on: 'account', action: 'Microsoft.Storage/storageAccounts/write' },
+  {
+    operation: 'configure',
+    on: 'account',
+    action: 'Microsoft.Storage/storageAccounts/managementPolicies/write',
+  },
+  // A vault's properties hold its permission model and access policies: writing them changes who may use the key.
+  // https://learn.microsoft.com/en-us/azure/key-vault/general/rbac-migration
+  { operation: 'change-access', on: 'vault', action: 'Microsoft.KeyVault/vaults/write' },
+  { operation: 'delete-store', on: 'account', action: 'Microsoft.Storage/storageAccounts/delete' },
+  {
+    operation: 'delete-store',
+    on: 'container',
+    action: 'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
+  },
+  { operation: 'use-key', on: 'key', action: 'Microsoft.KeyVault/vaults/keys/unwrap/action', data: true },
+  { operation: 'use-key', on: 'key', action: 'Microsoft.KeyVault/vaults/keys/decrypt/action', data: true },
+  { operation: 'disable-key', on: 'key', action: 'Microsoft.KeyVault/vaults/keys/update/action', data: true },
+  { operation: 'disable-key', on: 'key', action: 'Microsoft.KeyVault/vaults/keys/write' },
+  { operation: 'destroy-key', on: 'key', action: 'Microsoft.KeyVault/vaults/keys/delete', data: true },
+  { operation: 'destroy-key', on: 'vault', action: 'Microsoft.KeyVault/vaults/delete' },
+];
+
+/**
+ * Account keys are full data access wherever shared key authorization is allowed, and whoever may write
+ * the account may allow it. https://learn.microsoft.com/en-us/azure/storage/common/shared-key-authorization-prevent
+ */
+const LIST_KEYS = 'Microsoft.Storage/storageAccounts/listkeys/action';
+const ROLE_ASSIGNMENT_WRITE = 'Microsoft.Authorization/roleAssignments/write';
+/** https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/identity#managed-identity-operator */
+const ASSIGN_IDENTITY = 'Microsoft.ManagedIdentity/userAssignedIdentities/assign/action';
+/**
+ * Writes of the resources that run code under an assigned identity (virtual machines, App Service,
+ * container instances and apps, Batch pools, Azure ML compute): https://learn.microsoft.com/en-us/entra/identity/managed-identities-azure-resources/managed-identities-status
+ */
+const COMPUTE_WRITES = [
+  'Microsoft.Compute/virtualMachines/write',
+  'Microsoft.Compute/virtualMachineScaleSets/write',
+  'Microsoft.Web/sites/write',
+  'Microsoft.ContainerInstance/containerGroups/write',
+  'Microsoft.App/containerApps/write',
+  'Microsoft.App/jobs/write',
+  'Microsoft.Batch/batchAccounts/pools/write',
+  'Microsoft.MachineLearningServices/workspaces/computes/write',
+];
+/** A federated credential lets an outside token act as the identity. https://learn.microsoft.com/en-us/entra/workload-id/workload-identity-federation */
+const ADD_FEDERATED_CREDENTIAL =
+  'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
+
+export async function azureStoreAccess({
+  store,
+  render,
+  bootstrap,
+}: StoreAccessInput): Promise<AccessGrant[]> {
+  const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
+  const target = azureStore(store.resources, everything);
+  if (target === undefined) return [];
+  const roles = roleDefinitionsOf(everything);
+  const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
+  const ids = resourceIds(target);
+  const principals = principalsOf(target, assignments, bootstrap?.resources ?? []);
+  const grants: AccessGrant[] = [];
+  const grantOf = (
+    principalId: string,
+    resource: string,
+    action: string,
+    data = false,
+  ): Assignment | undefined =>
+    assignments.find(
+      (a) =>
+        a.principalId === principalId &&
+        under(resource, a.scope) &&
+        allows(roles.get(roleGuid(a.role)), action, data),
+    );
+  const because = (a: Assignment, action: string) =>
+    `${action} from ${roles.get(roleGuid(a.role))?.roleName ?? a.role} on ${a.scope} (${a.source})`;
+  for (const principal of principals) {
+    const add = (operation: Operation, reason: string) => {
+      if (!grants.some((g) => g.principal.id === principal.id && g.operation === operation))
+        grants.push({ principal, operation, reason });
+    };
+    for (const { operation, on, action, data } of STORE_OPERATIONS) {
+      const resource = ids[on];
+      if (!resource) continue;
+      const a = grantOf(principal.id, resource, action, data);
+      if (a) add(operation, because(a, action));
+    }
+    const keys = grantOf(principal.id, ids.account, LIST_KEYS);
+    const enable = grantOf(principal.id, ids.account, 'Microsoft.Storage/storageAccounts/write');
+    if (keys && (target.allowSharedKeyAccess || enable)) {
+      const how = target.allowSharedKeyAccess
+        ? 'shared key access is allowed'
+        : `it can allow shared key access (${because(enable as Assignment, 'Microsoft.Storage/storageAccounts/write')})`;
+      for (const operation of ['read', 'write', 'delete'] as const)
+        add(operation, `account keys: ${because(keys, LIST_KEYS)}, and ${how}`);
+    }
+    const assigner = assignments.find(
+      (a) =>
+        a.principalId === principal.id &&
+        under(ids.container, a.scope) &&
+        allows(roles.get(roleGuid(a.role)), ROLE_ASSIGNMENT_WRITE, false) &&
+        assignableDataRole(a, roles),
+    );
+    if (assigner) {
+      add('change-access', because(assigner, ROLE_ASSIGNMENT_WRITE));
+      if (!excludesAssignee(assigner.condition, principal.id)) {
+        add(
+          'self-grant',
+          `${because(assigner, ROLE_ASSIGNMENT_WRITE)}, and no condition keeps it from naming itself`,
+        );
+      }
+    }
+    // Assigning an identity to a resource lets the principal act as it only through a resource that runs
+    // its code: a storage account uses its identity for its own key and nothing else.
+    const compute = COMPUTE_WRITES.map((action) => grantOf(principal.id, ids.account, action)).find(Boolean);
+    for (const identity of target.identities) {
+      if (identity.id === principal.id) continue;
+      const assign = grantOf(principal.id, identity.resource, ASSIGN_IDENTITY);
+      if (assign && compute) {
+        add(
+          'act-as',
+          `can act as ${identity.label}: ${because(assign, ASSIGN_IDENTITY)}, and run code with it: ${because(compute, 'a compute write')}`,
+        );
+      }
+      const credential = grantOf(principal.id, identity.resource, ADD_FEDERATED_CREDENTIAL);
+      if (credential)
+        add(
+          'add-credentials',
+          `can add a federated credential to ${identity.label}: ${because(credential, ADD_FEDERATED_CREDENTIAL)}`,
+        );
+    }
+  }
+  return grants;
+}
+
+/** Azure action patterns: case-insensitive, `*` matches any run of characters. */
+export function actionMatches(pattern: string, action: string): boolean {
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
+  return regex.test(action);
+}
+
+/**
+ * A role allows an action when one of its permission blocks lists it and does not exclude it (actions
+ * minus notActions, dataActions minus notDataActions). https://learn.microsoft.com/en-us/azure/role-based-access-control/role-definitions#notactions
+ */
+export function allows(role: RoleDefinition | undefined, action: string, data: boolean): boolean {
+  return (role?.permissions ?? []).some((p) => {
+    const [yes, no] = data ? [p.dataActions, p.notDataActions] : [p.actions, p.notActions];
+    return yes.some((a) => actionMatches(a, action)) && !no.some((a) => actionMatches(a, action));
+  });
+}
+
+/** Azure scopes are prefixes of the resource IDs below them, case-insensitive. */
+export function under(resource: string, scope: string): boolean {
+  const [r, s] = [resource.toLowerCase(), scope.toLowerCase().replace(/\/$/, '')];
+  return r === s || r.startsWith(`${s}/`);
+}
+
+export function roleGuid(roleDefinitionId: string): string {
+  return (roleDefinitionId.split('/').pop() ?? roleDefinitionId).toLowerCase();
+}
+
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * Whether an assignment's ABAC condition still lets it assign a data role. Conditions of the form the
+ * bootstrap writes (`RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {...}`) name the assignable roles;
+ * anything else is read as no restriction. https://learn.microsoft.com/en-us/azure/role-based-access-control/delegate-role-assignments-examples
+ */
+function assignableDataRole(a: Assignment, roles: ReadonlyMap<string, RoleDefinition>): boolean {
+  const allowed =
+    /@Request\[Microsoft\.Authorization\/roleAssignments:RoleDefinitionId\] ForAnyOfAnyValues:GuidEquals \{([^}]*)\}/i.exec(
+      a.condition ?? '',
+    );
+  if (!allowed?.[1]) return true;
+  return [...allowed[1].matchAll(GUID)].some(([guid]) =>
+    (roles.get(guid.toLowerCase())?.permissions ?? []).some((p) =>
+      p.dataActions.some((d) => DATA_ROLE_ACTION.test(d) || d === '*'),
+    ),
+  );
+}
+
+/** Whether the condition refuses assignments to this principal (`PrincipalId] ForAnyOfAllValues:GuidNotEquals {...}`). */
+function excludesAssignee(condition: string | undefined, principalId: string): boolean {
+  const excluded =
+    /@Request\[Microsoft\.Authorization\/roleAssignments:PrincipalId\] ForAnyOfAllValues:GuidNotEquals \{([^}]*)\}/i.exec(
+      condition ?? '',
+    );
+  return [...(excluded?.[1] ?? '').matchAll(GUID)].some(
+    ([guid]) => guid.toLowerCase() === principalId.toLowerCase(),
+  );
+}
+
+function resourceIds(store: AzureStore) {
+  const rg = `/subscriptions/${store.subscription}/resourceGroups/${store.resourceGroup}`;
+  const account = `${rg}/providers/Microsoft.Storage/storageAccounts/${store.account}`;
+  const vault = store.vault ? `${rg}/providers/Microsoft.KeyVault/vaults/${store.vault}` : undefined;
+  return {
+    account,
+    container: `${account}/blobServices/default/containers/${store.container}`,
+    vault,
+    key: vault && store.key ? `${vault}/keys/${store.key}` : undefined,
+  };
+}
+
+function azureStore(
+  resources: readonly RenderedResource[],
+  all: readonly RenderedResource[],
+): AzureStore | undefined {
+  const account = resources.find((r) => r.type === 'azure-native:storage:StorageAccount');
+  const container = resources.find((r) => r.type === 'azure-native:storage:BlobContainer');
+  if (!account || !container) return undefined;
+  const subscription =
+    /\/subscriptions\/([^/]+)\//.exec(JSON.stringify(all.map((r) => r.inputs)))?.[1] ??
+    'unknown-subscription';
+  const vault = resources.find((r) => r.type === 'azure-native:keyvault:Vault');
+  const key = resources.find((r) => r.type === 'azure-native:keyvault:Key');
+  const group = stringInput(account, 'resourceGroupName') ?? '';
+  const identities = resources
+    .filter(
+      (r) =>
+        r.type === 'azure-native:authorization:RoleAssignment' &&
+        /-(writer|reader|encryption)-(identity|key)$/.test(r.name),
+    )
+    .map((r) => {
+      const label = /-(writer|reader|encryption)-(identity|key)$/.exec(r.name)?.[1] ?? r.name;
+      const identity = resources.find(
+        (i) => i.type === 'azure-native:managedidentity:UserAssignedIdentity' && i.name.endsWith(`-${label}`),
+      );
+      return {
+        id: stringInput(r, 'principalId') ?? '',
+        label,
+        resource: `/subscriptions/${subscription}/resourceGroups/${group}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/${identity ? (stringInput(identity, 'resourceName') ?? identity.name) : label}`,
+      };
+    });
+  return {
+    subscription,
+    resourceGroup: group,
+    account: stringInput(account, 'accountName') ?? account.name,
+    container: stringInput(container, 'containerName') ?? container.name,
+    allowSharedKeyAccess: account.inputs['allowSharedKeyAccess'] !== false,
+    ...(vault
+      ? { vault: stringInput(vault, 'vaultName') ?? stringInput(key ?? vault, 'vaultName') ?? vault.name }
+      : {}),
+    ...(key ? { key: stringInput(key, 'keyName') ?? key.name } : {}),
+    identities,
+  };
+}
+
+export function roleDefinitionsOf(resources: readonly RenderedResource[]): Map<string, RoleDefinition> {
+  const roles = new Map<string, RoleDefinition>(Object.entries(BUILT_IN));
+  for (const r of resources) {
+    if (r.type !== 'azure-native:authorization:RoleDefinition') continue;
+    const guid = stringInput(r, 'roleDefinitionId');
+    if (!guid) continue;
+    const permissions = ((r.inputs['permissions'] as Partial<Permission>[] | undefined) ?? []).map((p) => ({
+      actions: p.actions ?? [],
+      notActions: p.notActions ?? [],
+      dataActions: p.dataActions ?? [],
+      notDataActions: p.notDataActions ?? [],
+    }));
+    roles.set(guid.toLowerCase(), { roleName: stringInput(r, 'roleName') ?? r.name, permissions });
+  }
+  return roles;
+}
+
+export function assignmentsOf(resources: readonly RenderedResource[]): Assignment[] {
+  return resources.flatMap((r): Assignment[] => {
+    if (r.type !== 'azure-native:authorization:RoleAssignment') return [];
+    const principalId = stringInput(r, 'principalId');
+    const role = stringInput(r, 'roleDefinitionId');
+    const scope = stringInput(r, 'scope');
+    if (!principalId || !role || !scope) return [];
+    const condition = stringInput(r, 'condition');
+    return [
+      { principalId, role, scope, ...(condition ? { condition } : {}), source: `RoleAssignment ${r.name}` },
+    ];
+  });
+}
+
+/** Owners and Contributors of the subscription, assigned outside this repository, inherit onto every store. */
+function subscriptionDefaults(subscription: string): Assignment[] {
+  const scope = `/subscriptions/${subscription}`;
+  return [
+    {
+      principalId: 'subscription-owners',
+      role: '8e3af657-a8ff-443c-a75c-2fe8c4bcb635',
+      scope,
+      source: 'inherited from the subscription, assigned outside this repository',
+    },
+    {
+      principalId: 'subscription-contributors',
+      role: 'b24988ac-6180-42a0-ab88-20f7382dd24c',
+      scope,
+      source: 'inherited from the subscription, assigned outside this repository',
+    },
+  ];
+}
+
+function principalsOf(
+  store: AzureStore,
+  assignments: readonly Assignment[],
+  bootstrap: readonly RenderedResource[],
+): Principal[] {
+  const principals = new Map<string, Principal>();
+  for (const a of bootstrap) {
+    if (a.type !== 'azure-native:authorization:RoleAssignment') continue;
+    const purpose = /^CI (\S+) of /.exec(stringInput(a, 'description') ?? '')?.[1];
+    const id = stringInput(a, 'principalId');
+    if (!purpose || !id) continue;
+    const environment = /^deploy-(.+)$/.exec(purpose)?.[1];
+    principals.set(
+      id,
+      environment
+        ? { id, label: `ci ${purpose}`, kind: 'ci-deploy', environment }
+        : { id, label: `ci ${purpose}`, kind: 'ci-preview' },
+    );
+  }
+  for (const identity of store.identities)
+    principals.set(identity.id, { id: identity.id, label: identity.label, kind: 'store-identity' });
+  principals.set('subscription-owners', {
+    id: 'subscription-owners',
+    label: 'subscription owners',
+    kind: 'cloud-default',
+  });
+  principals.set('subscription-contributors', {
+    id: 'subscription-contributors',
+    label: 'subscription contributors',
+    kind: 'cloud-default',
+  });
+  for (const a of assignments) {
+    if (!principals.has(a.principalId))
+      principals.set(a.principalId, { id: a.principalId, label: a.principalId, kind: 'declared' });
+  }
+  return [...principals.values()];
+}

@@ -1,0 +1,345 @@
+import gcpRoleData from '../../data/gcp-roles.json';
+import type { RenderedResource } from '../render';
+import {
+  ciPrincipal,
+  stringInput,
+  type AccessGrant,
+  type Operation,
+  type Principal,
+  type StoreAccessInput,
+} from './model';
+
+/** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
+export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
+
+/** One allow binding: member holds role on the resource `scope` and everything below it. */
+export interface Binding {
+  member: string;
+  role: string;
+  /** `projects/P`, `buckets/B`, a crypto key's ID, or `serviceAccounts/EMAIL`. */
+  scope: string;
+  /** Where the binding comes from, for the reason column. */
+  source: string;
+}
+
+export interface DenyRule {
+  principals: readonly string[];
+  exceptions: readonly string[];
+  permissions: readonly string[];
+  /** `projects/P`: the deny applies there and below. */
+  scope: string;
+  source: string;
+}
+
+interface GcpStore {
+  project: string;
+  bucket: string;
+  key?: string;
+  identities: { email: string; label: string }[];
+}
+
+/** The permission each operation needs, per the Cloud Storage, Cloud KMS and IAM permission references. */
+const STORE_OPERATIONS: readonly {
+  operation: Operation;
+  on: 'bucket' | 'key' | 'project';
+  permission: string;
+}[] = [
+  // https://cloud.google.com/storage/docs/access-control/iam-permissions: objects.get reads an object,
+  // objects.create writes one, objects.delete deletes one, buckets.update changes its settings,
+  // buckets.setIamPolicy its IAM policy, buckets.delete the bucket. With CMEK, the Cloud Storage service
+  // agent (not the caller) uses the key: https://cloud.google.com/storage/docs/encryption/customer-managed-keys
+  { operation: 'read', on: 'bucket', permission: 'storage.objects.get' },
+  { operation: 'write', on: 'bucket', permission: 'storage.objects.create' },
+  { operation: 'delete', on: 'bucket', permission: 'storage.objects.delete' },
+  // An HMAC key signs requests as its service account, outside IAM's per-request checks.
+  // https://cloud.google.com/storage/docs/authentication/hmackeys
+  { operation: 'open-session', on: 'project', permission: 'storage.hmacKeys.create' },
+  { operation: 'configure', on: 'bucket', permission: 'storage.buckets.update' },
+  { operation: 'change-access', on: 'bucket', permission: 'storage.buckets.setIamPolicy' },
+  { operation: 'change-access', on: 'project', permission: 'resourcemanager.projects.setIamPolicy' },
+  { operation: 'delete-store', on: 'bucket', permission: 'storage.buckets.delete' },
+  // https://cloud.google.com/kms/docs/reference/permissions-and-roles
+  { operation: 'use-key', on: 'key', permission: 'cloudkms.cryptoKeyVersions.useToDecrypt' },
+  { operation: 'change-access', on: 'key', permission: 'cloudkms.cryptoKeys.setIamPolicy' },
+  { operation: 'disable-key', on: 'key', permission: 'cloudkms.cryptoKeyVersions.update' },
+  { operation: 'destroy-key', on: 'key', permission: 'cloudkms.cryptoKeyVersions.destroy' },
+];
+
+/**
+ * What lets a principal act as a service account: mint its tokens or sign as it, attach it to a resource
+ * (actAs), or grant itself one of those (setIamPolicy); a key is a credential of its own.
+ * https://cloud.google.com/iam/docs/service-account-permissions
+ */
+const ACT_AS = [
+  'iam.serviceAccounts.getAccessToken',
+  'iam.serviceAccounts.getOpenIdToken',
+  'iam.serviceAccounts.implicitDelegation',
+  'iam.serviceAccounts.signBlob',
+  'iam.serviceAccounts.signJwt',
+  'iam.serviceAccounts.actAs',
+  'iam.serviceAccounts.setIamPolicy',
+];
+const ADD_CREDENTIALS = ['iam.serviceAccountKeys.create'];
+
+export async function gcpStoreAccess({ store, render, bootstrap }: StoreAccessInput): Promise<AccessGrant[]> {
+  const target = gcpStore(store.resources);
+  if (target === undefined) return [];
+  const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
+  const customRoles = customRolesOf(everything);
+  const bindings = [...bindingsOf(everything), ...convenienceBindings(target)];
+  const denies = denyRulesOf(everything);
+  const principals = principalsOf(target, bindings, bootstrap?.resources ?? []);
+  const grants: AccessGrant[] = [];
+  const permissionsOf = (role: string) => customRoles.get(role) ?? PREDEFINED[role] ?? [];
+  /** The first binding that gives `member` `permission` on `scope`, unless a deny rule takes it away. */
+  const grantOf = (member: string, scopes: readonly string[], permission: string): string | undefined => {
+    const binding = bindings.find(
+      (b) => b.member === member && scopes.includes(b.scope) && permissionsOf(b.role).includes(permission),
+    );
+    if (!binding) return undefined;
+    const deny = denies.find((rule) => denies.length > 0 && deniesIt(rule, member, permission, scopes));
+    if (deny) return undefined;
+    return `${permission} from ${binding.role} on ${binding.scope} (${binding.source})`;
+  };
+  const scopesOf = {
+    bucket: [`buckets/${target.bucket}`, `projects/${target.project}`],
+    project: [`projects/${target.project}`],
+    key: target.key ? [target.key, `projects/${keyProject(target.key) ?? target.project}`] : [],
+  };
+  for (const principal of principals) {
+    for (const { operation, on, permission } of STORE_OPERATIONS) {
+      if (grants.some((g) => g.principal.id === principal.id && g.operation === operation)) continue;
+      const reason = grantOf(principal.id, scopesOf[on], permission);
+      if (reason) grants.push({ principal, operation, reason });
+    }
+    for (const identity of target.identities) {
+      if (`serviceAccount:${identity.email}` === principal.id) continue;
+      const scopes = [`serviceAccounts/${identity.email}`, `projects/${target.project}`];
+      const actAs = ACT_AS.map((p) => grantOf(principal.id, scopes, p)).find(Boolean);
+      if (actAs)
+        grants.push({ principal, operation: 'act-as', reason: `can act as ${identity.label}: ${actAs}` });
+      const key = ADD_CREDENTIALS.map((p) => grantOf(principal.id, scopes, p)).find(Boolean);
+      if (key)
+        grants.push({
+          principal,
+          operation: 'add-credentials',
+          reason: `can add a key to ${identity.label}: ${key}`,
+        });
+    }
+    const change = grants.find(
+      (g) =>
+        g.principal.id === principal.id &&
+        g.operation === 'change-access' &&
+        !g.reason.includes('cryptoKeys'),
+    );
+    const denied = denies.find((rule) =>
+      deniesIt(rule, principal.id, 'storage.objects.get', scopesOf.bucket),
+    );
+    if (change && !denied) {
+      grants.push({
+        principal,
+        operation: 'self-grant',
+        reason: `${change.reason}, and no deny policy denies it storage.googleapis.com/objects.get`,
+      });
+    }
+  }
+  return grants;
+}
+
+/**
+ * Deny policies name v2 permissions (`storage.googleapis.com/objects.get`) and principals in v2 form;
+ * they override every allow at and below their attachment point.
+ * https://cloud.google.com/iam/docs/deny-overview, https://cloud.google.com/iam/docs/principal-identifiers
+ */
+export function deniesIt(
+  rule: DenyRule,
+  member: string,
+  permission: string,
+  scopes: readonly string[],
+): boolean {
+  if (!scopes.includes(rule.scope)) return false;
+  const v2 = v2Permission(permission);
+  const principal = v2Principal(member);
+  const named = (list: readonly string[]) =>
+    list.includes(principal) || list.includes('principalSet://goog/public:all');
+  return rule.permissions.includes(v2) && named(rule.principals) && !named(rule.exceptions);
+}
+
+/** `storage.objects.get` -> `storage.googleapis.com/objects.get`. */
+export function v2Permission(permission: string): string {
+  const [service, ...rest] = permission.split('.');
+  return `${service}.googleapis.com/${rest.join('.')}`;
+}
+
+/** `serviceAccount:x@p.iam.gserviceaccount.com` -> `principal://iam.googleapis.com/projects/-/serviceAccounts/x@p...`. */
+export function v2Principal(member: string): string {
+  const [type, id] = member.split(':', 2);
+  if (type === 'serviceAccount') return `principal://iam.googleapis.com/projects/-/serviceAccounts/${id}`;
+  if (type === 'group') return `principalSet://goog/group/${id}`;
+  if (type === 'user') return `principal://goog/subject/${id}`;
+  return member;
+}
+
+function keyProject(keyId: string): string | undefined {
+  return /^projects\/([^/]+)\//.exec(keyId)?.[1];
+}
+
+function gcpStore(resources: readonly RenderedResource[]): GcpStore | undefined {
+  const bucketResource = resources.find((r) => r.type === 'gcp:storage/bucket:Bucket');
+  const bucket = bucketResource && stringInput(bucketResource, 'name');
+  if (!bucketResource || !bucket) return undefined;
+  const key = (bucketResource.inputs['encryption'] as { defaultKmsKeyName?: unknown } | undefined)
+    ?.defaultKmsKeyName;
+  const accounts = resources.filter((r) => r.type === 'gcp:serviceaccount/account:Account');
+  // The bucket and its identities live in the provider's project when they name none: the store's own
+  // service accounts' emails, as its bindings spell them, say which.
+  const members = resources.map((r) => stringInput(r, 'member') ?? '');
+  const ownEmail = accounts
+    .map((a) => stringInput(a, 'accountId') ?? '')
+    .flatMap((id) =>
+      members.map(
+        (m) =>
+          new RegExp(
+            `^serviceAccount:${id}@([a-z][a-z0-9-]{4,28}[a-z0-9])\\.iam\\.gserviceaccount\\.com$`,
+          ).exec(m)?.[1],
+      ),
+    )
+    .find((project) => project !== undefined);
+  const project =
+    stringInput(bucketResource, 'project') ??
+    ownEmail ??
+    (typeof key === 'string' ? keyProject(key) : undefined) ??
+    'unknown-project';
+  const identities = accounts.map((r) => ({
+    email: `${stringInput(r, 'accountId') ?? r.name}@${stringInput(r, 'project') ?? project}.iam.gserviceaccount.com`,
+    label: /-(writer|reader)$/.exec(r.name)?.[1] ?? r.name,
+  }));
+  return { project, bucket, ...(typeof key === 'string' ? { key } : {}), identities };
+}
+
+export function customRolesOf(resources: readonly RenderedResource[]): Map<string, readonly string[]> {
+  const roles = new Map<string, readonly string[]>();
+  for (const r of resources) {
+    if (r.type !== 'gcp:projects/iAMCustomRole:IAMCustomRole') continue;
+    const permissions = (r.inputs['permissions'] as string[] | undefined) ?? [];
+    roles.set(
+      `projects/${stringInput(r, 'project') ?? ''}/roles/${stringInput(r, 'roleId') ?? ''}`,
+      permissions,
+    );
+  }
+  return roles;
+}
+
+export function bindingsOf(resources: readonly RenderedResource[]): Binding[] {
+  return resources.flatMap((r): Binding[] => {
+    const member = stringInput(r, 'member');
+    const role = stringInput(r, 'role');
+    if (!member || !role) return [];
+    const source = `${r.type.split(':').pop() ?? r.type} ${r.name}`;
+    switch (r.type) {
+      case 'gcp:projects/iAMMember:IAMMember':
+        return [{ member, role, scope: `projects/${stringInput(r, 'project') ?? ''}`, source }];
+      case 'gcp:storage/bucketIAMMember:BucketIAMMember':
+        return [{ member, role, scope: `buckets/${stringInput(r, 'bucket') ?? ''}`, source }];
+      case 'gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember':
+        return [{ member, role, scope: stringInput(r, 'cryptoKeyId') ?? '', source }];
+      case 'gcp:serviceaccount/iAMMember:IAMMember': {
+        const email = (stringInput(r, 'serviceAccountId') ?? '').split('/').pop() ?? '';
+        return [{ member, role, scope: `serviceAccounts/${email}`, source }];
+      }
+      default:
+        return [];
+    }
+  });
+}
+
+/**
+ * What GCP grants on every new bucket: the project's owners and editors are legacy bucket and object
+ * owners, its viewers legacy readers (the "convenience values"), and the basic roles on the project.
+ * https://cloud.google.com/storage/docs/access-control/iam#convenience-values
+ */
+function convenienceBindings(store: GcpStore): Binding[] {
+  const bucket = `buckets/${store.bucket}`;
+  const project = `projects/${store.project}`;
+  const source = 'GCS default bucket policy (convenience values)';
+  const basic = 'basic role, granted outside this repository';
+  return [
+    { member: `projectOwner:${store.project}`, role: 'roles/owner', scope: project, source: basic },
+    { member: `projectEditor:${store.project}`, role: 'roles/editor', scope: project, source: basic },
+    { member: `projectViewer:${store.project}`, role: 'roles/viewer', scope: project, source: basic },
+    ...['projectOwner', 'projectEditor'].flatMap((holder) =>
+      ['roles/storage.legacyBucketOwner', 'roles/storage.legacyObjectOwner'].map((role) => ({
+        member: `${holder}:${store.project}`,
+        role,
+        scope: bucket,
+        source,
+      })),
+    ),
+    ...['roles/storage.legacyBucketReader', 'roles/storage.legacyObjectReader'].map((role) => ({
+      member: `projectViewer:${store.project}`,
+      role,
+      scope: bucket,
+      source,
+    })),
+  ];
+}
+
+export function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] {
+  return resources.flatMap((r): DenyRule[] => {
+    if (r.type !== 'gcp:iam/denyPolicy:DenyPolicy') return [];
+    const parent = decodeURIComponent(stringInput(r, 'parent') ?? '');
+    const project = /cloudresourcemanager\.googleapis\.com\/projects\/([^/]+)$/.exec(parent)?.[1];
+    if (!project) return [];
+    const rules =
+      (r.inputs['rules'] as
+        | {
+            denyRule?: {
+              deniedPrincipals?: string[];
+              exceptionPrincipals?: string[];
+              deniedPermissions?: string[];
+            };
+          }[]
+        | undefined) ?? [];
+    return rules.map(({ denyRule }) => ({
+      principals: denyRule?.deniedPrincipals ?? [],
+      exceptions: denyRule?.exceptionPrincipals ?? [],
+      permissions: denyRule?.deniedPermissions ?? [],
+      scope: `projects/${project}`,
+      source: `DenyPolicy ${r.name}`,
+    }));
+  });
+}
+
+function principalsOf(
+  store: GcpStore,
+  bindings: readonly Binding[],
+  bootstrap: readonly RenderedResource[],
+): Principal[] {
+  const principals = new Map<string, Principal>();
+  const relevant = new Set([
+    `buckets/${store.bucket}`,
+    `projects/${store.project}`,
+    ...(store.key ? [store.key] : []),
+    ...store.identities.map((i) => `serviceAccounts/${i.email}`),
+  ]);
+  for (const account of bootstrap) {
+    if (account.type !== 'gcp:serviceaccount/account:Account') continue;
+    const id = `serviceAccount:${stringInput(account, 'accountId') ?? ''}@${stringInput(account, 'project') ?? ''}.iam.gserviceaccount.com`;
+    const principal = ciPrincipal(account, id);
+    if (principal) principals.set(id, principal);
+  }
+  for (const identity of store.identities) {
+    const id = `serviceAccount:${identity.email}`;
+    principals.set(id, { id, label: identity.label, kind: 'store-identity' });
+  }
+  for (const binding of bindings) {
+    if (principals.has(binding.member) || !relevant.has(binding.scope)) continue;
+    const holder = /^(projectOwner|projectEditor|projectViewer):/.exec(binding.member)?.[1];
+    principals.set(binding.member, {
+      id: binding.member,
+      label: holder ? `project ${holder.slice('project'.length).toLowerCase()}s` : binding.member,
+      kind: holder ? 'cloud-default' : 'declared',
+    });
+  }
+  return [...principals.values()];
+}

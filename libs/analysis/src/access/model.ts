@@ -1,0 +1,119 @@
+import type { Cloud } from '@checkpoints/config';
+import type { Render, RenderedResource, RenderedStore } from '../render';
+
+/**
+ * What a principal can do to a store. Data: read, write, delete checkpoints, open a data session (a credential
+ * that reads or writes data without further checks). Control: change the
+ * store's settings (lifecycle, versioning, encryption: each can lose data), change who has access,
+ * delete the data holder, give itself data access. Key: use it to decrypt, disable it, destroy it. Identity: act as one of the
+ * store's identities, or add a credential to one.
+ */
+export const OPERATIONS = [
+  'read',
+  'write',
+  'delete',
+  'open-session',
+  'configure',
+  'change-access',
+  'delete-store',
+  'use-key',
+  'disable-key',
+  'destroy-key',
+  'self-grant',
+  'act-as',
+  'add-credentials',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export const DATA_OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
+
+/** Who a principal is, as far as the rules care. */
+export type PrincipalKind =
+  /** The store's own writer or reader identity. */
+  | 'store-identity'
+  /** A principal named in the store's `access` (or trusted by its identities). */
+  | 'declared'
+  /** CI's preview identity (pull requests, drift). */
+  | 'ci-preview'
+  /** CI's deploy identity of one environment. */
+  | 'ci-deploy'
+  /** What the cloud grants by default, whoever holds it outside this repository. */
+  | 'cloud-default';
+
+export interface Principal {
+  /** The cloud's own identifier (role ARN, IAM member, principal ID). */
+  id: string;
+  /** What a reader recognises: `ci deploy-prod`, `writer`, `account root`. */
+  label: string;
+  kind: PrincipalKind;
+  /** The environment a CI deploy identity deploys. */
+  environment?: string;
+}
+
+export interface AccessGrant {
+  principal: Principal;
+  operation: Operation;
+  /** Which policy, statement, role or binding grants it, in the cloud's words. */
+  reason: string;
+}
+
+export interface StoreAccess {
+  store: string;
+  cloud: Cloud;
+  /** The store's `environment` tag. */
+  environment: string;
+  grants: AccessGrant[];
+}
+
+export interface AccessAnalysis {
+  /** False when no bootstrap render was given: CI identities are not in the table and CI rules are not checked. */
+  ciChecked: boolean;
+  stores: StoreAccess[];
+}
+
+/** What every cloud's file gets: one store, the whole stack render and the bootstrap render (if any). */
+export interface StoreAccessInput {
+  store: RenderedStore;
+  render: Pick<Render, 'resources'>;
+  bootstrap: Pick<Render, 'resources'> | undefined;
+}
+
+const TAG_KEYS = ['tags', 'labels'];
+
+/** The store's environment, from the standard `environment` tag of its resources. */
+export function environmentOf(store: RenderedStore): string {
+  for (const resource of store.resources) {
+    for (const key of TAG_KEYS) {
+      const environment = (resource.inputs[key] as Record<string, unknown> | undefined)?.['environment'];
+      if (typeof environment === 'string') return environment;
+    }
+  }
+  return 'unknown';
+}
+
+/** CI identities are the bootstrap's resources named `preview` and `deploy-<environment>`. */
+export function ciPrincipal(resource: RenderedResource, id: string): Principal | undefined {
+  if (resource.name === 'preview') return { id, label: 'ci preview', kind: 'ci-preview' };
+  const environment = /^deploy-(.+)$/.exec(resource.name)?.[1];
+  if (environment === undefined) return undefined;
+  return { id, label: `ci deploy-${environment}`, kind: 'ci-deploy', environment };
+}
+
+export function isCi(principal: Principal): boolean {
+  return principal.kind === 'ci-preview' || principal.kind === 'ci-deploy';
+}
+
+/** JSON documents arrive as text (IAM policies) or objects. */
+export function jsonOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function stringInput(resource: RenderedResource, key: string): string | undefined {
+  const value = resource.inputs[key];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,259 @@
+import type { RenderedResource } from '../render';
+import { jsonOf, stringInput } from '../access/model';
+import {
+  allowed,
+  defaultKeyPolicy,
+  inlinePolicies,
+  type AwsPrincipal,
+  type AwsRequest,
+  type PolicyDocument,
+} from '../access/aws';
+import { neededOperations, type MissingRight, type ResourceRights, type RightsInput } from './model';
+
+const S3 = 'https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3.html';
+const S3_EXPRESS =
+  'https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3express.html';
+const IAM =
+  'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsidentityandaccessmanagementiam.html';
+const KMS =
+  'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awskeymanagementservice.html';
+
+/** A bucket sub-resource: one Put (deleting it is authorised as its Put too) and one Get. */
+const bucketSetting = (put: string, get: string, source = S3): ResourceRights => ({
+  create: [put],
+  update: [put],
+  delete: [put],
+  read: [get],
+  source,
+});
+
+/**
+ * The IAM actions of the API calls the Pulumi AWS provider (the Terraform AWS provider) makes per resource,
+ * per the Service Authorization Reference.
+ */
+export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
+  'aws:s3/bucket:Bucket': {
+    // CreateBucket with tags is authorised as TagResource as well.
+    create: ['s3:CreateBucket', 's3:PutBucketTagging'],
+    update: ['s3:PutBucketTagging'],
+    delete: ['s3:DeleteBucket'],
+    // A bucket's read fetches every sub-configuration the resource exposes.
+    read: [
+      's3:ListBucket',
+      's3:GetBucketTagging',
+      's3:GetBucketPolicy',
+      's3:GetBucketVersioning',
+      's3:GetEncryptionConfiguration',
+      's3:GetLifecycleConfiguration',
+    ],
+    source: `${S3}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket`,
+  },
+  'aws:s3/bucketOwnershipControls:BucketOwnershipControls': bucketSetting(
+    's3:PutBucketOwnershipControls',
+    's3:GetBucketOwnershipControls',
+  ),
+  'aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock': bucketSetting(
+    's3:PutBucketPublicAccessBlock',
+    's3:GetBucketPublicAccessBlock',
+  ),
+  'aws:s3/bucketVersioning:BucketVersioning': bucketSetting(
+    's3:PutBucketVersioning',
+    's3:GetBucketVersioning',
+  ),
+  'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration': bucketSetting(
+    's3:PutEncryptionConfiguration',
+    's3:GetEncryptionConfiguration',
+  ),
+  'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration': bucketSetting(
+    's3:PutLifecycleConfiguration',
+    's3:GetLifecycleConfiguration',
+  ),
+  'aws:s3/bucketPolicy:BucketPolicy': {
+    create: ['s3:PutBucketPolicy'],
+    update: ['s3:PutBucketPolicy'],
+    delete: ['s3:DeleteBucketPolicy'],
+    read: ['s3:GetBucketPolicy'],
+    source: S3,
+  },
+  'aws:s3/directoryBucket:DirectoryBucket': {
+    create: ['s3express:CreateBucket'],
+    update: [],
+    delete: ['s3express:DeleteBucket'],
+    // HeadBucket on a directory bucket is authorised as a (read-only) session.
+    read: ['s3express:CreateSession'],
+    source: `${S3_EXPRESS}; https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html`,
+  },
+  'aws:iam/role:Role': {
+    create: ['iam:CreateRole', 'iam:TagRole'],
+    update: ['iam:UpdateRole', 'iam:UpdateAssumeRolePolicy', 'iam:TagRole', 'iam:UntagRole'],
+    delete: ['iam:ListInstanceProfilesForRole', 'iam:DeleteRole'],
+    read: ['iam:GetRole', 'iam:ListRolePolicies', 'iam:ListAttachedRolePolicies'],
+    source: IAM,
+  },
+  'aws:iam/rolePolicy:RolePolicy': {
+    create: ['iam:PutRolePolicy'],
+    update: ['iam:PutRolePolicy'],
+    delete: ['iam:DeleteRolePolicy'],
+    read: ['iam:GetRolePolicy'],
+    source: IAM,
+  },
+  'aws:kms/key:Key': {
+    create: ['kms:CreateKey', 'kms:TagResource', 'kms:EnableKeyRotation', 'kms:DescribeKey'],
+    update: ['kms:UpdateKeyDescription', 'kms:TagResource', 'kms:UntagResource', 'kms:EnableKeyRotation'],
+    delete: ['kms:ScheduleKeyDeletion'],
+    read: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
+    source: `${KMS}; https://docs.aws.amazon.com/kms/latest/developerguide/tagging-permissions.html`,
+  },
+  'aws:kms/alias:Alias': {
+    // Alias calls are authorised on the alias and on its key (the linked right below).
+    create: ['kms:CreateAlias'],
+    update: ['kms:UpdateAlias'],
+    delete: ['kms:DeleteAlias'],
+    read: ['kms:ListAliases'],
+    source: `${KMS}; https://docs.aws.amazon.com/kms/latest/developerguide/alias-access.html`,
+  },
+};
+
+/** Account, region and partition, as the render's ARNs spell them. */
+function accountOf(resources: readonly RenderedResource[]) {
+  const arn = /arn:(aws[a-z-]*):[a-z0-9-]+:([a-z0-9-]*):(\d{12}):/.exec(
+    JSON.stringify(resources.map((r) => r.inputs)),
+  );
+  return {
+    partition: arn?.[1] ?? 'aws',
+    region: arn?.[2] || 'us-east-1',
+    accountId: arn?.[3] ?? '000000000000',
+  };
+}
+
+function tagContext(prefix: string, tags: unknown): Record<string, string | string[]> {
+  const entries = Object.entries((tags as Record<string, string> | undefined) ?? {});
+  return {
+    ...Object.fromEntries(entries.map(([key, value]) => [`${prefix}/${key}`, value])),
+    ...(prefix === 'aws:RequestTag' ? { 'aws:TagKeys': entries.map(([key]) => key) } : {}),
+  };
+}
+
+/** The request each permission of `resource` is checked as: on its ARN, with the condition keys IAM sets. */
+function requests(
+  resource: RenderedResource,
+  permission: string,
+  all: readonly RenderedResource[],
+): AwsRequest[] {
+  const { partition, region, accountId } = accountOf(all);
+  const bucket = stringInput(resource, 'bucket');
+  const kmsArn = (id: string) => `arn:${partition}:kms:${region}:${accountId}:key/${id}`;
+  if (bucket !== undefined) {
+    const directory = bucket.endsWith('--x-s3');
+    const action = directory ? permission.replace(/^s3:/, 's3express:') : permission;
+    const arn = directory
+      ? `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucket}`
+      : `arn:${partition}:s3:::${bucket}`;
+    const context: Record<string, string> =
+      action === 's3express:CreateSession' ? { 's3express:SessionMode': 'ReadOnly' } : {};
+    return [{ action, resource: arn, context }];
+  }
+  if (resource.type === 'aws:iam/role:Role' || resource.type === 'aws:iam/rolePolicy:RolePolicy') {
+    const name = stringInput(resource, resource.type === 'aws:iam/role:Role' ? 'name' : 'role') ?? '';
+    const role = all.find((r) => r.type === 'aws:iam/role:Role' && stringInput(r, 'name') === name);
+    const boundary = role && stringInput(role, 'permissionsBoundary');
+    return [
+      {
+        action: permission,
+        resource: `arn:${partition}:iam::${accountId}:role/${name}`,
+        context: boundary ? { 'iam:PermissionsBoundary': boundary } : {},
+      },
+    ];
+  }
+  // KMS authorises nothing without the key policy: the key's own, or AWS's default.
+  const keyPolicyOf = (key: RenderedResource) =>
+    (jsonOf(key.inputs['policy']) as PolicyDocument | undefined) ?? defaultKeyPolicy(partition, accountId);
+  if (resource.type === 'aws:kms/key:Key') {
+    // A key's ARN is known once it exists: every later call is on it, with its tags.
+    if (permission === 'kms:CreateKey')
+      return [
+        { action: permission, resource: '*', context: tagContext('aws:RequestTag', resource.inputs['tags']) },
+      ];
+    const context = {
+      ...tagContext('aws:ResourceTag', resource.inputs['tags']),
+      ...(permission === 'kms:TagResource' ? tagContext('aws:RequestTag', resource.inputs['tags']) : {}),
+    };
+    return [
+      { action: permission, resource: kmsArn('new-key'), context, resourcePolicy: keyPolicyOf(resource) },
+    ];
+  }
+  if (resource.type === 'aws:kms/alias:Alias') {
+    if (permission === 'kms:ListAliases') return [{ action: permission, resource: '*' }];
+    const key = all.find((r) => r.type === 'aws:kms/key:Key' && r.parent === resource.parent);
+    return [
+      {
+        action: permission,
+        resource: `arn:${partition}:kms:${region}:${accountId}:${stringInput(resource, 'name') ?? ''}`,
+      },
+      {
+        action: permission,
+        resource: kmsArn(stringInput(resource, 'targetKeyId') ?? 'key'),
+        context: tagContext('aws:ResourceTag', key?.inputs['tags']),
+        ...(key ? { resourcePolicy: keyPolicyOf(key) } : {}),
+      },
+    ];
+  }
+  return [];
+}
+
+export async function awsMissingRights({
+  render,
+  bootstrap,
+  environment,
+}: RightsInput): Promise<MissingRight[]> {
+  const { partition, accountId } = accountOf([...render.resources, ...bootstrap.resources]);
+  const identity = (name: string): AwsPrincipal | undefined => {
+    const role = bootstrap.resources.find((r) => r.type === 'aws:iam/role:Role' && r.name === name);
+    const roleName = role && stringInput(role, 'name');
+    if (!roleName) return undefined;
+    return {
+      principal: { id: roleName, label: `ci ${name}`, kind: name === 'preview' ? 'ci-preview' : 'ci-deploy' },
+      arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
+      policies: inlinePolicies(bootstrap.resources, roleName).map(({ name: policyName, policy }) => ({
+        name: policyName,
+        policy: (jsonOf(policy) ?? policy) as PolicyDocument,
+      })),
+    };
+  };
+  const missing: MissingRight[] = [];
+  const check = async (
+    who: string,
+    principal: AwsPrincipal | undefined,
+    resource: RenderedResource,
+    operation: MissingRight['operation'],
+    permission: string,
+  ) => {
+    for (const request of requests(resource, permission, render.resources)) {
+      if (principal && (await allowed(principal, request))) continue;
+      missing.push({
+        resource: `${resource.type} ${resource.name}`,
+        operation,
+        permission: request.action,
+        on: request.resource,
+        identity: `ci ${who}`,
+      });
+    }
+  };
+  const deploy = identity(`deploy-${environment}`);
+  const preview = identity('preview');
+  for (const resource of render.resources) {
+    const rights = AWS_RIGHTS[resource.type];
+    if (!rights) continue;
+    for (const operation of neededOperations(resource)) {
+      for (const permission of rights[operation])
+        await check(`deploy-${environment}`, deploy, resource, operation, permission);
+    }
+    for (const permission of rights.read) {
+      // The preview identity opens no data session (ci-preview-no-data-sessions): it cannot refresh a
+      // directory bucket, which docs/security.md states.
+      if (permission === 's3express:CreateSession') continue;
+      await check('preview', preview, resource, 'read', permission);
+    }
+  }
+  return missing;
+}

@@ -1,0 +1,52 @@
+import type { Render, RenderedResource } from '../render';
+
+/** What Pulumi asks the provider to do with a resource: each needs its own cloud permissions. */
+export type RightsOperation = 'create' | 'update' | 'delete' | 'read';
+
+/** The permissions one resource type needs, per operation, with where that comes from. */
+export interface ResourceRights {
+  create: readonly string[];
+  update: readonly string[];
+  delete: readonly string[];
+  read: readonly string[];
+  /** The page that says which calls (and so which permissions) the provider makes. */
+  source: string;
+}
+
+/** A right on another resource than the one being deployed: the identity, key or network it is attached to. */
+export interface LinkedRight {
+  operation: RightsOperation;
+  permission: string;
+  /** The resource the permission is needed on, in the cloud's identifier. */
+  on: string;
+  why: string;
+}
+
+export interface MissingRight {
+  /** The resource being deployed: its type and name. */
+  resource: string;
+  operation: RightsOperation;
+  permission: string;
+  /** The cloud identifier of what the permission is needed on. */
+  on: string;
+  /** `ci deploy-<env>` or `ci preview`. */
+  identity: string;
+}
+
+export interface RightsInput {
+  render: Pick<Render, 'resources'>;
+  bootstrap: Pick<Render, 'resources'>;
+  environment: string;
+}
+
+/**
+ * The deploy identity needs every operation of what it manages, but deletion of a protected or retained
+ * resource: Pulumi refuses to delete a protected one until an administrator unprotects it (break-glass),
+ * and only forgets a retained one (https://www.pulumi.com/docs/iac/concepts/options/protect/,
+ * https://www.pulumi.com/docs/iac/concepts/options/retainondelete/).
+ */
+export function neededOperations(resource: RenderedResource): RightsOperation[] {
+  return resource.protect || resource.retainOnDelete
+    ? ['create', 'update', 'read']
+    : ['create', 'update', 'delete', 'read'];
+}

@@ -1,0 +1,149 @@
+import { analyzeAccess, type Operation } from '../../src';
+import { renderOf, resource } from './fixtures';
+
+/** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
+const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
+const GROUP = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-prod`;
+const ACCOUNT = `${GROUP}/providers/Microsoft.Storage/storageAccounts/ckptacct`;
+const CI = '11111111-1111-4111-8111-111111111111';
+const ROLE = (guid: string) =>
+  `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
+const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
+const CONTRIBUTOR = 'b24988ac-6180-42a0-ab88-20f7382dd24c';
+const BLOB_READER = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1';
+const RBAC_ADMIN = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
+const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
+const ONLY_BLOB_READER = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${BLOB_READER}}))`;
+const NOT_CI = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:PrincipalId] ForAnyOfAllValues:GuidNotEquals {${CI}}))`;
+
+interface Row {
+  rule: string;
+  source: string;
+  assignments: { role: string; scope: string; condition?: string }[];
+  customRole?: { guid: string; dataActions: string[]; notDataActions: string[] };
+  operation: Operation;
+  expected: boolean;
+}
+
+const rows: Row[] = [
+  {
+    rule: 'a role assigned on the resource group applies to the containers below it',
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/scope-overview',
+    assignments: [{ role: BLOB_READER, scope: GROUP }],
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'Reader holds control-plane reads only: no data action',
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/general#reader',
+    assignments: [{ role: READER, scope: GROUP }],
+    operation: 'read',
+    expected: false,
+  },
+  {
+    rule: 'notDataActions take a data action out of the role',
+    source:
+      'https://learn.microsoft.com/en-us/azure/role-based-access-control/role-definitions#notdataactions',
+    assignments: [{ role: '33333333-3333-4333-8333-333333333333', scope: GROUP }],
+    customRole: {
+      guid: '33333333-3333-4333-8333-333333333333',
+      dataActions: ['Microsoft.Storage/storageAccounts/blobServices/containers/blobs/*'],
+      notDataActions: ['Microsoft.Storage/storageAccounts/blobServices/containers/blobs/read'],
+    },
+    operation: 'read',
+    expected: false,
+  },
+  {
+    rule: 'Contributor reads the data through account keys, which it may list and may turn shared key access back on for',
+    source: 'https://learn.microsoft.com/en-us/azure/storage/common/shared-key-authorization-prevent',
+    assignments: [{ role: CONTRIBUTOR, scope: GROUP }],
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'an unconditioned Role Based Access Control Administrator can assign itself a data role',
+    source:
+      'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/privileged#role-based-access-control-administrator',
+    assignments: [{ role: RBAC_ADMIN, scope: GROUP, condition: ONLY_BLOB_READER }],
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'a condition that refuses its own principal as assignee stops it',
+    source:
+      'https://learn.microsoft.com/en-us/azure/role-based-access-control/delegate-role-assignments-examples',
+    assignments: [{ role: RBAC_ADMIN, scope: GROUP, condition: `${NOT_CI} AND ${ONLY_BLOB_READER}` }],
+    operation: 'self-grant',
+    expected: false,
+  },
+  {
+    rule: 'Managed Identity Contributor adds federated credentials to the store identities',
+    source:
+      'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/identity#managed-identity-contributor',
+    assignments: [{ role: MANAGED_IDENTITY_CONTRIBUTOR, scope: GROUP }],
+    operation: 'add-credentials',
+    expected: true,
+  },
+];
+
+function renders(row: Row) {
+  const store = renderOf({ type: 'checkpoints:azure:CheckpointStore' }, [
+    resource('azure-native:storage:StorageAccount', 'ckpt', {
+      accountName: 'ckptacct',
+      resourceGroupName: 'rg-prod',
+      allowSharedKeyAccess: false,
+      tags: { environment: 'prod' },
+    }),
+    resource('azure-native:storage:BlobContainer', 'ckpt', {
+      accountName: 'ckptacct',
+      containerName: 'checkpoints',
+      resourceGroupName: 'rg-prod',
+    }),
+    resource('azure-native:managedidentity:UserAssignedIdentity', 'ckpt-writer', {
+      resourceName: 'ckpt-writer',
+      resourceGroupName: 'rg-prod',
+    }),
+    resource('azure-native:authorization:RoleAssignment', 'ckpt-writer-identity', {
+      principalId: '22222222-2222-4222-8222-222222222222',
+      roleDefinitionId: ROLE('ba92f5b4-2d11-453d-a403-e96b0029c9fe'),
+      scope: `${ACCOUNT}/blobServices/default/containers/checkpoints`,
+    }),
+  ]);
+  const bootstrap = renderOf({ type: 'checkpoints:bootstrap:AzureCiIdentities', name: 'azure' }, [
+    ...(row.customRole
+      ? [
+          resource('azure-native:authorization:RoleDefinition', 'custom', {
+            roleDefinitionId: row.customRole.guid,
+            roleName: 'custom',
+            permissions: [
+              {
+                actions: [],
+                dataActions: row.customRole.dataActions,
+                notDataActions: row.customRole.notDataActions,
+              },
+            ],
+          }),
+        ]
+      : []),
+    ...row.assignments.map((a, index) =>
+      resource('azure-native:authorization:RoleAssignment', `deploy-prod-${index}`, {
+        principalId: CI,
+        description: 'CI deploy-prod of acme/checkpoint-storage',
+        roleDefinitionId: ROLE(a.role),
+        scope: a.scope,
+        ...(a.condition ? { condition: a.condition } : {}),
+      }),
+    ),
+  ]);
+  return [store, bootstrap] as const;
+}
+
+describe('Azure effective access', () => {
+  it.each(rows.map((row) => [row.rule, row] as const))('%s', async (_rule, row) => {
+    const [store] = (await analyzeAccess(...renders(row))).stores;
+    const granted = store?.grants.some(
+      (grant) => grant.principal.label === 'ci deploy-prod' && grant.operation === row.operation,
+    );
+    expect([row.source, granted]).toEqual([row.source, row.expected]);
+  });
+});

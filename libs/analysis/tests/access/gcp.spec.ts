@@ -1,0 +1,150 @@
+import { analyzeAccess, type Operation } from '../../src';
+import { renderOf, resource } from './fixtures';
+
+/** The GCP model, one row per documented rule of IAM and Cloud Storage authorization. */
+const PROJECT = 'acme-prod';
+const BUCKET = 'ckpt-bucket';
+const WRITER = `serviceAccount:ckpt-writer@${PROJECT}.iam.gserviceaccount.com`;
+const CI = 'serviceAccount:ci-deploy-prod@acme-ci.iam.gserviceaccount.com';
+
+interface Row {
+  rule: string;
+  source: string;
+  bindings?: { type: string; inputs: Record<string, unknown> }[];
+  deny?: { principals: string[]; permissions: string[] };
+  principal: string;
+  operation: Operation;
+  expected: boolean;
+}
+
+const projectRole = (member: string, role: string) => ({
+  type: 'gcp:projects/iAMMember:IAMMember',
+  inputs: { project: PROJECT, role, member },
+});
+
+const rows: Row[] = [
+  {
+    rule: 'a role granted on the project applies to every bucket in it',
+    source: 'https://cloud.google.com/iam/docs/resource-hierarchy-access-control',
+    bindings: [projectRole(CI, 'roles/storage.admin')],
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'a deny policy on the project overrides that allow',
+    source: 'https://cloud.google.com/iam/docs/deny-overview',
+    bindings: [projectRole(CI, 'roles/storage.admin')],
+    deny: {
+      principals: [
+        'principal://iam.googleapis.com/projects/-/serviceAccounts/ci-deploy-prod@acme-ci.iam.gserviceaccount.com',
+      ],
+      permissions: ['storage.googleapis.com/objects.get'],
+    },
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: false,
+  },
+  {
+    rule: 'with CMEK the caller needs no key permission to read: the Cloud Storage service agent uses the key',
+    source: 'https://cloud.google.com/storage/docs/encryption/customer-managed-keys',
+    principal: 'writer',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'a new bucket’s policy makes the project’s viewers legacy object readers (convenience values)',
+    source: 'https://cloud.google.com/storage/docs/access-control/iam#convenience-values',
+    principal: 'project viewers',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'and not writers',
+    source: 'https://cloud.google.com/storage/docs/access-control/iam-roles#legacy-roles',
+    principal: 'project viewers',
+    operation: 'write',
+    expected: false,
+  },
+  {
+    rule: 'iam.serviceAccounts.setIamPolicy on the project lets a principal make itself a token creator of any service account',
+    source: 'https://cloud.google.com/iam/docs/service-account-permissions',
+    bindings: [projectRole(CI, 'roles/iam.serviceAccountAdmin')],
+    principal: 'ci deploy-prod',
+    operation: 'act-as',
+    expected: true,
+  },
+  {
+    rule: 'roles/iam.serviceAccountViewer does not',
+    source: 'https://cloud.google.com/iam/docs/roles-permissions/iam#iam.serviceAccountViewer',
+    bindings: [projectRole(CI, 'roles/iam.serviceAccountViewer')],
+    principal: 'ci deploy-prod',
+    operation: 'act-as',
+    expected: false,
+  },
+  {
+    rule: 'storage.buckets.setIamPolicy lets a principal grant itself the data, unless a deny policy denies it the data',
+    source: 'https://cloud.google.com/storage/docs/access-control/iam-permissions',
+    bindings: [projectRole(CI, 'roles/storage.admin')],
+    principal: 'ci deploy-prod',
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'cloudkms.admin destroys key versions',
+    source: 'https://cloud.google.com/kms/docs/reference/permissions-and-roles',
+    bindings: [projectRole(CI, 'roles/cloudkms.admin')],
+    principal: 'ci deploy-prod',
+    operation: 'destroy-key',
+    expected: true,
+  },
+];
+
+function renders(row: Row) {
+  const key = `projects/${PROJECT}/locations/us/keyRings/ring/cryptoKeys/ckpt`;
+  const store = renderOf({ type: 'checkpoints:gcp:CheckpointStore' }, [
+    resource('gcp:storage/bucket:Bucket', 'ckpt-bucket', {
+      name: BUCKET,
+      labels: { environment: 'prod' },
+      encryption: { defaultKmsKeyName: key },
+    }),
+    resource('gcp:serviceaccount/account:Account', 'ckpt-writer', { accountId: 'ckpt-writer' }),
+    resource('gcp:storage/bucketIAMMember:BucketIAMMember', 'ckpt-writer-access', {
+      bucket: BUCKET,
+      role: 'roles/storage.objectUser',
+      member: WRITER,
+    }),
+  ]);
+  const bootstrap = renderOf({ type: 'checkpoints:bootstrap:GcpCiIdentities', name: 'gcp' }, [
+    resource('gcp:serviceaccount/account:Account', 'deploy-prod', {
+      accountId: 'ci-deploy-prod',
+      project: 'acme-ci',
+    }),
+    ...(row.bindings ?? []).map((binding, index) =>
+      resource(binding.type, `binding-${index}`, binding.inputs),
+    ),
+    ...(row.deny
+      ? [
+          resource('gcp:iam/denyPolicy:DenyPolicy', 'guards', {
+            parent: encodeURIComponent(`cloudresourcemanager.googleapis.com/projects/${PROJECT}`),
+            rules: [
+              {
+                denyRule: { deniedPrincipals: row.deny.principals, deniedPermissions: row.deny.permissions },
+              },
+            ],
+          }),
+        ]
+      : []),
+  ]);
+  return [store, bootstrap] as const;
+}
+
+describe('GCP effective access', () => {
+  it.each(rows.map((row) => [row.rule, row] as const))('%s', async (_rule, row) => {
+    const [store] = (await analyzeAccess(...renders(row))).stores;
+    const granted = store?.grants.some(
+      (grant) => grant.principal.label === row.principal && grant.operation === row.operation,
+    );
+    expect([row.source, granted]).toEqual([row.source, row.expected]);
+  });
+});

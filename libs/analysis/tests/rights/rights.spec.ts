@@ -1,0 +1,134 @@
+import { missingDeployRights, type RenderedResource } from '../../src';
+import { renderOf, resource } from '../access/fixtures';
+
+/**
+ * The deploy-rights check, one row per documented rule it rests on: which operations Pulumi performs,
+ * where a grant applies, and the linked authorizations.
+ */
+const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
+const GROUP = (environment: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-${environment}`;
+const CUSTOM = '55555555-5555-4555-8555-555555555555';
+const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
+const IDENTITY = `${GROUP('prod')}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/ckpt-encryption`;
+const ACCOUNT_ACTIONS = [
+  'Microsoft.Storage/storageAccounts/write',
+  'Microsoft.Storage/storageAccounts/read',
+  'Microsoft.Storage/storageAccounts/delete',
+  'Microsoft.ManagedIdentity/userAssignedIdentities/assign/action',
+];
+
+interface Row {
+  rule: string;
+  source: string;
+  account?: Partial<RenderedResource>;
+  deploy: { actions: string[]; scope: string; environment: string };
+  missing: string[];
+}
+
+const rows: Row[] = [
+  {
+    rule: 'a deploy identity with every right of the account, the identity it attaches included, lacks nothing',
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/storage',
+    deploy: { actions: ACCOUNT_ACTIONS, scope: GROUP('prod'), environment: 'prod' },
+    missing: [],
+  },
+  {
+    rule: 'attaching a user-assigned identity needs assign/action on it (a linked authorization)',
+    source:
+      'https://learn.microsoft.com/en-us/entra/identity/managed-identities-azure-resources/how-manage-user-assigned-managed-identities',
+    deploy: { actions: ACCOUNT_ACTIONS.slice(0, 3), scope: GROUP('prod'), environment: 'prod' },
+    missing: [
+      `create Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
+      `update Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
+    ],
+  },
+  {
+    rule: 'Pulumi never deletes a protected resource, so its deletion right is not needed',
+    source: 'https://www.pulumi.com/docs/iac/concepts/options/protect/',
+    account: { protect: true },
+    deploy: {
+      actions: ACCOUNT_ACTIONS.filter((a) => !a.endsWith('/delete')),
+      scope: GROUP('prod'),
+      environment: 'prod',
+    },
+    missing: [],
+  },
+  {
+    rule: 'an unprotected one needs it',
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/storage',
+    deploy: {
+      actions: ACCOUNT_ACTIONS.filter((a) => !a.endsWith('/delete')),
+      scope: GROUP('prod'),
+      environment: 'prod',
+    },
+    missing: [
+      `delete Microsoft.Storage/storageAccounts/delete on ${GROUP('prod')}/providers/Microsoft.Storage/storageAccounts/ckptacct`,
+    ],
+  },
+  {
+    rule: "rights on another environment's resource group do not reach this one",
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/scope-overview',
+    deploy: { actions: ACCOUNT_ACTIONS, scope: GROUP('dev'), environment: 'prod' },
+    missing: [
+      `create Microsoft.Storage/storageAccounts/write on ${GROUP('prod')}/providers/Microsoft.Storage/storageAccounts/ckptacct`,
+      `update Microsoft.Storage/storageAccounts/write on ${GROUP('prod')}/providers/Microsoft.Storage/storageAccounts/ckptacct`,
+      `delete Microsoft.Storage/storageAccounts/delete on ${GROUP('prod')}/providers/Microsoft.Storage/storageAccounts/ckptacct`,
+      `read Microsoft.Storage/storageAccounts/read on ${GROUP('prod')}/providers/Microsoft.Storage/storageAccounts/ckptacct`,
+      `create Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
+      `update Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
+    ],
+  },
+];
+
+function renders(row: Row) {
+  const store = renderOf({ type: 'checkpoints:azure:CheckpointStore' }, [
+    {
+      ...resource('azure-native:storage:StorageAccount', 'ckpt', {
+        accountName: 'ckptacct',
+        resourceGroupName: 'rg-prod',
+        tags: { environment: 'prod' },
+        identity: { type: 'UserAssigned', userAssignedIdentities: [IDENTITY] },
+        encryption: { encryptionIdentity: { encryptionUserAssignedIdentity: IDENTITY } },
+      }),
+    },
+  ]);
+  if (row.account) Object.assign(store.resources[2]!, row.account);
+  const assignment = (purpose: string, principalId: string, role: string, scope: string) =>
+    resource('azure-native:authorization:RoleAssignment', `${purpose}-assignment`, {
+      principalId,
+      description: `CI ${purpose} of acme/checkpoint-storage`,
+      roleDefinitionId: `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${role}`,
+      scope,
+    });
+  const bootstrap = renderOf({ type: 'checkpoints:bootstrap:AzureCiIdentities', name: 'azure' }, [
+    resource('azure-native:authorization:RoleDefinition', 'deploy-role', {
+      roleDefinitionId: CUSTOM,
+      roleName: 'deploy',
+      permissions: [{ actions: row.deploy.actions }],
+    }),
+    assignment(
+      `deploy-${row.deploy.environment}`,
+      '10000000-0000-4000-8000-000000000003',
+      CUSTOM,
+      row.deploy.scope,
+    ),
+    assignment('preview', '10000000-0000-4000-8000-000000000001', READER, GROUP('prod')),
+  ]);
+  return [store, bootstrap] as const;
+}
+
+describe('deploy rights (Azure)', () => {
+  it.each(rows.map((row) => [row.rule, row] as const))('%s', async (_rule, row) => {
+    const [store, bootstrap] = renders(row);
+    const missing = await missingDeployRights('azure', store, bootstrap, 'prod');
+    expect([row.source, missing.map((m) => `${m.operation} ${m.permission} on ${m.on}`)]).toEqual([
+      row.source,
+      row.missing,
+    ]);
+    expect(
+      missing.every(
+        (m) => m.identity === 'ci deploy-prod' && m.resource === 'azure-native:storage:StorageAccount ckpt',
+      ),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { StackValidationArgs } from '@pulumi/policy';
+import {
+  analyzeAccess,
+  missingDeployRights,
+  storesOf,
+  type MissingRight,
+  type AccessAnalysis,
+  type AccessGrant,
+  type Render,
+  type RenderedResource,
+  type StoreAccess,
+} from '@checkpoints/analysis';
+import { stackRule, type RuleSource } from '../define';
+
+/**
+ * The bootstrap render (synth's `dist/synth/bootstrap/ci.json`) the CI rules judge CI's identities from.
+ * synth sets it from `--bootstrap`; on a real preview, set it to check the CI rules there too. Unset, the
+ * CI rules are not checked (a preview sees only its own stack) and synth's table says so.
+ */
+export const BOOTSTRAP_RENDER_ENV = 'CHECKPOINTS_BOOTSTRAP_RENDER';
+
+export function bootstrapRender(): Render | undefined {
+  const path = process.env[BOOTSTRAP_RENDER_ENV];
+  if (!path) return undefined;
+  if (!existsSync(path)) {
+    throw new Error(
+      `${BOOTSTRAP_RENDER_ENV}=${path}: no such file; render it with 'npx nx run bootstrap:synth'`,
+    );
+  }
+  return JSON.parse(readFileSync(path, 'utf8')) as Render;
+}
+
+type SdkResource = StackValidationArgs['resources'][number];
+
+function rendered(resource: SdkResource): RenderedResource {
+  return {
+    urn: resource.urn,
+    type: resource.type,
+    name: resource.name,
+    parent: resource.parent?.urn ?? null,
+    protect: resource.opts.protect ?? false,
+    retainOnDelete: false,
+    dependsOn: resource.dependencies.map((dependency) => dependency.urn),
+    inputs: resource.props,
+  };
+}
+
+/** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
+const analyses = new Map<string, Promise<AccessAnalysis>>();
+
+/** The effective access of a render's stores, with CI's identities from the bootstrap render `BOOTSTRAP_RENDER_ENV` names. */
+export function accessOfRender(resources: readonly RenderedResource[]): Promise<AccessAnalysis> {
+  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
+  let analysis = analyses.get(key);
+  if (!analysis) {
+    analysis = analyzeAccess({ resources: [...resources] }, bootstrapRender());
+    analyses.clear();
+    analyses.set(key, analysis);
+  }
+  return analysis;
+}
+
+const rights = new Map<string, Promise<MissingRight[] | undefined>>();
+
+/**
+ * The rights a deploy of the render needs that its environment's deploy identity (or, for reads, the
+ * preview identity) lacks; undefined without a bootstrap render or a store to tell cloud and environment.
+ */
+export function missingRightsOfRender(
+  resources: readonly RenderedResource[],
+): Promise<MissingRight[] | undefined> {
+  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
+  let missing = rights.get(key);
+  if (!missing) {
+    const bootstrap = bootstrapRender();
+    const render = { resources: [...resources] };
+    const [store] = storesOf(render);
+    missing =
+      bootstrap && store
+        ? accessOfRender(resources).then((analysis) =>
+            missingDeployRights(store.cloud, render, bootstrap, analysis.stores[0]?.environment ?? 'unknown'),
+          )
+        : Promise.resolve(undefined);
+    rights.clear();
+    rights.set(key, missing);
+  }
+  return missing;
+}
+
+export function renderedOf(args: StackValidationArgs): RenderedResource[] {
+  return args.resources.map(rendered);
+}
+
+function accessOf(args: StackValidationArgs): Promise<AccessAnalysis> {
+  return accessOfRender(args.resources.map(rendered));
+}
+
+export interface AccessRule extends RuleSource {
+  name: string;
+  description: string;
+  /** Judges CI's identities, so needs the bootstrap render. */
+  needsBootstrap: boolean;
+  /** Why this grant breaks the rule, or undefined when it does not. */
+  judge(grant: AccessGrant, store: StoreAccess): string | undefined;
+}
+
+/** A stack rule over the effective access of every store: one violation per offending grant. */
+export function accessRule(rule: AccessRule) {
+  return stackRule({
+    name: rule.name,
+    description: rule.description,
+    source: rule.source,
+    validate: async (args, report) => {
+      const analysis = await accessOf(args);
+      if (rule.needsBootstrap && !analysis.ciChecked) return;
+      for (const store of analysis.stores) {
+        for (const grant of store.grants) {
+          const why = rule.judge(grant, store);
+          if (why)
+            report(
+              `store ${store.store} (${store.environment}): ${grant.principal.label} ${why}: ${grant.reason}`,
+            );
+        }
+      }
+    },
+  });
+}

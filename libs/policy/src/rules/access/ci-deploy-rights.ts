@@ -1,0 +1,17 @@
+import { stackRule } from '../define';
+import { missingRightsOfRender, renderedOf } from './analysis';
+
+export const ciDeployRights = stackRule({
+  name: 'ci-deploy-rights',
+  description:
+    "The environment's deploy identity holds every permission a deploy of each rendered resource needs (create, update, delete, read, and the linked authorizations), and the preview identity every read",
+  source:
+    'libs/analysis rights tables (AWS Service Authorization Reference; GCP and Azure permission references)',
+  validate: async (args, report) => {
+    for (const missing of (await missingRightsOfRender(renderedOf(args))) ?? []) {
+      report(
+        `${missing.resource}: ${missing.identity} lacks ${missing.permission} on ${missing.on}, which its ${missing.operation} needs`,
+      );
+    }
+  },
+});

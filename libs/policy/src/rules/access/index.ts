@@ -1,0 +1,18 @@
+import { ciDeployRights } from './ci-deploy-rights';
+import { ciEnvironmentIsolation } from './ci-environment-isolation';
+import { ciNoDataAccess } from './ci-no-data-access';
+import { ciNoEscalation } from './ci-no-escalation';
+import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
+import { ciProdNoDestroy } from './ci-prod-no-destroy';
+
+export { accessOfRender, BOOTSTRAP_RENDER_ENV } from './analysis';
+
+/** The rules over the effective access of every store (libs/analysis access), CI's identities included. */
+export const accessPolicies = [
+  ciNoDataAccess,
+  ciEnvironmentIsolation,
+  ciNoEscalation,
+  ciPreviewNoDataSessions,
+  ciProdNoDestroy,
+  ciDeployRights,
+];

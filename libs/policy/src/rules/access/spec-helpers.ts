@@ -1,0 +1,107 @@
+/** Spec helpers of the access rules: an Azure store and a bootstrap render of CI role assignments. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResourceUnderTest } from '../../testing';
+import { BOOTSTRAP_RENDER_ENV } from './analysis';
+
+const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
+export const GROUP = (environment: string) =>
+  `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-${environment}`;
+export const ROLE = (guid: string) =>
+  `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
+export const BUILT_IN = {
+  reader: 'acdd72a7-3385-48ef-bd42-f606fba81ae7',
+  blobDataReader: '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1',
+  managedIdentityContributor: 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59',
+};
+export const CUSTOM = '44444444-4444-4444-8444-444444444444';
+
+const STORE_URN = 'urn:pulumi:test::spec::checkpoints:azure:CheckpointStore::ckpt';
+
+/** One Azure store of `environment`: its account and container in rg-<environment>. */
+export function azureStore(environment: string): ResourceUnderTest[] {
+  return [
+    { type: 'checkpoints:azure:CheckpointStore', name: 'ckpt', props: {} },
+    {
+      type: 'azure-native:storage:StorageAccount',
+      name: 'ckpt-account',
+      parent: STORE_URN,
+      props: {
+        accountName: 'ckptacct',
+        resourceGroupName: `rg-${environment}`,
+        allowSharedKeyAccess: false,
+        tags: { environment },
+      },
+    },
+    {
+      type: 'azure-native:storage:BlobContainer',
+      name: 'ckpt-container',
+      parent: STORE_URN,
+      props: {
+        accountName: 'ckptacct',
+        containerName: 'checkpoints',
+        resourceGroupName: `rg-${environment}`,
+      },
+    },
+  ];
+}
+
+export interface CiGrant {
+  purpose: 'preview' | 'deploy-dev' | 'deploy-prod';
+  role: string;
+  scope: string;
+  condition?: string;
+}
+
+const PRINCIPALS: Record<CiGrant['purpose'], string> = {
+  preview: '10000000-0000-4000-8000-000000000001',
+  'deploy-dev': '10000000-0000-4000-8000-000000000002',
+  'deploy-prod': '10000000-0000-4000-8000-000000000003',
+};
+
+/**
+ * Writes a bootstrap render with these CI role assignments (and a custom role `CUSTOM` of `customActions`)
+ * and points the access rules at it; returns a function that restores the environment.
+ */
+export function withBootstrap(grants: CiGrant[], customActions: string[] = []): () => void {
+  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
+    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
+    type,
+    name,
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  });
+  const render = {
+    project: 'checkpoints-bootstrap',
+    stack: 'ci',
+    outputs: {},
+    resources: [
+      resource('azure-native:authorization:RoleDefinition', 'custom', {
+        roleDefinitionId: CUSTOM,
+        roleName: 'custom',
+        permissions: [{ actions: customActions }],
+      }),
+      ...grants.map((grant, index) =>
+        resource('azure-native:authorization:RoleAssignment', `${grant.purpose}-${index}`, {
+          principalId: PRINCIPALS[grant.purpose],
+          description: `CI ${grant.purpose} of acme/checkpoint-storage`,
+          roleDefinitionId: ROLE(grant.role),
+          scope: grant.scope,
+          ...(grant.condition ? { condition: grant.condition } : {}),
+        }),
+      ),
+    ],
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'access-rule-')), 'ci.json');
+  writeFileSync(file, JSON.stringify(render));
+  const previous = process.env[BOOTSTRAP_RENDER_ENV];
+  process.env[BOOTSTRAP_RENDER_ENV] = file;
+  return () => {
+    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
+    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
+  };
+}
