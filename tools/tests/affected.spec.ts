@@ -69,8 +69,13 @@ beforeAll(() => {
   const copy = (path: string) => cpSync(join(WORKSPACE, path), join(repo, path));
   for (const file of ['nx.json', 'tsconfig.base.json']) copy(file);
   const manifest = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8'));
-  manifest.workspaces = ['libs/*', 'stacks/*'];
+  manifest.workspaces = ['libs/*', 'stacks/*', 'bootstrap'];
   write('package.json', JSON.stringify(manifest, null, 2));
+  // The stacks' synth judges CI's rights from the bootstrap render, so they depend on the bootstrap project.
+  for (const file of ['package.json', 'project.json']) copy(`bootstrap/${file}`);
+  write('bootstrap/index.ts', 'export {};\n');
+  write('Pulumi.yaml', 'name: checkpoints-bootstrap\nruntime: nodejs\nstackConfigDir: bootstrap\n');
+  write('bootstrap/Pulumi.ci.yaml', 'config:\n  bootstrap:environments: [dev, prod]\n');
   for (const lib of LIBS) {
     for (const file of ['package.json', 'project.json']) copy(`libs/${lib}/${file}`);
     write(`libs/${lib}/src/index.ts`, 'export {};\n');
@@ -99,10 +104,34 @@ beforeAll(() => {
   commit('prod-config', () =>
     appendFileSync(join(repo, 'stacks/aws-s3/Pulumi.prod.yaml'), '  checkpoints:owner: ml-platform\n'),
   );
+  commit('bootstrap', () =>
+    appendFileSync(join(repo, 'bootstrap/index.ts'), '// a change to the CI identities\n'),
+  );
+});
+
+it("a change to bootstrap gives every stack: each stack's synth judges CI's rights from the bootstrap render", () => {
+  const entries = matrix([
+    `--base=${commits['prod-config']}`,
+    `--head=${commits['bootstrap']}`,
+    '--exclude=bootstrap',
+  ]);
+  expect(pairs(entries)).toEqual([
+    'aws-s3/dev',
+    'aws-s3/prod',
+    'azure-adls/dev',
+    'azure-adls/prod',
+    'gcp-gcs/dev',
+    'gcp-gcs/prod',
+  ]);
 });
 
 it('a change to libs/naming gives all three stacks', () => {
-  const entries = matrix([`--base=${commits['gcp-gcs']}`, `--head=${commits['naming']}`]);
+  // bootstrap uses naming too; the workflows exclude it, as here (its own previews are an administrator's).
+  const entries = matrix([
+    `--base=${commits['gcp-gcs']}`,
+    `--head=${commits['naming']}`,
+    '--exclude=bootstrap',
+  ]);
   expect(pairs(entries)).toEqual([
     'aws-s3/dev',
     'aws-s3/prod',
@@ -147,7 +176,8 @@ it('--environments and --exclude narrow the matrix; a missing stack file is note
 });
 
 it('--all lists every stack whatever changed (the nightly drift matrix)', () => {
-  expect(matrix(['--all'])).toHaveLength(6);
+  expect(matrix(['--all', '--exclude=bootstrap'])).toHaveLength(6);
+  expect(pairs(matrix(['--all']))).toContain('bootstrap/ci');
 });
 
 it('a change to stacks/gcp-gcs gives only gcp-gcs: a readable table locally, matrix and count for GitHub', () => {
