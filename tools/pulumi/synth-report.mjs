@@ -635,8 +635,12 @@ function accessOf(snapshot) {
   return access && typeof access === 'object' && Array.isArray(access.stores) ? access : undefined;
 }
 
-/** @param {AccessGrant} grant */
-const grantKey = (grant) => `${grant.principal.id}\n${grant.operation}`;
+/**
+ * A grant is the same before and after when the same principal may do the same operation; the
+ * label is part of it because an offline render may not know two principals' ids apart yet.
+ * @param {AccessGrant} grant
+ */
+const grantKey = (grant) => `${grant.principal.id}\n${grant.principal.label}\n${grant.operation}`;
 
 /** @param {AccessGrant} grant */
 const grantLine = (grant) => `${grant.principal.label} ${grant.operation} (${grant.reason})`;

@@ -624,6 +624,18 @@ describe('the offline analyses: change plan, retention and access per stack', ()
       ]);
     });
 
+    it('two principals whose ids the offline render does not know yet are still told apart', () => {
+      const unknown = (label: string) => principal(label, 'store-identity', 'unknown');
+      const both = [grant(unknown('writer'), 'read', 'r'), grant(unknown('reader'), 'read', 'r')];
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(both.slice(0, 1)) }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(both) }) });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  access')).toEqual([
+        '  access: access this change adds (+) or removes (-)',
+        '    llm-pretrain (dev):',
+        '      - reader read (r)',
+      ]);
+    });
+
     it('a removed store and a change in whether CI identities were checked are said so', () => {
       const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: { ciChecked: false, stores: [] } }) });
       const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(baseGrants) }) });
