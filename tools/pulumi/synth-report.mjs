@@ -3,11 +3,13 @@
  * The offline renders (synth) as one report: Markdown for the pull request's synth comment and the
  * job summary, or plain text for a terminal and CI logs (`npm start` prints it after the renders).
  *
- *   checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--note=TEXT]
+ *   checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--base-dir=DIR] [--note=TEXT]
  *
  * Reads DIR/<project>/<stack>.json (default dist/synth, as `nx run <project>:synth` writes them,
  * format in DESIGN section 6), and with --previews the summaries of the real previews,
- * <previews>/<project>/<stack>.json as `checkpoints-pulumi preview --summary=FILE` writes them. Each part of the report is one section function: a section for
+ * <previews>/<project>/<stack>.json as `checkpoints-pulumi preview --summary=FILE` writes them, and
+ * with --base-dir the renders of the pull request's base commit (the same layout as DIR), so the
+ * retention and access sections show what the change does to them. Each part of the report is one section function: a section for
  * every render in TEXT_SECTIONS, one for all renders in MARKDOWN_SECTIONS. A new part of the
  * render (e.g. its `analysis`) gets its own section function added to those lists.
  * The Markdown's first line is the marker the workflow finds its comment by.
@@ -30,7 +32,9 @@ const WIDTH = 100;
  *   violations: Violation[] }} Preview what `checkpoints-pulumi preview --summary` wrote; status
  *   succeeded | failed | new-stack
  * @typedef {{ folder: string, file: string, project: string, stack: string, resources: Resource[],
- *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview }} Render
+ *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview,
+ *   base?: Record<string, unknown> | null }} Render `base`: the base commit's render of the stack
+ *   (null: --base-dir has none of it, undefined: no --base-dir)
  * @typedef {(render: Render) => string[]} RenderSection lines about one render
  * @typedef {(renders: Render[]) => string[]} ReportSection lines about every render
  */
@@ -86,6 +90,20 @@ export function attachPreviews(renders, dir) {
       changes: summary.changes && typeof summary.changes === 'object' ? summary.changes : null,
       violations: Array.isArray(summary.violations) ? summary.violations : [],
     };
+  }
+  return renders;
+}
+
+/**
+ * Attaches each base render (<dir>/<folder>/<stack>.json) to the render of the same stack; a stack
+ * the base has no render of gets `base: null`.
+ * @param {Render[]} renders
+ * @param {string} dir
+ */
+export function attachBases(renders, dir) {
+  for (const render of renders) {
+    const file = join(dir, render.folder, `${render.stack}.json`);
+    render.base = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
   }
   return renders;
 }
@@ -225,8 +243,490 @@ export function textPreview(render) {
   ];
 }
 
+/**
+ * One part of a render's `analysis` (libs/analysis), or undefined when the render has none.
+ * @param {Record<string, unknown> | null | undefined} snapshot
+ * @param {string} key
+ * @returns {any}
+ */
+function analysisPart(snapshot, key) {
+  const analysis = /** @type {Record<string, unknown> | undefined} */ (snapshot?.['analysis']);
+  return analysis && typeof analysis === 'object' ? analysis[key] : undefined;
+}
+
+/**
+ * @typedef {{ name: string, type: string, kind: string, holds?: string, changedInputs?: string[],
+ *   replacedBy?: { input: string }[], protectedInBase?: boolean }} ResourceChange
+ * @typedef {{ store: string, formerName?: string, status: string, resources: ResourceChange[] }} StorePlan
+ * @typedef {{ stores: StorePlan[], others: ResourceChange[], notes: string[],
+ *   dataLoss: { store?: string, message: string }[] }} ChangePlan `analysis.changes` as
+ *   `checkpoints-synth --base` writes it (libs/analysis/src/changes/index.ts)
+ */
+
+/** @param {Render} render @returns {ChangePlan | undefined} */
+function changePlanOf(render) {
+  const plan = analysisPart(render.snapshot, 'changes');
+  if (!plan || typeof plan !== 'object') return undefined;
+  const list = (/** @type {unknown} */ value) => (Array.isArray(value) ? value : []);
+  return {
+    stores: list(plan.stores),
+    others: list(plan.others),
+    notes: list(plan.notes),
+    dataLoss: list(plan.dataLoss),
+  };
+}
+
+/** `2 updated, 1 replaced`: the resources that change, counted by kind. @param {ResourceChange[]} changes */
+function changeCounts(changes) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const change of changes.filter((each) => each.kind !== 'unchanged')) {
+    counts.set(change.kind, (counts.get(change.kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
+}
+
+/** `bucket llm-x (aws:s3/bucket:Bucket) [data], forced by bucket` @param {ResourceChange} change */
+function replacedLine(change) {
+  const inputs = (change.replacedBy ?? []).map((input) => input.input).join(', ');
+  return (
+    `${change.name} (${change.type})${change.holds ? ` [${change.holds}]` : ''}` +
+    (inputs ? `, forced by ${inputs}` : '')
+  );
+}
+
+/** @param {StorePlan} store */
+const storeTitle = (store) => `${store.store}${store.formerName ? ` (formerly ${store.formerName})` : ''}`;
+
+/** @type {RenderSection} what the change does to each store, against the PR base (`analysis.changes`) */
+export function textChangePlan(render) {
+  const plan = changePlanOf(render);
+  if (!plan) return [];
+  const lines = [];
+  const unchanged = plan.stores.filter(
+    (store) => store.status === 'unchanged' && !changeCounts(store.resources),
+  );
+  for (const store of plan.stores.filter((each) => !unchanged.includes(each))) {
+    const counts = changeCounts(store.resources);
+    lines.push(`    store ${storeTitle(store)}: ${store.status}${counts ? ` (${counts})` : ''}`);
+    for (const change of store.resources.filter((each) => each.kind === 'replaced')) {
+      lines.push(`      replaced: ${replacedLine(change)}`);
+    }
+  }
+  if (unchanged.length > 0) lines.push(`    unchanged: ${unchanged.map(storeTitle).join(', ')}`);
+  const others = changeCounts(plan.others);
+  if (others) lines.push(`    outside the stores: ${others}`);
+  for (const change of plan.others.filter((each) => each.kind === 'replaced')) {
+    lines.push(`      replaced: ${replacedLine(change)}`);
+  }
+  for (const note of plan.notes) lines.push(`    note: ${note}`);
+  for (const loss of plan.dataLoss) lines.push(`    DATA LOSS: ${loss.message}`);
+  const verdict =
+    plan.dataLoss.length > 0
+      ? `${plan.dataLoss.length} change(s) would lose checkpoints or their keys`
+      : 'no data holder deleted or replaced';
+  return [`  change plan (against the PR base): ${verdict}`, ...lines];
+}
+
+/** @type {ReportSection} every data loss first, then per store what changes and what forces a replacement */
+export function markdownChangePlan(renders) {
+  const planned = renders.flatMap((render) => {
+    const plan = changePlanOf(render);
+    return plan ? [{ render, plan }] : [];
+  });
+  if (planned.length === 0) return [];
+  const losses = planned.flatMap(({ render, plan }) =>
+    plan.dataLoss.map((loss) => `> **${cell(stackLabel(render))}**: ${cell(loss.message)}`),
+  );
+  const rows = planned.flatMap(({ render, plan }) => {
+    const storeRows = plan.stores.map((store) => ({
+      name: storeTitle(store),
+      status: store.status,
+      changes: store.resources,
+    }));
+    const others = plan.others.filter((each) => each.kind !== 'unchanged');
+    if (others.length > 0)
+      storeRows.push({ name: '(outside the stores)', status: 'changed', changes: others });
+    return storeRows.map(
+      (row) =>
+        `| ${cell(render.folder)} | ${cell(render.stack)} | ${cell(row.name)} | ${cell(row.status)} | ` +
+        `${cell(changeCounts(row.changes))} | ` +
+        `${row.changes
+          .filter((each) => each.kind === 'replaced')
+          .map((each) => cell(replacedLine(each)))
+          .join('<br>')} |`,
+    );
+  });
+  const notes = planned.flatMap(({ render, plan }) =>
+    plan.notes.map((note) => `- ${cell(stackLabel(render))}: ${cell(note)}`),
+  );
+  return [
+    '### Change plan (against the PR base)',
+    '',
+    ...(losses.length > 0
+      ? [
+          '> [!CAUTION]',
+          `> **Data loss**: ${losses.length} change(s) would lose checkpoints or their keys:`,
+          '>',
+          ...losses.flatMap((line, i) => (i === 0 ? [line] : ['>', line])),
+          '',
+        ]
+      : ['No resource holding checkpoints or their keys would be deleted or replaced.', '']),
+    '| nx project | stack | store | status | changes | replaced (forced by) |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    ...(notes.length > 0 ? [...notes, ''] : []),
+  ];
+}
+
+/**
+ * @typedef {{ heading: string, lines: string[] }} AnalysisReport what one render's analysis says:
+ *   a line indented by two spaces belongs to the line above it
+ */
+
+/** @param {string} label @param {AnalysisReport | undefined} report */
+function textAnalysis(label, report) {
+  if (!report) return [];
+  return [`  ${label}: ${report.heading}`, ...report.lines.map((line) => `    ${line}`)];
+}
+
+/**
+ * One heading, then per render with that analysis its heading line and a list.
+ * @param {string} title
+ * @param {Render[]} renders
+ * @param {(render: Render) => AnalysisReport | undefined} reportOf
+ */
+function markdownAnalysis(title, renders, reportOf) {
+  const reports = renders.flatMap((render) => {
+    const report = reportOf(render);
+    return report ? [{ render, report }] : [];
+  });
+  if (reports.length === 0) return [];
+  const item = (/** @type {string} */ line) =>
+    line.startsWith('  ') ? `  - ${cell(line.trim())}` : `- ${cell(line)}`;
+  return [
+    `### ${title}`,
+    '',
+    ...reports.flatMap(({ render, report }) => [
+      `**${cell(stackLabel(render))}**: ${cell(report.heading)}`,
+      ...(report.lines.length > 0 ? ['', ...report.lines.map(item)] : []),
+      '',
+    ]),
+  ];
+}
+
+/**
+ * @typedef {{ monthlyCost: number | null, currency?: string,
+ *   bytesByState?: { live?: number, noncurrent?: number, softDeleted?: number },
+ *   priceTable?: { date?: string, source?: string }, assumptions?: string[], missingPrices?: string[] }} Projection
+ * @typedef {{ store: string, deleteRecoveryDays: number | null, overwriteRecoveryDays: number | null,
+ *   purgeWithinDays: number | null, promisedPurgeWithinDays: number | null, hourlyCopies: number | null,
+ *   expiresAfterDays: number | null, notes?: string[], broken?: { message: string }[],
+ *   projection?: Projection }} StoreRetention `analysis.retention[]` (libs/analysis/src/retention/index.ts)
+ */
+
+/** The figures a store's retention line shows, each with how its null reads. */
+const RETENTION_FIGURES = /** @type {const} */ ([
+  [
+    'deleteRecoveryDays',
+    'delete recovery',
+    (/** @type {number | null} */ v) => (v === null ? 'unlimited' : `${v} d`),
+  ],
+  [
+    'overwriteRecoveryDays',
+    'overwrite recovery',
+    (/** @type {number | null} */ v) => (v === null ? 'unlimited' : `${v} d`),
+  ],
+  ['purgeWithinDays', 'purge within', (/** @type {number | null} */ v) => (v === null ? 'never' : `${v} d`)],
+  [
+    'promisedPurgeWithinDays',
+    'promised',
+    (/** @type {number | null} */ v) => (v === null ? 'none' : `${v} d`),
+  ],
+  [
+    'hourlyCopies',
+    'hourly copies',
+    (/** @type {number | null} */ v) => (v === null ? 'unbounded' : String(v)),
+  ],
+  [
+    'expiresAfterDays',
+    'expires after',
+    (/** @type {number | null} */ v) => (v === null ? 'never' : `${v} d`),
+  ],
+]);
+
+/** @param {Record<string, unknown> | null | undefined} snapshot @returns {StoreRetention[] | undefined} */
+function retentionOf(snapshot) {
+  const retention = analysisPart(snapshot, 'retention');
+  return Array.isArray(retention) ? retention : undefined;
+}
+
+/** @param {StoreRetention} store */
+function retentionFigures(store) {
+  // A figure the render does not carry (an older render) is left out, not shown as its null.
+  return RETENTION_FIGURES.filter(([key]) => key in store)
+    .map(([key, label, show]) => `${label} ${show(store[key] ?? null)}`)
+    .join(', ');
+}
+
+/** `1.5 GiB`: bytes for a reader. @param {number} bytes */
+function bytesText(bytes) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** @param {Projection | undefined} projection */
+function costText(projection) {
+  if (!projection) return '';
+  if (typeof projection.monthlyCost !== 'number') {
+    const missing = projection.missingPrices ?? [];
+    return `unknown${missing.length > 0 ? ` (no price for ${missing.join(', ')})` : ''}`;
+  }
+  return `${projection.monthlyCost.toFixed(2)} ${projection.currency ?? ''}/month`.replace(' /', '/');
+}
+
+/** @param {Projection | undefined} projection */
+function bytesTextOf(projection) {
+  const bytes = projection?.bytesByState;
+  if (!bytes) return '';
+  return [
+    ['live', bytes.live],
+    ['noncurrent', bytes.noncurrent],
+    ['soft-deleted', bytes.softDeleted],
+  ]
+    .filter(([, n]) => typeof n === 'number')
+    .map(([state, n]) => `${state} ${bytesText(/** @type {number} */ (n))}`)
+    .join(', ');
+}
+
+/**
+ * `a -> b` when both sides have it and they differ, `b` when only the current render has it.
+ * @param {string} before
+ * @param {string} after
+ */
+const beforeAfter = (before, after) =>
+  before && before !== after ? `${before} -> ${after || 'none'}` : after;
+
+/** @param {{ message: string }[]} broken the promises a store breaks */
+const brokenLines = (broken) => broken.map((each) => `  BROKEN: ${each.message}`);
+
+/**
+ * What a store's retention looks like, or what the change does to it: lines without indent, and
+ * none for a store the change leaves as it was.
+ * @param {StoreRetention | undefined} before undefined: no base figures to compare with
+ * @param {StoreRetention} after
+ * @param {boolean} compare
+ */
+function retentionLines(before, after, compare) {
+  if (compare && !before) {
+    return [
+      `${after.store} (new): ${retentionFigures(after)}`,
+      ...projectionLines(undefined, after.projection),
+      ...brokenLines(after.broken ?? []),
+    ];
+  }
+  if (!compare || !before) {
+    return [
+      `${after.store}: ${retentionFigures(after)}`,
+      ...projectionLines(undefined, after.projection),
+      ...brokenLines(after.broken ?? []),
+    ];
+  }
+  const changed = RETENTION_FIGURES.filter(
+    ([key]) => key in before && key in after && before[key] !== after[key],
+  ).map(([key, label, show]) => `${label} ${show(before[key] ?? null)} -> ${show(after[key] ?? null)}`);
+  const projection = projectionLines(before.projection, after.projection, true);
+  const brokenBefore = new Set((before.broken ?? []).map((broken) => broken.message));
+  const broken = (after.broken ?? []).filter((each) => !brokenBefore.has(each.message));
+  if (changed.length === 0 && projection.length === 0 && broken.length === 0) return [];
+  return [
+    `${after.store}: ${changed.length > 0 ? changed.join(', ') : 'retention figures unchanged'}`,
+    ...projection,
+    ...brokenLines(broken),
+  ];
+}
+
+/**
+ * The storage and cost projection's lines, when the render carries one.
+ * @param {Projection | undefined} before
+ * @param {Projection | undefined} after
+ * @param {boolean} onlyChanges
+ */
+function projectionLines(before, after, onlyChanges = false) {
+  if (!after) return before ? ['  projection: no longer computed'] : [];
+  const [costBefore, costAfter] = [costText(before), costText(after)];
+  const [bytesBefore, bytesAfter] = [bytesTextOf(before), bytesTextOf(after)];
+  if (onlyChanges && costBefore === costAfter && bytesBefore === bytesAfter) return [];
+  const table = after.priceTable?.date ? ` (prices of ${after.priceTable.date})` : '';
+  const noBase = onlyChanges && !before ? ' (the base render has no projection to compare with)' : '';
+  return [
+    `  monthly cost ${beforeAfter(costBefore, costAfter)}${table}` +
+      (bytesAfter ? `; stored ${beforeAfter(bytesBefore, bytesAfter)}` : '') +
+      noBase,
+  ];
+}
+
+/**
+ * Per store, the retention lines of one render: the change's differences when there is a base
+ * render with retention figures, else the current figures.
+ * @param {Render} render
+ * @returns {AnalysisReport | undefined}
+ */
+function retentionReport(render) {
+  const after = retentionOf(render.snapshot);
+  if (!after) return undefined;
+  const before = render.base === undefined ? undefined : retentionOf(render.base);
+  if (render.base !== undefined && (render.base === null || before)) {
+    const base = before ?? [];
+    const lines = [
+      ...after.flatMap((store) =>
+        retentionLines(
+          base.find((each) => each.store === store.store),
+          store,
+          true,
+        ),
+      ),
+      ...base
+        .filter((store) => !after.some((each) => each.store === store.store))
+        .map((store) => `${store.store} (removed): was ${retentionFigures(store)}`),
+    ];
+    const heading =
+      render.base === null
+        ? 'no base render of this stack (a new stack, or the base did not render it)'
+        : lines.length === 0
+          ? 'unchanged by this change'
+          : 'what this change does';
+    return { heading, lines };
+  }
+  const heading =
+    render.base === undefined
+      ? 'current figures'
+      : 'the base render has no retention figures; current figures';
+  return { heading, lines: after.flatMap((store) => retentionLines(undefined, store, false)) };
+}
+
+/** @type {RenderSection} recovery windows, purge bound, hourly copies and projection per store (`analysis.retention`) */
+export function textRetention(render) {
+  return textAnalysis('retention', retentionReport(render));
+}
+
+/** @type {ReportSection} */
+export function markdownRetention(renders) {
+  return markdownAnalysis('Retention (recovery, purge, copies, projected cost)', renders, retentionReport);
+}
+
+/**
+ * @typedef {{ principal: { id: string, label: string, kind?: string }, operation: string, reason: string }} AccessGrant
+ * @typedef {{ store: string, cloud?: string, environment?: string, grants: AccessGrant[] }} StoreAccess
+ * @typedef {{ ciChecked?: boolean, stores: StoreAccess[] }} AccessAnalysis `analysis.access`
+ *   (libs/analysis/src/access/model.ts)
+ */
+
+/** @param {Record<string, unknown> | null | undefined} snapshot @returns {AccessAnalysis | undefined} */
+function accessOf(snapshot) {
+  const access = analysisPart(snapshot, 'access');
+  return access && typeof access === 'object' && Array.isArray(access.stores) ? access : undefined;
+}
+
+/**
+ * A grant is the same before and after when the same principal may do the same operation; the
+ * label is part of it because an offline render may not know two principals' ids apart yet.
+ * @param {AccessGrant} grant
+ */
+const grantKey = (grant) => `${grant.principal.id}\n${grant.principal.label}\n${grant.operation}`;
+
+/** @param {AccessGrant} grant */
+const grantLine = (grant) => `${grant.principal.label} ${grant.operation} (${grant.reason})`;
+
+/** `writer: read, write, delete; ci deploy-dev: configure`: who may do what on a store. @param {StoreAccess} store */
+function accessSummary(store) {
+  /** @type {Map<string, string[]>} */
+  const byPrincipal = new Map();
+  for (const grant of store.grants) {
+    const operations = byPrincipal.get(grant.principal.label) ?? [];
+    if (!operations.includes(grant.operation)) operations.push(grant.operation);
+    byPrincipal.set(grant.principal.label, operations);
+  }
+  return [...byPrincipal].map(([label, operations]) => `${label}: ${operations.join(', ')}`).join('; ');
+}
+
+/**
+ * Per store, the access one render grants, or what the change adds and removes when there is a base
+ * render with an access analysis.
+ * @param {Render} render
+ * @returns {AnalysisReport | undefined}
+ */
+function accessReport(render) {
+  const after = accessOf(render.snapshot);
+  if (!after) return undefined;
+  const before = render.base === undefined ? undefined : accessOf(render.base);
+  const title = (/** @type {StoreAccess} */ store) =>
+    `${store.store}${store.environment ? ` (${store.environment})` : ''}`;
+  if (render.base !== undefined && (render.base === null || before)) {
+    const base = before?.stores ?? [];
+    /** @type {string[]} */
+    const lines = [];
+    for (const store of after.stores) {
+      const was = base.find((each) => each.store === store.store);
+      const wasKeys = new Set((was?.grants ?? []).map(grantKey));
+      const nowKeys = new Set(store.grants.map(grantKey));
+      const added = store.grants.filter((grant) => !wasKeys.has(grantKey(grant)));
+      const removed = (was?.grants ?? []).filter((grant) => !nowKeys.has(grantKey(grant)));
+      if (added.length + removed.length === 0) continue;
+      lines.push(`${title(store)}${was ? '' : ' (new store)'}:`);
+      lines.push(...added.map((grant) => `  + ${grantLine(grant)}`));
+      lines.push(...removed.map((grant) => `  - ${grantLine(grant)}`));
+    }
+    for (const store of base.filter((each) => !after.stores.some((now) => now.store === each.store))) {
+      lines.push(`${title(store)} (removed): no longer grants ${accessSummary(store) || 'anything'}`);
+    }
+    const ci =
+      before && Boolean(before.ciChecked) !== Boolean(after.ciChecked)
+        ? `; CI identities ${after.ciChecked ? 'checked now, not in the base' : 'checked in the base, not now'}: their grants differ for that reason`
+        : '';
+    const heading =
+      render.base === null
+        ? 'no base render of this stack (a new stack, or the base did not render it)'
+        : lines.length === 0
+          ? `no access added or removed${ci}`
+          : `access this change adds (+) or removes (-)${ci}`;
+    return { heading, lines };
+  }
+  const heading = `${render.base === undefined ? '' : 'the base render has no access analysis; '}${
+    after.ciChecked ? 'CI identities included' : 'CI identities not checked (no bootstrap render)'
+  }`;
+  return {
+    heading,
+    lines: after.stores.map((store) => `${title(store)}: ${accessSummary(store) || 'no grant'}`),
+  };
+}
+
+/** @type {RenderSection} who may do what on each store (`analysis.access`) */
+export function textAccess(render) {
+  return textAnalysis('access', accessReport(render));
+}
+
+/** @type {ReportSection} */
+export function markdownAccess(renders) {
+  return markdownAnalysis('Access (who can do what on each store)', renders, accessReport);
+}
+
 /** The parts of the terminal report about one render, in order. */
-export const TEXT_SECTIONS = [textResources, textPolicies, textPreview];
+export const TEXT_SECTIONS = [
+  textResources,
+  textPolicies,
+  textPreview,
+  textChangePlan,
+  textRetention,
+  textAccess,
+];
 
 /**
  * @param {Render[]} renders
@@ -370,7 +870,14 @@ export function markdownPreviews(renders) {
 }
 
 /** The parts of the Markdown report that must fit in the comment, in order. */
-export const MARKDOWN_SECTIONS = [markdownOverview, markdownPreviews, markdownViolations];
+export const MARKDOWN_SECTIONS = [
+  markdownOverview,
+  markdownChangePlan,
+  markdownPreviews,
+  markdownViolations,
+  markdownRetention,
+  markdownAccess,
+];
 /** What is left out when the comment would be too long. */
 export const MARKDOWN_DETAILS = [markdownResources];
 
@@ -391,7 +898,8 @@ export function formatReport(renders, options = {}) {
   return `${body}\n_The resource lists are left out: too long for a comment. The job log has every table._\n`;
 }
 
-const USAGE = 'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--note=TEXT]';
+const USAGE =
+  'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--base-dir=DIR] [--note=TEXT]';
 
 /**
  * @param {string[]} argv
@@ -408,6 +916,7 @@ export function main(argv) {
         note: { type: 'string' },
         format: { type: 'string', default: 'markdown' },
         previews: { type: 'string' },
+        'base-dir': { type: 'string' },
       },
     });
   } catch (error) {
@@ -425,6 +934,16 @@ export function main(argv) {
   if (parsed.values.note) options.note = parsed.values.note;
   const renders = readRenders(resolve(given));
   if (parsed.values.previews) attachPreviews(renders, resolve(parsed.values.previews));
+  const baseDir = parsed.values['base-dir'];
+  if (baseDir !== undefined) {
+    if (!existsSync(resolve(baseDir))) {
+      console.error(
+        `checkpoints-synth-report: --base-dir=${baseDir}: no such directory; allowed: a directory of base renders (<project>/<stack>.json, as dist/synth)\n${USAGE}`,
+      );
+      return 2;
+    }
+    attachBases(renders, resolve(baseDir));
+  }
   process.stdout.write(
     format === 'text' ? formatText(renders, { ...options, dir: given }) : formatReport(renders, options),
   );

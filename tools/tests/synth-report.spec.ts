@@ -1,5 +1,5 @@
 /** checkpoints-synth-report: the Markdown behind the PR's synth comment and job summary. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, SYNTH_REPORT, tempDir } from './helpers';
 
@@ -319,5 +319,360 @@ describe('--previews: the real preview of each stack beside its offline render',
   it('without --previews the report has no real-preview section', () => {
     const dir = renders({ 'aws-s3/dev.json': renderOf('dev') });
     expect(report([dir])).not.toContain('Real preview');
+  });
+});
+
+describe('the offline analyses: change plan, retention and access per stack', () => {
+  /**
+   * A real render of aws-s3/dev (`nx run aws-s3:synth`), planned by `checkpoints-synth --base`
+   * against a copy of it edited to be the PR base: another bucket name (which replaces the bucket)
+   * and other retention figures, plus a store the change removes.
+   */
+  const FIXTURES = join(__dirname, 'fixtures', 'synth-report');
+  const HEAD = join(FIXTURES, 'head');
+  const BASE = join(FIXTURES, 'base');
+  const real = JSON.parse(readFileSync(join(HEAD, 'aws-s3', 'dev.json'), 'utf8'));
+  const DATA_LOSS = real.analysis.changes.dataLoss[0].message as string;
+
+  /** The real head render with its analysis replaced by `analysis`. */
+  const withAnalysis = (analysis: Record<string, unknown>) => ({ ...real, analysis });
+
+  /** The lines of `text` from the one starting with `heading` up to the next section. */
+  function section(text: string, heading: string): string[] {
+    const lines = text.split('\n');
+    const start = lines.findIndex((line) => line.startsWith(heading));
+    if (start < 0) return [];
+    // A Markdown section ends at the next heading, a terminal one at the next section or stack.
+    // (the violations section has no heading when there is none).
+    const next = heading.startsWith('#') ? /^#{2,3} |^No policy violation\.$/ : /^$|^ {0,2}[a-z][a-z ]*: /;
+    const end = lines.findIndex((line, i) => i > start && next.test(line));
+    return lines.slice(start, end < 0 ? undefined : end);
+  }
+
+  describe('change plan (analysis.changes)', () => {
+    it('puts every data loss first, then per store what changes and the input forcing a replacement', () => {
+      const markdown = report([HEAD]);
+      expect(section(markdown, '### Change plan')).toEqual([
+        '### Change plan (against the PR base)',
+        '',
+        '> [!CAUTION]',
+        '> **Data loss**: 1 change(s) would lose checkpoints or their keys:',
+        '>',
+        `> **aws-s3/dev**: ${DATA_LOSS}`,
+        '',
+        '| nx project | stack | store | status | changes | replaced (forced by) |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| aws-s3 | dev | llm-pretrain | changed | 1 replaced | llm-pretrain-bucket (aws:s3/bucket:Bucket) [data], forced by bucket |',
+        '',
+      ]);
+      expect(DATA_LOSS).toContain("'llm-pretrain-bucket' would be replaced");
+      const text = report([HEAD, '--format=text']);
+      expect(section(text, '  change plan')).toEqual([
+        '  change plan (against the PR base): 1 change(s) would lose checkpoints or their keys',
+        '    store llm-pretrain: changed (1 replaced)',
+        '      replaced: llm-pretrain-bucket (aws:s3/bucket:Bucket) [data], forced by bucket',
+        `    DATA LOSS: ${DATA_LOSS}`,
+      ]);
+    });
+
+    it('a renamed store, a change outside the stores and a note; no data loss is said so', () => {
+      const dir = renders({
+        'gcp-gcs/dev.json': {
+          project: 'checkpoints-gcp',
+          stack: 'dev',
+          resources: [],
+          violations: [],
+          analysis: {
+            changes: {
+              stores: [
+                {
+                  store: 'vision',
+                  formerName: 'images',
+                  status: 'changed',
+                  resources: [
+                    {
+                      name: 'vision-bucket',
+                      type: 'gcp:storage/bucket:Bucket',
+                      kind: 'unchanged',
+                      holds: 'data',
+                    },
+                    {
+                      name: 'vision-lifecycle',
+                      type: 'gcp:storage/x:Y',
+                      kind: 'updated',
+                      changedInputs: ['rules'],
+                    },
+                    { name: 'vision-reader', type: 'gcp:serviceaccount/account:Account', kind: 'created' },
+                  ],
+                },
+                {
+                  store: 'llm',
+                  status: 'unchanged',
+                  resources: [{ name: 'llm-bucket', type: 't', kind: 'unchanged' }],
+                },
+              ],
+              others: [{ name: 'ring', type: 'gcp:kms/keyRing:KeyRing', kind: 'released', holds: 'key' }],
+              notes: ['store audio is no longer in the config: its resources are released'],
+              dataLoss: [],
+            },
+          },
+        },
+      });
+      expect(section(report([dir]), '### Change plan')).toEqual([
+        '### Change plan (against the PR base)',
+        '',
+        'No resource holding checkpoints or their keys would be deleted or replaced.',
+        '',
+        '| nx project | stack | store | status | changes | replaced (forced by) |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| gcp-gcs | dev | vision (formerly images) | changed | 1 updated, 1 created |  |',
+        '| gcp-gcs | dev | llm | unchanged |  |  |',
+        '| gcp-gcs | dev | (outside the stores) | changed | 1 released |  |',
+        '',
+        '- gcp-gcs/dev: store audio is no longer in the config: its resources are released',
+        '',
+      ]);
+      expect(section(report([dir, '--format=text']), '  change plan')).toEqual([
+        '  change plan (against the PR base): no data holder deleted or replaced',
+        '    store vision (formerly images): changed (1 updated, 1 created)',
+        '    unchanged: llm',
+        '    outside the stores: 1 released',
+        '    note: store audio is no longer in the config: its resources are released',
+      ]);
+    });
+
+    it('a render planned against no base has no change plan section, and claims no safety', () => {
+      const dir = renders({ 'aws-s3/dev.json': withAnalysis({ retention: real.analysis.retention }) });
+      for (const text of [report([dir]), report([dir, '--format=text'])]) {
+        expect(text.toLowerCase()).not.toContain('change plan');
+        expect(text).not.toContain('would be deleted or replaced');
+      }
+    });
+  });
+
+  describe('retention (analysis.retention)', () => {
+    it('with --base-dir: before -> after for the figures that changed, and the stores removed', () => {
+      const markdown = report([HEAD, `--base-dir=${BASE}`]);
+      expect(section(markdown, '### Retention')).toEqual([
+        '### Retention (recovery, purge, copies, projected cost)',
+        '',
+        '**aws-s3/dev**: what this change does',
+        '',
+        '- llm-pretrain: delete recovery 7 d -> 4 d, overwrite recovery 7 d -> 4 d, purge within 8 d -> 5 d, promised 8 d -> 5 d, hourly copies 193 -> 49',
+        '- vision-old (removed): was delete recovery 7 d, overwrite recovery 7 d, purge within 8 d, promised 8 d, hourly copies 193, expires after 31 d',
+        '',
+      ]);
+      expect(section(report([HEAD, '--format=text', `--base-dir=${BASE}`]), '  retention')).toEqual([
+        '  retention: what this change does',
+        '    llm-pretrain: delete recovery 7 d -> 4 d, overwrite recovery 7 d -> 4 d, purge within 8 d -> 5 d, promised 8 d -> 5 d, hourly copies 193 -> 49',
+        '    vision-old (removed): was delete recovery 7 d, overwrite recovery 7 d, purge within 8 d, promised 8 d, hourly copies 193, expires after 31 d',
+      ]);
+    });
+
+    it('without --base-dir: the current figures, from the render', () => {
+      const store = real.analysis.retention[0];
+      expect(store).toMatchObject({ deleteRecoveryDays: 4, purgeWithinDays: 5, hourlyCopies: 49 });
+      expect(section(report([HEAD, '--format=text']), '  retention')).toEqual([
+        '  retention: current figures',
+        '    llm-pretrain: delete recovery 4 d, overwrite recovery 4 d, purge within 5 d, promised 5 d, hourly copies 49, expires after 31 d',
+      ]);
+    });
+
+    it('a store unchanged by the change, a new store and a broken promise; nulls read as what they mean', () => {
+      const store = real.analysis.retention[0];
+      const kept = { ...store, store: 'kept' };
+      const fresh = {
+        ...store,
+        store: 'fresh',
+        deleteRecoveryDays: null,
+        purgeWithinDays: null,
+        hourlyCopies: null,
+        expiresAfterDays: null,
+        broken: [{ promise: 'purge', day: 12, message: 'a deleted checkpoint is never purged' }],
+      };
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ retention: [kept, fresh] }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ retention: [kept] }) });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  retention')).toEqual([
+        '  retention: what this change does',
+        '    fresh (new): delete recovery unlimited, overwrite recovery 4 d, purge within never, promised 5 d, hourly copies unbounded, expires after never',
+        '      BROKEN: a deleted checkpoint is never purged',
+      ]);
+      const same = renders({ 'aws-s3/dev.json': withAnalysis({ retention: [kept] }) });
+      expect(section(report([same, '--format=text', `--base-dir=${base}`]), '  retention')).toEqual([
+        '  retention: unchanged by this change',
+      ]);
+    });
+
+    it('a stack the base has no render of, and a base render without retention figures, are said so', () => {
+      const empty = tempDir('synth-base-');
+      expect(section(report([HEAD, '--format=text', `--base-dir=${empty}`]), '  retention')).toEqual([
+        '  retention: no base render of this stack (a new stack, or the base did not render it)',
+        '    llm-pretrain (new): delete recovery 4 d, overwrite recovery 4 d, purge within 5 d, promised 5 d, hourly copies 49, expires after 31 d',
+      ]);
+      const old = renders({ 'aws-s3/dev.json': { ...real, analysis: undefined } });
+      expect(section(report([HEAD, '--format=text', `--base-dir=${old}`]), '  retention')).toEqual([
+        '  retention: the base render has no retention figures; current figures',
+        '    llm-pretrain: delete recovery 4 d, overwrite recovery 4 d, purge within 5 d, promised 5 d, hourly copies 49, expires after 31 d',
+      ]);
+    });
+
+    it('the storage and cost projection before -> after, when the render carries one', () => {
+      const store = real.analysis.retention[0];
+      const GIB = 1024 ** 3;
+      const projection = (monthlyCost: number | null, live: number, noncurrent: number) => ({
+        monthlyCost,
+        currency: 'USD',
+        bytesByState: { live, noncurrent, softDeleted: 0 },
+        priceTable: { date: '2026-11-01', source: 'https://aws.amazon.com/s3/pricing/' },
+        assumptions: ['checkpoint 10 GiB every hour, 5 kept'],
+        missingPrices: monthlyCost === null ? ['aws s3 standard ap-east-2'] : [],
+      });
+      const base = renders({
+        'aws-s3/dev.json': withAnalysis({
+          retention: [{ ...store, projection: projection(3.45, 50 * GIB, 480 * GIB) }],
+        }),
+      });
+      const head = renders({
+        'aws-s3/dev.json': withAnalysis({
+          retention: [{ ...store, projection: projection(1.15, 50 * GIB, 120 * GIB) }],
+        }),
+      });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  retention')).toEqual([
+        '  retention: what this change does',
+        '    llm-pretrain: retention figures unchanged',
+        '      monthly cost 3.45 USD/month -> 1.15 USD/month (prices of 2026-11-01); stored live 50.0 GiB, noncurrent 480.0 GiB, soft-deleted 0 B -> live 50.0 GiB, noncurrent 120.0 GiB, soft-deleted 0 B',
+      ]);
+      const unpriced = renders({
+        'aws-s3/dev.json': withAnalysis({ retention: [{ ...store, projection: projection(null, GIB, 0) }] }),
+      });
+      expect(section(report([unpriced, '--format=text']), '  retention')).toContain(
+        '      monthly cost unknown (no price for aws s3 standard ap-east-2) (prices of 2026-11-01); stored live 1.0 GiB, noncurrent 0 B, soft-deleted 0 B',
+      );
+    });
+
+    it('no projection in the render: no cost or bytes are shown', () => {
+      for (const text of [
+        report([HEAD]),
+        report([HEAD, '--format=text']),
+        report([HEAD, `--base-dir=${BASE}`]),
+      ]) {
+        expect(text).not.toMatch(/monthly cost|USD|GiB/);
+      }
+    });
+
+    it('a render without retention figures has no retention section', () => {
+      const dir = renders({ 'aws-s3/dev.json': { ...real, analysis: undefined } });
+      for (const text of [report([dir]), report([dir, '--format=text'])]) {
+        expect(text.toLowerCase()).not.toContain('retention');
+        expect(text).not.toMatch(/### Access|access:/);
+        expect(text.toLowerCase()).not.toContain('change plan');
+      }
+    });
+  });
+
+  describe('access (analysis.access, as libs/analysis/src/access/model.ts writes it)', () => {
+    const principal = (label: string, kind: string, id = `arn:aws:iam::111122223333:role/${label}`) => ({
+      id,
+      label,
+      kind,
+    });
+    const writer = principal('writer', 'store-identity');
+    const reader = principal('reader', 'store-identity');
+    const deploy = principal('ci deploy-dev', 'ci-deploy');
+    const grant = (who: typeof writer, operation: string, reason: string) => ({
+      principal: who,
+      operation,
+      reason,
+    });
+    const access = (grants: unknown[], ciChecked = true) => ({
+      ciChecked,
+      stores: [{ store: 'llm-pretrain', cloud: 'aws', environment: 'dev', grants }],
+    });
+    const baseGrants = [
+      grant(writer, 'read', 'role policy llm-pretrain-writer-access'),
+      grant(writer, 'write', 'role policy llm-pretrain-writer-access'),
+      grant(reader, 'read', 'role policy llm-pretrain-reader-access'),
+      grant(reader, 'write', 'role policy llm-pretrain-reader-access'),
+    ];
+    const headGrants = [
+      ...baseGrants.filter((each) => !(each.principal === reader && each.operation === 'write')),
+      grant(deploy, 'read', 'bucket policy statement Deploy'),
+    ];
+
+    it('with --base-dir: per store, the access the change adds and removes, with the reason', () => {
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(headGrants) }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(baseGrants) }) });
+      expect(section(report([head, `--base-dir=${base}`]), '### Access')).toEqual([
+        '### Access (who can do what on each store)',
+        '',
+        '**aws-s3/dev**: access this change adds (+) or removes (-)',
+        '',
+        '- llm-pretrain (dev):',
+        '  - + ci deploy-dev read (bucket policy statement Deploy)',
+        '  - - reader write (role policy llm-pretrain-reader-access)',
+        '',
+      ]);
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  access')).toEqual([
+        '  access: access this change adds (+) or removes (-)',
+        '    llm-pretrain (dev):',
+        '      + ci deploy-dev read (bucket policy statement Deploy)',
+        '      - reader write (role policy llm-pretrain-reader-access)',
+      ]);
+      const same = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(baseGrants) }) });
+      expect(section(report([same, '--format=text', `--base-dir=${base}`]), '  access')).toEqual([
+        '  access: no access added or removed',
+      ]);
+    });
+
+    it('two principals whose ids the offline render does not know yet are still told apart', () => {
+      const unknown = (label: string) => principal(label, 'store-identity', 'unknown');
+      const both = [grant(unknown('writer'), 'read', 'r'), grant(unknown('reader'), 'read', 'r')];
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(both.slice(0, 1)) }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(both) }) });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  access')).toEqual([
+        '  access: access this change adds (+) or removes (-)',
+        '    llm-pretrain (dev):',
+        '      - reader read (r)',
+      ]);
+    });
+
+    it('a removed store and a change in whether CI identities were checked are said so', () => {
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: { ciChecked: false, stores: [] } }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(baseGrants) }) });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  access')).toEqual([
+        '  access: access this change adds (+) or removes (-); CI identities checked in the base, not now: their grants differ for that reason',
+        '    llm-pretrain (dev) (removed): no longer grants writer: read, write; reader: read, write',
+      ]);
+    });
+
+    it('without --base-dir: one compact line per store, who may do what', () => {
+      const dir = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(headGrants, false) }) });
+      expect(section(report([dir, '--format=text']), '  access')).toEqual([
+        '  access: CI identities not checked (no bootstrap render)',
+        '    llm-pretrain (dev): writer: read, write; reader: read; ci deploy-dev: read',
+      ]);
+      expect(section(report([dir]), '### Access')).toEqual([
+        '### Access (who can do what on each store)',
+        '',
+        '**aws-s3/dev**: CI identities not checked (no bootstrap render)',
+        '',
+        '- llm-pretrain (dev): writer: read, write; reader: read; ci deploy-dev: read',
+        '',
+      ]);
+    });
+
+    it('a render without analysis.access says nothing about access', () => {
+      for (const text of [report([HEAD]), report([HEAD, '--format=text', `--base-dir=${BASE}`])]) {
+        expect(text.toLowerCase()).not.toContain('access:');
+        expect(text).not.toContain('### Access');
+      }
+    });
+  });
+
+  it('refuses a --base-dir that does not exist, naming the flag and what is allowed', () => {
+    const result = run(process.execPath, [SYNTH_REPORT, HEAD, `--base-dir=${join(FIXTURES, 'missing')}`]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`--base-dir=${join(FIXTURES, 'missing')}: no such directory`);
+    expect(result.stderr).toContain('allowed: a directory of base renders');
   });
 });

@@ -4,11 +4,11 @@
  * commit, the matrix built by checkpoints-affected, forks guarded, one deploy per stack at a
  * time, prod behind its own environment.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ENVIRONMENTS } from '@checkpoints/config';
-import { run, tempDir, WORKSPACE } from './helpers';
+import { NODE_DIR, run, tempDir, WORKSPACE } from './helpers';
 
 interface Step {
   name?: string;
@@ -195,16 +195,74 @@ describe('pr.yml', () => {
     expect(steps.indexOf(changes!)).toBeLessThan(steps.findIndex((s) => s.name === 'Synth report (job log)'));
   });
 
-  it('prints the render report in the log, keeps dist/synth as an artifact, and summarizes it', () => {
-    const steps = job('pr', 'checks').steps;
-    expect(steps.map((s) => s.run)).toContain('npx checkpoints-synth-report dist/synth --format=text');
-    expect(stepUsing(job('pr', 'checks'), 'actions/upload-artifact')?.with).toMatchObject({
-      name: 'synth',
-      path: 'dist/synth',
+  it('prints the render report in the log, keeps dist/synth and the base renders as artifacts, and summarizes it', () => {
+    const checks = job('pr', 'checks');
+    expect(
+      checks.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => s.with),
+    ).toEqual([
+      expect.objectContaining({ name: 'synth', path: 'dist/synth' }),
+      expect.objectContaining({ name: 'synth-base', path: '${{ runner.temp }}/base/dist/synth' }),
+    ]);
+    const changes = checks.steps.findIndex((s) => s.id === 'changes');
+    for (const name of ['Synth report (job log)', 'Synth report (job summary)']) {
+      expect(checks.steps.findIndex((s) => s.name === name)).toBeGreaterThan(changes);
+    }
+  });
+
+  describe("the report steps compare with the base commit's renders when there are any", () => {
+    /** A render of aws-s3/dev planned against an edited copy (tools/tests/fixtures/synth-report). */
+    const FIXTURES = join(WORKSPACE, 'tools', 'tests', 'fixtures', 'synth-report');
+
+    /**
+     * Runs a report step's script as Actions would (bash -eo pipefail) in a fresh folder holding the
+     * PR's renders at dist/synth and, if `withBase`, the base renders where `baseAt` says; `npx`
+     * runs the workspace's checkpoints-synth-report. Returns what it printed and its summary.
+     */
+    function runStep(jobId: string, stepName: string, baseAt: (dir: string) => string, withBase: boolean) {
+      const dir = tempDir('pr-report-');
+      cpSync(join(FIXTURES, 'head'), join(dir, 'dist', 'synth'), { recursive: true });
+      if (withBase) cpSync(join(FIXTURES, 'base'), baseAt(dir), { recursive: true });
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      const report = join(WORKSPACE, 'tools', 'pulumi', 'synth-report.mjs');
+      writeFileSync(join(bin, 'npx'), `#!/bin/sh\nshift\nexec node '${report}' "$@"\n`, { mode: 0o755 });
+      mkdirSync(join(dir, 'tools', 'pulumi'), { recursive: true });
+      cpSync(report, join(dir, 'tools', 'pulumi', 'synth-report.mjs'));
+      const summary = join(dir, 'summary.md');
+      const step = job('pr', jobId).steps.find((s) => s.name === stepName);
+      const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step?.run ?? 'exit 99'], {
+        cwd: dir,
+        env: {
+          PATH: [bin, NODE_DIR, '/usr/bin', '/bin'].join(':'),
+          RUNNER_TEMP: join(dir, 'runner-temp'),
+          GITHUB_STEP_SUMMARY: summary,
+        },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      const written = existsSync(join(dir, 'report.md')) ? readFileSync(join(dir, 'report.md'), 'utf8') : '';
+      return {
+        output: result.stdout,
+        summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '',
+        written,
+      };
+    }
+    const inRunnerTemp = (dir: string) => join(dir, 'runner-temp', 'base', 'dist', 'synth');
+    const downloaded = (dir: string) => join(dir, 'synth-base');
+
+    it.each([
+      ['checks', 'Synth report (job log)', inRunnerTemp, 'output'],
+      ['checks', 'Synth report (job summary)', inRunnerTemp, 'summary'],
+      ['comment', 'Report (offline render and real previews)', downloaded, 'written'],
+    ] as const)('%s: %s', (jobId, stepName, baseAt, where) => {
+      const compared = runStep(jobId, stepName, baseAt, true)[where];
+      expect(compared).toContain('hourly copies 193 -> 49');
+      expect(compared).toContain('vision-old (removed)');
+      expect(compared).toContain("'llm-pretrain-bucket' would be replaced");
+      const alone = runStep(jobId, stepName, baseAt, false)[where];
+      expect(alone).toContain('current figures');
+      expect(alone).not.toContain(' -> ');
     });
-    expect(steps.find((s) => s.name === 'Synth report (job summary)')?.run).toContain(
-      'npx checkpoints-synth-report dist/synth --note="$note" >> "$GITHUB_STEP_SUMMARY"',
-    );
   });
 
   it('one comment, found by its marker, with the offline renders and the real previews side by side', () => {
@@ -213,10 +271,11 @@ describe('pr.yml', () => {
     const downloads = comment.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@'));
     expect(downloads.map((s) => s.with)).toEqual([
       { name: 'synth', path: 'dist/synth' },
+      { name: 'synth-base', path: 'synth-base' },
       { pattern: 'preview-*', path: 'previews', 'merge-multiple': true },
     ]);
     expect(comment.steps.find((s) => s.name === 'Report (offline render and real previews)')?.run).toContain(
-      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews --note="$note" > report.md',
+      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews "${base[@]}" --note="$note" > report.md',
     );
     const script = String(stepUsing(comment, 'actions/github-script')?.with?.['script']);
     expect(script).toContain("'<!-- checkpoints:synth-report -->'");
