@@ -581,7 +581,8 @@ function projectionLines(before, after, onlyChanges = false) {
  */
 function retentionReport(render) {
   const after = retentionOf(render.snapshot);
-  if (!after) return undefined;
+  // A render without stores (the bootstrap project) has no retention to report.
+  if (!after || after.length === 0) return undefined;
   const before = render.base === undefined ? undefined : retentionOf(render.base);
   if (render.base !== undefined && (render.base === null || before)) {
     const base = before ?? [];

@@ -155,6 +155,8 @@ describe('--format=text: the terminal report npm start prints after the renders'
           { type: 'azure-native:storage:StorageAccount', name: 'c', custom: true, protect: true },
         ],
         violations: [{ policy: 'standard-tags', level: 'advisory', message: 'x' }],
+        // A render without stores: no retention section, not an empty one.
+        analysis: { retention: [] },
       },
     });
     expect(report([dir, '--format=text']).split('\n')).toEqual([
