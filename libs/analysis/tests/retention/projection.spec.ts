@@ -1,4 +1,5 @@
 import { WORKLOAD_DEFAULTS, type Cloud } from '@checkpoints/config';
+import fc from 'fast-check';
 import { retentionOf, type RenderedResource, type StoreProjection } from '../../src';
 
 const GIB = 2 ** 30;
@@ -189,5 +190,23 @@ describe('storage and cost projection (from the retention replay)', () => {
     expect(result.bytesByState.softDeleted / GIB).toBeCloseTo(7, 6);
     expect(result.monthlyCost).toBeNull();
     expect(result.missingPrices).toEqual(['azure eastus2 HOT_ZRS']);
+  });
+
+  it('without expiry, the live bytes are the kept checkpoints plus latest.pt, for any workload', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 48 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.constantFrom(0, 1, 6),
+        (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours) => {
+          const workload = { checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours };
+          const result = gcs(7, 0, 'us-central1', workload);
+          const latest = latestOverwriteHours > 0 ? 1 : 0;
+          expect(result.bytesByState.live / GIB).toBeCloseTo((keepLast + latest) * checkpointSizeGiB, 3);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
