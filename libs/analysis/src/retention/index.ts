@@ -228,8 +228,9 @@ export function simulateStore(
     broken,
     projection: projectStore(
       store.cloud,
+      store.resources,
       lifecycle,
-      projectionInputsOf(componentInputs, statement?.tier ?? 'standard'),
+      projectionInputsOf(componentInputs),
       horizon,
     ),
   };

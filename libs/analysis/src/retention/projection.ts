@@ -3,10 +3,11 @@
  * workload, per state and storage class, from the same replay that judges the retention promises, priced
  * with the dated list-price table (prices.ts). Pure: no cloud call.
  */
-import { WORKLOAD_DEFAULTS, type Cloud, type Tier, type WorkloadSpec } from '@checkpoints/config';
+import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
 import { HOURS_PER_DAY, replay, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
 import { LIST_PRICES, PRICE_DATE, listPrice } from './prices';
-import { numberOr, record } from './values';
+import { resourcesOfType, type RenderedResource } from '../render';
+import { list, record } from './values';
 
 const GIB = 2 ** 30;
 /** The projection replays a job's kept checkpoints for at most this many days (100 years). */
@@ -35,18 +36,14 @@ export interface StoreProjection {
 
 /** What the projection reads from the store component's inputs. */
 export interface ProjectionInputs {
-  tier: Tier;
   /** AWS region, GCS bucket location or Azure location; undefined when the render does not say. */
   location: string | undefined;
-  coolAfterDays: number;
-  archiveAfterDays: number;
   /** The workload keys the spec states. */
   workload: Partial<WorkloadSpec>;
 }
 
-/** The projection's reading of the store component's inputs `{ tier, retention, location, workload }`. */
-export function projectionInputsOf(inputs: Record<string, unknown>, tier: Tier): ProjectionInputs {
-  const retention = record(inputs['retention']);
+/** The projection's reading of the store component's inputs `{ location, workload }`. */
+export function projectionInputsOf(inputs: Record<string, unknown>): ProjectionInputs {
   const given = record(inputs['workload']);
   const workload: Partial<WorkloadSpec> = {};
   for (const key of Object.keys(WORKLOAD_DEFAULTS) as (keyof WorkloadSpec)[]) {
@@ -54,30 +51,79 @@ export function projectionInputsOf(inputs: Record<string, unknown>, tier: Tier):
   }
   const location = inputs['location'];
   return {
-    tier,
     location: typeof location === 'string' && location.length > 0 ? location.toLowerCase() : undefined,
-    coolAfterDays: numberOr(retention['coolAfterDays'], 0),
-    archiveAfterDays: numberOr(retention['archiveAfterDays'], 0),
     workload,
   };
 }
 
-/** The storage classes a live checkpoint passes through with its age: [class, from hour of age]. */
-export function classesByAge(cloud: Cloud, inputs: ProjectionInputs): [string, number][] {
-  const steps = (base: string, cool: string, archive: string | undefined): [string, number][] => {
-    const classes: [string, number][] = [[base, 0]];
-    if (inputs.coolAfterDays > 0) classes.push([cool, inputs.coolAfterDays * HOURS_PER_DAY]);
-    if (archive !== undefined && inputs.archiveAfterDays > 0) {
-      classes.push([archive, inputs.archiveAfterDays * HOURS_PER_DAY]);
-    }
-    return classes.sort((a, b) => a[1] - b[1]);
-  };
-  const highThroughput = inputs.tier === 'high-throughput';
-  if (cloud === 'aws') {
-    return highThroughput ? [['EXPRESS_ONEZONE', 0]] : steps('STANDARD', 'STANDARD_IA', 'GLACIER_IR');
+/**
+ * The storage classes a live checkpoint passes through with its age, [class, from hour of age], as the
+ * render sets them: S3 lifecycle `transitions` (a directory bucket has the one class EXPRESS_ONEZONE), GCS
+ * `SetStorageClass` rules on live objects by `age` from the bucket's `storageClass`, Azure `tierToCool`
+ * from the account's access tier and redundancy (premium block blob accounts have no tiers).
+ */
+export function classesByAge(cloud: Cloud, resources: readonly RenderedResource[]): [string, number][] {
+  const classes =
+    cloud === 'aws' ? s3Classes(resources) : cloud === 'gcp' ? gcsClasses(resources) : adlsClasses(resources);
+  return classes.sort((a, b) => a[1] - b[1]);
+}
+
+function s3Classes(resources: readonly RenderedResource[]): [string, number][] {
+  if (resourcesOfType(resources, 'aws:s3/directoryBucket:DirectoryBucket').length > 0) {
+    return [['EXPRESS_ONEZONE', 0]];
   }
-  if (cloud === 'gcp') return steps('STANDARD', 'NEARLINE', 'ARCHIVE');
-  return highThroughput ? [['PREMIUM_ZRS', 0]] : steps('HOT_ZRS', 'COOL_ZRS', undefined);
+  const rules = resourcesOfType(resources, 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration')
+    .flatMap((resource) => list(resource.inputs['rules']).map(record))
+    .filter((rule) => rule['status'] === 'Enabled');
+  const moves = rules.flatMap((rule) => {
+    const prefix = String(record(rule['filter'])['prefix'] ?? rule['prefix'] ?? '');
+    if (!CHECKPOINT_KEY.startsWith(prefix)) return [];
+    return list(rule['transitions']).flatMap((value): [string, number][] => {
+      const transition = record(value);
+      const days = transition['days'];
+      return typeof days === 'number' ? [[String(transition['storageClass']), days * HOURS_PER_DAY]] : [];
+    });
+  });
+  return [['STANDARD', 0], ...moves];
+}
+
+function gcsClasses(resources: readonly RenderedResource[]): [string, number][] {
+  const [bucket] = resourcesOfType(resources, 'gcp:storage/bucket:Bucket');
+  const base = String(bucket?.inputs['storageClass'] ?? 'STANDARD');
+  const moves = list(bucket?.inputs['lifecycleRules']).flatMap((value): [string, number][] => {
+    const rule = record(value);
+    const action = record(rule['action']);
+    const condition = record(rule['condition']);
+    const age = condition['age'];
+    if (
+      action['type'] !== 'SetStorageClass' ||
+      typeof age !== 'number' ||
+      condition['withState'] === 'ARCHIVED'
+    ) {
+      return [];
+    }
+    return [[String(action['storageClass']), age * HOURS_PER_DAY]];
+  });
+  return [[base, 0], ...moves];
+}
+
+function adlsClasses(resources: readonly RenderedResource[]): [string, number][] {
+  const [account] = resourcesOfType(resources, 'azure-native:storage:StorageAccount');
+  const [performance, redundancy] = String(record(account?.inputs['sku'])['name'] ?? '').split('_');
+  const accessTier = account?.inputs['accessTier'];
+  const suffix = redundancy === undefined ? '' : `_${redundancy.toUpperCase()}`;
+  if (performance === 'Premium') return [[`PREMIUM${suffix}`, 0]];
+  const base = typeof accessTier === 'string' ? accessTier.toUpperCase() : 'HOT';
+  const moves = resourcesOfType(resources, 'azure-native:storage:ManagementPolicy').flatMap((policy) =>
+    list(record(policy.inputs['policy'])['rules']).flatMap((value): [string, number][] => {
+      const rule = record(value);
+      if (rule['enabled'] === false) return [];
+      const cool = record(record(record(record(rule['definition'])['actions'])['baseBlob'])['tierToCool']);
+      const days = cool['daysAfterModificationGreaterThan'];
+      return typeof days === 'number' ? [[`COOL${suffix}`, days * HOURS_PER_DAY]] : [];
+    }),
+  );
+  return [[`${base}${suffix}`, 0], ...moves];
 }
 
 function classAt(classes: readonly [string, number][], age: number): string {
@@ -127,6 +173,7 @@ function occupancy(
  */
 export function projectStore(
   cloud: Cloud,
+  resources: readonly RenderedResource[],
   lifecycle: StoreLifecycle,
   inputs: ProjectionInputs,
   settlingDays: number,
@@ -147,10 +194,10 @@ export function projectStore(
         ? `, and latest.pt (${workload.checkpointSizeGiB} GiB) overwritten every ${workload.latestOverwriteHours} h`
         : ', no latest.pt'),
     'storage only, at list price: requests, retrieval, early-deletion (minimum storage duration) and network charges are not included',
-    "storage classes follow the spec's coolAfterDays and archiveAfterDays; a copy that stops being live stays in the class it was in",
+    'storage classes follow the rendered transitions of live objects by age; a copy that stops being live stays in the class it was in',
   );
 
-  const classes = classesByAge(cloud, inputs);
+  const classes = classesByAge(cloud, resources);
   const keptHours = Math.min(workload.keepLast * workload.intervalHours, MAX_KEPT_DAYS * HOURS_PER_DAY);
   if (keptHours < workload.keepLast * workload.intervalHours) {
     assumptions.push(

@@ -140,11 +140,16 @@ describe('storage and cost projection (from the retention replay)', () => {
     expect(gcs(7).assumptions.some((line) => line.includes('grow without bound'))).toBe(false);
   });
 
-  it('live checkpoints move to the cool class at coolAfterDays; a deleted one stays where it was', () => {
+  it('live checkpoints move to the class the rendered rule sets at its age; a deleted one stays there', () => {
     const bucket = rendered('bucket', 'gcp:storage/bucket:Bucket', 'store', {
+      storageClass: 'STANDARD',
       versioning: { enabled: true },
       lifecycleRules: [
         { action: { type: 'Delete' }, condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 7 } },
+        {
+          action: { type: 'SetStorageClass', storageClass: 'NEARLINE' },
+          condition: { age: 30, withState: 'LIVE', matchesStorageClasses: ['STANDARD'] },
+        },
       ],
     });
     const result = projection('gcp', [bucket], {
@@ -157,6 +162,37 @@ describe('storage and cost projection (from the retention replay)', () => {
     expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(30, 6);
     expect(result.bytesByClass['NEARLINE']! / GIB).toBeCloseTo(30 + result.bytesByState.noncurrent / GIB, 6);
     expect(result.monthlyCost).toBeCloseTo(30 * 0.02 + (result.bytesByClass['NEARLINE']! / GIB) * 0.01, 2);
+  });
+
+  it('S3: the rendered transition moves a live checkpoint to STANDARD_IA; its previous version stays there', () => {
+    const children = [
+      rendered('bucket', 'aws:s3/bucket:Bucket', 'store', {}),
+      rendered('versioning', 'aws:s3/bucketVersioning:BucketVersioning', 'store', {
+        versioningConfiguration: { status: 'Enabled' },
+      }),
+      rendered('lifecycle', 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', 'store', {
+        rules: [
+          {
+            id: 'all',
+            status: 'Enabled',
+            filter: { prefix: '' },
+            transitions: [{ days: 1, storageClass: 'STANDARD_IA' }],
+            noncurrentVersionExpiration: { noncurrentDays: 7 },
+            expiration: { expiredObjectDeleteMarker: true },
+          },
+        ],
+      }),
+    ];
+    const result = projection('aws', children, {
+      tier: 'standard',
+      retention,
+      location: 'us-east-1',
+      workload: daily,
+    });
+    // Live 48 h: the first 24 in STANDARD, then STANDARD_IA; noncurrent from hour 58 to the pass at 240.
+    expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(1, 6);
+    expect(result.bytesByClass['STANDARD_IA']! / GIB).toBeCloseTo(1 + 182 / 24, 6);
+    expect(result.monthlyCost).toBeCloseTo(1 * 0.023 + (1 + 182 / 24) * 0.0125, 2);
   });
 
   it('an S3 Express One Zone directory bucket keeps one copy of latest.pt, priced at the Express rate', () => {
@@ -175,7 +211,11 @@ describe('storage and cost projection (from the retention replay)', () => {
 
   it('Azure prices not confirmed in the table are reported missing, never guessed', () => {
     const children = [
-      rendered('account', 'azure-native:storage:StorageAccount', 'store', { isHnsEnabled: true }),
+      rendered('account', 'azure-native:storage:StorageAccount', 'store', {
+        isHnsEnabled: true,
+        sku: { name: 'Standard_ZRS' },
+        accessTier: 'Hot',
+      }),
       rendered('service', 'azure-native:storage:BlobServiceProperties', 'store', {
         deleteRetentionPolicy: { enabled: true, days: 7 },
       }),
