@@ -187,7 +187,7 @@ const PLACEHOLDERS: Readonly<Record<string, unknown>> = {
 const UNPARSED_ENTRY = 'unparsed-entry';
 
 /** Blocks whose keys are parts on their own: one bad retention age leaves the other ages checked. */
-const BLOCKS: readonly string[] = ['retention', 'access'];
+const BLOCKS: readonly string[] = ['retention', 'access', 'workload'];
 
 /**
  * The store without the parts that failed validation (defaults take their place), and those parts as
@@ -446,6 +446,7 @@ function knownKeysFor(segments: readonly (string | number)[]): readonly string[]
   if (segments.length === 0) return KNOWN_KEYS.stack;
   if (last === 'retention') return KNOWN_KEYS.retention;
   if (last === 'access') return KNOWN_KEYS.access;
+  if (last === 'workload') return KNOWN_KEYS.workload;
   return KNOWN_KEYS.store;
 }
 
@@ -478,6 +479,7 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   };
   if (store.zone !== undefined) spec.zone = store.zone;
   if (store.location !== undefined) spec.location = store.location;
+  if (store.workload !== undefined) spec.workload = { ...store.workload };
   return spec;
 }
 

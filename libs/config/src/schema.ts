@@ -31,6 +31,21 @@ export const retentionSchema = z.strictObject({
   expirePrefixes: prefixes.optional(),
 });
 
+/** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
+export const MAX_CHECKPOINT_GIB = 1_048_576;
+/** Longest interval or overwrite period in hours: a year. */
+export const MAX_WORKLOAD_HOURS = 8_760;
+/** Most checkpoints a job may keep before deleting the oldest. */
+export const MAX_KEEP_LAST = 10_000;
+
+/** The training job's checkpoint workload, for the storage and cost projection; each key optional. */
+export const workloadSchema = z.strictObject({
+  checkpointSizeGiB: z.number().positive().max(MAX_CHECKPOINT_GIB).optional(),
+  intervalHours: z.number().int().min(1).max(MAX_WORKLOAD_HOURS).optional(),
+  keepLast: z.number().int().min(1).max(MAX_KEEP_LAST).optional(),
+  latestOverwriteHours: z.number().int().min(0).max(MAX_WORKLOAD_HOURS).optional(),
+});
+
 export const accessSchema = z.strictObject({
   writers: principals.optional(),
   readers: principals.optional(),
@@ -47,6 +62,7 @@ export const storeSchema = z.strictObject({
   protect: z.boolean().optional(),
   retention: retentionSchema.optional(),
   access: accessSchema.optional(),
+  workload: workloadSchema.optional(),
 });
 
 /** The `checkpoints:` namespace, keys without the prefix. */
@@ -70,6 +86,7 @@ export const KNOWN_KEYS = {
   store: Object.keys(storeSchema.shape),
   retention: Object.keys(retentionSchema.shape),
   access: Object.keys(accessSchema.shape),
+  workload: Object.keys(workloadSchema.shape),
 } as const;
 
 /** What each constrained key allows, in the words a user needs to fix it. */
@@ -99,6 +116,11 @@ export const ALLOWED: Record<string, string> = {
   softDeleteDays: 'a whole number of days from 7 to 365 (0 only where the cloud has no soft delete: AWS)',
   keptPrefixes: `a list of at most ${MAX_RETENTION_PREFIXES} folder prefixes such as releases/ (letters, digits, '.', '_', '-', separated and ended by '/')`,
   expirePrefixes: `a list of at most ${MAX_RETENTION_PREFIXES} folder prefixes such as runs/ (letters, digits, '.', '_', '-', separated and ended by '/')`,
+  workload: `a block of workload keys (${KNOWN_KEYS.workload.join(', ')}), e.g. workload: { checkpointSizeGiB: 140, intervalHours: 2 }`,
+  checkpointSizeGiB: `a number of GiB above 0 and at most ${MAX_CHECKPOINT_GIB} (the size of one checkpoint)`,
+  intervalHours: `a whole number of hours from 1 to ${MAX_WORKLOAD_HOURS} (how often the job writes a checkpoint)`,
+  keepLast: `a whole number from 1 to ${MAX_KEEP_LAST} (checkpoints the job keeps before it deletes the oldest)`,
+  latestOverwriteHours: `a whole number of hours from 0 (no latest.pt) to ${MAX_WORKLOAD_HOURS} (how often the job overwrites latest.pt)`,
   writers: 'a list of principal strings (at most 100)',
   readers: 'a list of principal strings (at most 100)',
 };

@@ -46,6 +46,26 @@ export interface AccessSpec {
   readers: string[];
 }
 
+/** The training job's checkpoint workload the storage and cost projection replays (DESIGN section 3). */
+export interface WorkloadSpec {
+  /** Size of one checkpoint, GiB. */
+  checkpointSizeGiB: number;
+  /** Hours between two checkpoints (each under a new key, e.g. `run-7/step-1000/model.pt`). */
+  intervalHours: number;
+  /** Checkpoints the job keeps: it deletes the oldest once a newer one makes more than this. */
+  keepLast: number;
+  /** Hours between two overwrites of `latest.pt` (a checkpoint-sized object); 0: the job writes none. */
+  latestOverwriteHours: number;
+}
+
+/** What the projection assumes for every workload key a store leaves out (shown as an assumption). */
+export const WORKLOAD_DEFAULTS: WorkloadSpec = {
+  checkpointSizeGiB: 10,
+  intervalHours: 4,
+  keepLast: 5,
+  latestOverwriteHours: 1,
+};
+
 export interface StoreSpec {
   name: string;
   /**
@@ -63,6 +83,8 @@ export interface StoreSpec {
   protect: boolean;
   retention: RetentionSpec;
   access: AccessSpec;
+  /** The workload keys the store states; absent keys take WORKLOAD_DEFAULTS in the projection. */
+  workload?: Partial<WorkloadSpec>;
 }
 
 export interface StackSpec {

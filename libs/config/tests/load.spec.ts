@@ -604,3 +604,91 @@ describe('kept and expiring prefixes', () => {
     ]);
   });
 });
+
+describe('workload (the storage and cost projection)', () => {
+  const withWorkload = (workload: unknown) => ({
+    ...base,
+    stores: [{ name: 'llm', dataClassification: 'internal', workload }],
+  });
+
+  it('carries the keys the spec states and leaves the rest to the documented defaults', () => {
+    const spec = loadStackSpec(config(withWorkload({ checkpointSizeGiB: 140.5, keepLast: 3 })), noRules);
+    expect(spec.stores[0]?.workload).toEqual({ checkpointSizeGiB: 140.5, keepLast: 3 });
+    const none = loadStackSpec(
+      config({ ...base, stores: [{ name: 'llm', dataClassification: 'internal' }] }),
+      noRules,
+    );
+    expect(none.stores[0]?.workload).toBeUndefined();
+  });
+
+  it.each<[string, unknown, string, unknown, string]>([
+    [
+      'a checkpoint of no size',
+      { checkpointSizeGiB: 0 },
+      'workload.checkpointSizeGiB',
+      0,
+      'allowed: a number of GiB above 0 and at most 1048576 (the size of one checkpoint)',
+    ],
+    [
+      'a size as text',
+      { checkpointSizeGiB: '140GB' },
+      'workload.checkpointSizeGiB',
+      '140GB',
+      'allowed: a number of GiB above 0 and at most 1048576 (the size of one checkpoint)',
+    ],
+    [
+      'a fractional interval',
+      { intervalHours: 1.5 },
+      'workload.intervalHours',
+      1.5,
+      'allowed: a whole number of hours from 1 to 8760 (how often the job writes a checkpoint)',
+    ],
+    [
+      'an interval of 0',
+      { intervalHours: 0 },
+      'workload.intervalHours',
+      0,
+      'allowed: a whole number of hours from 1 to 8760 (how often the job writes a checkpoint)',
+    ],
+    [
+      'keeping no checkpoint',
+      { keepLast: 0 },
+      'workload.keepLast',
+      0,
+      'allowed: a whole number from 1 to 10000 (checkpoints the job keeps before it deletes the oldest)',
+    ],
+    [
+      'a negative latest.pt period',
+      { latestOverwriteHours: -1 },
+      'workload.latestOverwriteHours',
+      -1,
+      'allowed: a whole number of hours from 0 (no latest.pt) to 8760 (how often the job overwrites latest.pt)',
+    ],
+    [
+      'a typo',
+      { keepLats: 3 },
+      'workload.keepLats',
+      undefined,
+      "unknown key; did you mean 'keepLast'? known keys here: checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours",
+    ],
+    [
+      'a number in place of the block',
+      5,
+      'workload',
+      5,
+      'allowed: a block of workload keys (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours), e.g. workload: { checkpointSizeGiB: 140, intervalHours: 2 }',
+    ],
+  ])('%s is refused with the key, the value and what is allowed', (_, workload, path, value, message) => {
+    expect(issuesOf(withWorkload(workload))).toEqual([
+      { path: `checkpoints:stores[0].${path}`, value, message },
+    ]);
+  });
+
+  it('one bad workload key leaves the others checked', () => {
+    const issues = issuesOf(withWorkload({ intervalHours: 0, keepLast: 0 }));
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].workload.intervalHours',
+      'checkpoints:stores[0].workload.keepLast',
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { StoreRetention } from '@checkpoints/analysis';
+import { gib, type StoreProjection, type StoreRetention } from '@checkpoints/analysis';
 
 /**
  * One or two lines per store: what its lifecycle settings do, as the simulator replayed them
@@ -14,6 +14,7 @@ export function retentionLines(stores: readonly StoreRetention[]): string[] {
       `    an object overwritten hourly holds ${store.hourlyCopies === null ? 'ever more' : store.hourlyCopies} stored copies; ` +
         `live checkpoints ${store.expiresAfterDays === null ? 'never expire' : `expire after ${store.expiresAfterDays} days`}`,
     );
+    lines.push(`    ${projectionLine(store.projection)}`);
     for (const note of store.notes) lines.push(`    note: ${note}`);
     for (const broken of store.broken)
       lines.push(`    BROKEN ${broken.promise} (day ${broken.day}): ${broken.message}`);
@@ -30,4 +31,25 @@ function bound(days: number | null, promised: number | null): string {
   const spec = promised === null ? '' : ` (spec: within ${promised})`;
   if (days === null) return `never${spec}`;
   return days === 0 ? `at once${spec}` : `within ${days} days${spec}`;
+}
+
+/** Steady-state stored GiB per state and class, and the monthly cost or the prices it lacks. */
+export function projectionLine(projection: StoreProjection): string {
+  const { live, noncurrent, softDeleted } = projection.bytesByState;
+  const classes = Object.entries(projection.bytesByClass)
+    .filter(([, bytes]) => bytes > 0)
+    .map(([name, bytes]) => `${name} ${amount(bytes)}`)
+    .join(', ');
+  const cost =
+    projection.monthlyCost === null
+      ? `cost unknown (no list price for ${projection.missingPrices.join('; ')})`
+      : `~${projection.monthlyCost.toFixed(2)} ${projection.currency}/month (list prices of ${projection.priceTable.date})`;
+  const assumed = projection.assumptions.some((line) => line.startsWith('workload not stated'))
+    ? ' [default workload]'
+    : '';
+  return `stored: live ${amount(live)}, noncurrent ${amount(noncurrent)}, soft-deleted ${amount(softDeleted)} (${classes || 'nothing'}); ${cost}${assumed}`;
+}
+
+function amount(bytes: number): string {
+  return `${gib(bytes).toFixed(1)} GiB`;
 }

@@ -13,6 +13,15 @@ const kept: StoreRetention = {
   expiresAfterDays: null,
   notes: [],
   broken: [],
+  projection: {
+    monthlyCost: 14.95,
+    currency: 'USD',
+    bytesByState: { live: 60 * 2 ** 30, noncurrent: 590 * 2 ** 30, softDeleted: 0 },
+    bytesByClass: { STANDARD: 650 * 2 ** 30, STANDARD_IA: 0 },
+    priceTable: { date: '2026-12-01', source: 'https://aws.amazon.com/s3/faqs/' },
+    assumptions: ['workload not stated in the spec, default assumed: keepLast 5'],
+    missingPrices: [],
+  },
 };
 
 describe('retentionLines', () => {
@@ -21,6 +30,7 @@ describe('retentionLines', () => {
       "Retention (each store's lifecycle replayed against its cloud's documented semantics):",
       '  llm-pretrain: recover a delete for 8 days, an overwrite for 8 days; non-live data purged within 9 days (spec: within 9)',
       '    an object overwritten hourly holds 49 stored copies; live checkpoints never expire',
+      '    stored: live 60.0 GiB, noncurrent 590.0 GiB, soft-deleted 0.0 GiB (STANDARD 650.0 GiB); ~14.95 USD/month (list prices of 2026-12-01) [default workload]',
     ]);
   });
 
@@ -36,10 +46,18 @@ describe('retentionLines', () => {
       expiresAfterDays: 8,
       notes: ['a delete cannot be undone'],
       broken: [{ promise: 'purge', day: 40, message: 'nothing ever purges it' }],
+      projection: {
+        ...kept.projection,
+        monthlyCost: null,
+        bytesByClass: { EXPRESS_ONEZONE: 650 * 2 ** 30 },
+        assumptions: [],
+        missingPrices: ['aws us-west-2 EXPRESS_ONEZONE'],
+      },
     };
     expect(retentionLines([fast]).slice(1)).toEqual([
       '  fast: recover a delete not at all, an overwrite not at all; non-live data purged never (spec: within 9)',
       '    an object overwritten hourly holds ever more stored copies; live checkpoints expire after 8 days',
+      '    stored: live 60.0 GiB, noncurrent 590.0 GiB, soft-deleted 0.0 GiB (EXPRESS_ONEZONE 650.0 GiB); cost unknown (no list price for aws us-west-2 EXPRESS_ONEZONE)',
       '    note: a delete cannot be undone',
       '    BROKEN purge (day 40): nothing ever purges it',
     ]);

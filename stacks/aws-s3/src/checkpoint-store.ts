@@ -35,13 +35,19 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against.
+    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against, and
+    // the store's location and workload, which the storage and cost projection prices.
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
     super(
       'checkpoints:aws:CheckpointStore',
       name,
-      { tier: args.store.tier, retention: args.store.retention },
+      {
+        tier: args.store.tier,
+        retention: args.store.retention,
+        location: args.region,
+        workload: args.store.workload ?? {},
+      },
       {
         ...opts,
         aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],

@@ -8,6 +8,7 @@ import { s3Lifecycle, S3_RECOVERY } from './aws';
 import { adlsLifecycle, ADLS_RECOVERY } from './azure';
 import { gcsLifecycle, GCS_RECOVERY } from './gcp';
 import { HOURS_PER_DAY, replay, type JobEvent, type StoreLifecycle } from './replay';
+import { projectionInputsOf, projectStore, type StoreProjection } from './projection';
 import { record } from './values';
 
 export { HOURS_PER_DAY, replay } from './replay';
@@ -15,6 +16,16 @@ export type { JobEvent, KeyTrace, LifecycleModel, StoredObject, StoredVersion } 
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
 export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
+export {
+  classesByAge,
+  projectStore,
+  projectionInputsOf,
+  gib,
+  type BytesByState,
+  type ProjectionInputs,
+  type StoreProjection,
+} from './projection';
+export { LIST_PRICES, PRICE_DATE, listPrice, type ListPrice } from './prices';
 
 /** Which recoveries a tier of a cloud can offer at all (each cloud's file cites why). */
 export interface TierRecovery {
@@ -80,6 +91,8 @@ export interface StoreRetention {
   expiresAfterDays: number | null;
   notes: string[];
   broken: BrokenPromise[];
+  /** Steady-state stored bytes and estimated monthly cost under the spec's workload (projection.ts). */
+  projection: StoreProjection;
 }
 
 const DELETED_KEY = 'run-1/step-1000/model.pt';
@@ -106,7 +119,10 @@ function lifecycleOf(cloud: Cloud, resources: readonly RenderedResource[]): Stor
 /** The retention of every store of a render. */
 export function retentionOf(render: Pick<Render, 'resources'>): StoreRetention[] {
   const components = new Map(render.resources.map((resource) => [resource.urn, resource]));
-  return storesOf(render).map((store) => simulateStore(store, statementOf(components.get(store.urn))));
+  return storesOf(render).map((store) => {
+    const component = components.get(store.urn);
+    return simulateStore(store, statementOf(component), component?.inputs ?? {});
+  });
 }
 
 /** The spec's retention as the store component's inputs carry it; undefined when the render has none. */
@@ -144,6 +160,7 @@ export function promisedPurgeDays(cloud: Cloud, statement: RetentionStatement): 
 export function simulateStore(
   store: RenderedStore,
   statement: RetentionStatement | undefined,
+  componentInputs: Record<string, unknown> = {},
 ): StoreRetention {
   const lifecycle = lifecycleOf(store.cloud, store.resources);
   const horizon = Math.ceil(lifecycle.days.reduce((sum, days) => sum + days, 0)) + 30;
@@ -209,6 +226,13 @@ export function simulateStore(
     expiresAfterDays: expiry === undefined ? null : days(expiry),
     notes: lifecycle.notes,
     broken,
+    projection: projectStore(
+      store.cloud,
+      store.resources,
+      lifecycle,
+      projectionInputsOf(componentInputs),
+      horizon,
+    ),
   };
 }
 

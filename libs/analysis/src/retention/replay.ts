@@ -80,6 +80,15 @@ function purgeSoftDeleted(object: StoredObject, at: number): Map<number, number>
   return purged;
 }
 
+/** The stored copies of a key from hour `at` until the next event. */
+export interface CopiesAt {
+  at: number;
+  count: number;
+  live: number;
+  noncurrent: number;
+  softDeleted: number;
+}
+
 export type JobEvent = { at: number; kind: 'write' } | { at: number; kind: 'delete' };
 
 /** What happened to one key over the replay. */
@@ -90,8 +99,8 @@ export interface KeyTrace {
   liveUntil?: number;
   /** Hour the key last became fully purged: no version, marker or soft-deleted copy (absent: still stored). */
   emptyAt?: number;
-  /** Stored copies (delete markers excluded) after each event, with the hour. */
-  copies: { at: number; count: number }[];
+  /** Stored copies (delete markers excluded) after each event, with the hour, and how many are in each state. */
+  copies: CopiesAt[];
 }
 
 /**
@@ -114,7 +123,7 @@ export function replay(
   );
   let generation = 0;
   let wasLive = false;
-  for (const event of timeline) {
+  timeline.forEach((event, index) => {
     const before = new Set(options.generations ? object.versions.map((version) => version.generation) : []);
     if (event.kind === 'lifecycle') model.lifecycle(object, event.at);
     else if (event.kind === 'write') {
@@ -134,15 +143,31 @@ export function replay(
       trace.emptyAt = Math.max(...[...before].map((gone) => trace.goneAt.get(gone) ?? event.at));
     }
     if (object.versions.length > 0) delete trace.emptyAt;
-    trace.copies.push({ at: event.at, count: storedCopies(object) });
-  }
+    trace.copies.push({ at: event.at, ...storedCopies(object, event.at) });
+    // A soft-deleted copy that ends before the next event stops being stored (and billed) at its own hour.
+    const next = timeline[index + 1]?.at ?? Infinity;
+    const ends = object.versions.flatMap((version) =>
+      version.hardDeleteAt !== undefined && version.hardDeleteAt < next ? [version.hardDeleteAt] : [],
+    );
+    for (const end of [...new Set(ends)].sort((a, b) => a - b)) {
+      trace.copies.push({ at: end, ...storedCopies(object, end) });
+    }
+  });
   return trace;
 }
 
-function storedCopies(object: StoredObject): number {
-  let count = 0;
-  for (const version of object.versions) if (!version.deleteMarker) count += 1;
-  return count;
+/** The stored copies at hour `at`: soft-deleted copies whose retention ended by then are gone. */
+function storedCopies(object: StoredObject, at: number): Omit<CopiesAt, 'at'> {
+  const live = liveVersion(object);
+  const copies = { count: 0, live: 0, noncurrent: 0, softDeleted: 0 };
+  for (const version of object.versions) {
+    if (version.deleteMarker || (version.hardDeleteAt !== undefined && version.hardDeleteAt <= at)) continue;
+    copies.count += 1;
+    if (isSoftDeleted(version)) copies.softDeleted += 1;
+    else if (version === live) copies.live += 1;
+    else copies.noncurrent += 1;
+  }
+  return copies;
 }
 
 /** The next midnight UTC strictly after `at`. */

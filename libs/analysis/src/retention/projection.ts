@@ -1,0 +1,310 @@
+/**
+ * The storage and cost projection: the steady-state bytes a store holds under a training job's checkpoint
+ * workload, per state and storage class, from the same replay that judges the retention promises, priced
+ * with the dated list-price table (prices.ts). Pure: no cloud call.
+ */
+import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
+import { HOURS_PER_DAY, replay, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
+import { LIST_PRICES, PRICE_DATE, listPrice } from './prices';
+import { resourcesOfType, type RenderedResource } from '../render';
+import { list, record } from './values';
+
+const GIB = 2 ** 30;
+/** The projection replays a job's kept checkpoints for at most this many days (100 years). */
+const MAX_KEPT_DAYS = 36_500;
+const FIRST_WRITE = 10;
+const CHECKPOINT_KEY = 'run-1/step-1000/model.pt';
+const LATEST_KEY = 'run-1/latest.pt';
+
+export interface BytesByState {
+  live: number;
+  noncurrent: number;
+  softDeleted: number;
+}
+
+/** What `analysis.retention[].projection` carries (the PR report reads exactly these fields). */
+export interface StoreProjection {
+  /** Estimated storage cost per month at list price; null when a price is missing. */
+  monthlyCost: number | null;
+  currency: 'USD';
+  bytesByState: BytesByState;
+  bytesByClass: Record<string, number>;
+  priceTable: { date: string; source: string };
+  assumptions: string[];
+  missingPrices: string[];
+}
+
+/** What the projection reads from the store component's inputs. */
+export interface ProjectionInputs {
+  /** AWS region, GCS bucket location or Azure location; undefined when the render does not say. */
+  location: string | undefined;
+  /** The workload keys the spec states. */
+  workload: Partial<WorkloadSpec>;
+}
+
+/** The projection's reading of the store component's inputs `{ location, workload }`. */
+export function projectionInputsOf(inputs: Record<string, unknown>): ProjectionInputs {
+  const given = record(inputs['workload']);
+  const workload: Partial<WorkloadSpec> = {};
+  for (const key of Object.keys(WORKLOAD_DEFAULTS) as (keyof WorkloadSpec)[]) {
+    if (typeof given[key] === 'number') workload[key] = given[key];
+  }
+  const location = inputs['location'];
+  return {
+    location: typeof location === 'string' && location.length > 0 ? location.toLowerCase() : undefined,
+    workload,
+  };
+}
+
+/**
+ * The storage classes a live checkpoint passes through with its age, [class, from hour of age], as the
+ * render sets them: S3 lifecycle `transitions` (a directory bucket has the one class EXPRESS_ONEZONE), GCS
+ * `SetStorageClass` rules on live objects by `age` from the bucket's `storageClass`, Azure `tierToCool`
+ * from the account's access tier and redundancy (premium block blob accounts have no tiers).
+ */
+export function classesByAge(cloud: Cloud, resources: readonly RenderedResource[]): [string, number][] {
+  const classes =
+    cloud === 'aws' ? s3Classes(resources) : cloud === 'gcp' ? gcsClasses(resources) : adlsClasses(resources);
+  return classes.sort((a, b) => a[1] - b[1]);
+}
+
+function s3Classes(resources: readonly RenderedResource[]): [string, number][] {
+  if (resourcesOfType(resources, 'aws:s3/directoryBucket:DirectoryBucket').length > 0) {
+    return [['EXPRESS_ONEZONE', 0]];
+  }
+  const rules = resourcesOfType(resources, 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration')
+    .flatMap((resource) => list(resource.inputs['rules']).map(record))
+    .filter((rule) => rule['status'] === 'Enabled');
+  const moves = rules.flatMap((rule) => {
+    const prefix = String(record(rule['filter'])['prefix'] ?? rule['prefix'] ?? '');
+    if (!CHECKPOINT_KEY.startsWith(prefix)) return [];
+    return list(rule['transitions']).flatMap((value): [string, number][] => {
+      const transition = record(value);
+      const days = transition['days'];
+      return typeof days === 'number' ? [[String(transition['storageClass']), days * HOURS_PER_DAY]] : [];
+    });
+  });
+  return [['STANDARD', 0], ...moves];
+}
+
+function gcsClasses(resources: readonly RenderedResource[]): [string, number][] {
+  const [bucket] = resourcesOfType(resources, 'gcp:storage/bucket:Bucket');
+  const base = String(bucket?.inputs['storageClass'] ?? 'STANDARD');
+  const moves = list(bucket?.inputs['lifecycleRules']).flatMap((value): [string, number][] => {
+    const rule = record(value);
+    const action = record(rule['action']);
+    const condition = record(rule['condition']);
+    const age = condition['age'];
+    if (
+      action['type'] !== 'SetStorageClass' ||
+      typeof age !== 'number' ||
+      condition['withState'] === 'ARCHIVED'
+    ) {
+      return [];
+    }
+    return [[String(action['storageClass']), age * HOURS_PER_DAY]];
+  });
+  return [[base, 0], ...moves];
+}
+
+function adlsClasses(resources: readonly RenderedResource[]): [string, number][] {
+  const [account] = resourcesOfType(resources, 'azure-native:storage:StorageAccount');
+  const [performance, redundancy] = String(record(account?.inputs['sku'])['name'] ?? '').split('_');
+  const accessTier = account?.inputs['accessTier'];
+  const suffix = redundancy === undefined ? '' : `_${redundancy.toUpperCase()}`;
+  if (performance === 'Premium') return [[`PREMIUM${suffix}`, 0]];
+  const base = typeof accessTier === 'string' ? accessTier.toUpperCase() : 'HOT';
+  const moves = resourcesOfType(resources, 'azure-native:storage:ManagementPolicy').flatMap((policy) =>
+    list(record(policy.inputs['policy'])['rules']).flatMap((value): [string, number][] => {
+      const rule = record(value);
+      if (rule['enabled'] === false) return [];
+      const cool = record(record(record(record(rule['definition'])['actions'])['baseBlob'])['tierToCool']);
+      const days = cool['daysAfterModificationGreaterThan'];
+      return typeof days === 'number' ? [[`COOL${suffix}`, days * HOURS_PER_DAY]] : [];
+    }),
+  );
+  return [[`${base}${suffix}`, 0], ...moves];
+}
+
+function classAt(classes: readonly [string, number][], age: number): string {
+  let current = classes[0]?.[0] ?? 'unknown';
+  for (const [name, from] of classes) if (age >= from) current = name;
+  return current;
+}
+
+/** GiB-hours per state and class of one replayed key, from the copies after each event. */
+interface Occupancy {
+  byState: BytesByState;
+  byClass: Record<string, number>;
+}
+
+function occupancy(
+  copies: readonly CopiesAt[],
+  until: number,
+  classOf: (at: number, state: keyof BytesByState) => string,
+  boundaries: readonly number[],
+  from = 0,
+): Occupancy {
+  const result: Occupancy = { byState: { live: 0, noncurrent: 0, softDeleted: 0 }, byClass: {} };
+  copies.forEach((copy, index) => {
+    const start = Math.max(copy.at, from);
+    const end = Math.min(copies[index + 1]?.at ?? until, until);
+    if (end <= start) return;
+    for (const state of ['live', 'noncurrent', 'softDeleted'] as const) {
+      if (copy[state] === 0) continue;
+      // A copy may change class inside the span: split it at the class boundaries.
+      const cuts = [start, ...boundaries.filter((at) => at > start && at < end), end];
+      for (let i = 0; i + 1 < cuts.length; i += 1) {
+        const [spanStart, spanEnd] = [cuts[i] ?? start, cuts[i + 1] ?? end];
+        const name = classOf(spanStart, state);
+        const amount = copy[state] * (spanEnd - spanStart);
+        result.byState[state] += amount;
+        result.byClass[name] = (result.byClass[name] ?? 0) + amount;
+      }
+    }
+  });
+  return result;
+}
+
+/**
+ * The steady state of a job that writes a checkpoint every `intervalHours` under a new key and deletes the
+ * oldest beyond `keepLast`, and overwrites `latest.pt` every `latestOverwriteHours`: by Little's law, the
+ * stored copies of the checkpoint stream are one checkpoint's replayed copy-hours over the interval.
+ */
+export function projectStore(
+  cloud: Cloud,
+  resources: readonly RenderedResource[],
+  lifecycle: StoreLifecycle,
+  inputs: ProjectionInputs,
+  settlingDays: number,
+): StoreProjection {
+  const workload: WorkloadSpec = { ...WORKLOAD_DEFAULTS, ...inputs.workload };
+  const assumptions: string[] = [];
+  const defaulted = (Object.keys(WORKLOAD_DEFAULTS) as (keyof WorkloadSpec)[]).filter(
+    (key) => inputs.workload[key] === undefined,
+  );
+  if (defaulted.length > 0) {
+    assumptions.push(
+      `workload not stated in the spec, default assumed: ${defaulted.map((key) => `${key} ${WORKLOAD_DEFAULTS[key]}`).join(', ')}`,
+    );
+  }
+  assumptions.push(
+    `a checkpoint of ${workload.checkpointSizeGiB} GiB every ${workload.intervalHours} h under a new key, the job deleting the oldest beyond ${workload.keepLast}` +
+      (workload.latestOverwriteHours > 0
+        ? `, and latest.pt (${workload.checkpointSizeGiB} GiB) overwritten every ${workload.latestOverwriteHours} h`
+        : ', no latest.pt'),
+    'storage only, at list price: requests, retrieval, early-deletion (minimum storage duration) and network charges are not included',
+    'storage classes follow the rendered transitions of live objects by age; a copy that stops being live stays in the class it was in',
+  );
+
+  const classes = classesByAge(cloud, resources);
+  const keptHours = Math.min(workload.keepLast * workload.intervalHours, MAX_KEPT_DAYS * HOURS_PER_DAY);
+  if (keptHours < workload.keepLast * workload.intervalHours) {
+    assumptions.push(
+      `the job keeps checkpoints over ${MAX_KEPT_DAYS} days: the first ${MAX_KEPT_DAYS} days are replayed`,
+    );
+  }
+  const deleteAt = FIRST_WRITE + keptHours;
+  const horizon = Math.ceil(deleteAt / HOURS_PER_DAY) + settlingDays;
+  const events: JobEvent[] = [{ at: FIRST_WRITE, kind: 'write' }];
+  if (keptHours === workload.keepLast * workload.intervalHours) events.push({ at: deleteAt, kind: 'delete' });
+  const checkpoint = replay(lifecycle.model, CHECKPOINT_KEY, events, horizon);
+  const liveUntil = checkpoint.liveUntil ?? horizon * HOURS_PER_DAY;
+  const stream = occupancy(
+    checkpoint.copies,
+    horizon * HOURS_PER_DAY,
+    (at, state) => classAt(classes, (state === 'live' ? at : Math.min(at, liveUntil)) - FIRST_WRITE),
+    classes.map(([, from]) => FIRST_WRITE + from),
+  );
+  if (checkpoint.emptyAt === undefined) {
+    assumptions.push(
+      `a deleted checkpoint is still stored on day ${horizon} of the replay (never purged): stored bytes grow without bound, the figures are the first ${horizon} days only`,
+    );
+  }
+  const scale = (workload.checkpointSizeGiB * GIB) / workload.intervalHours;
+  const bytesByState: BytesByState = {
+    live: stream.byState.live * scale,
+    noncurrent: stream.byState.noncurrent * scale,
+    softDeleted: stream.byState.softDeleted * scale,
+  };
+  const bytesByClass: Record<string, number> = {};
+  for (const [name, hours] of Object.entries(stream.byClass)) bytesByClass[name] = hours * scale;
+
+  if (workload.latestOverwriteHours > 0) {
+    const latest = latestOccupancy(lifecycle, workload.latestOverwriteHours, classes[0]?.[0] ?? 'unknown');
+    const size = workload.checkpointSizeGiB * GIB;
+    for (const state of ['live', 'noncurrent', 'softDeleted'] as const) {
+      bytesByState[state] += latest.byState[state] * size;
+    }
+    for (const [name, copies] of Object.entries(latest.byClass)) {
+      bytesByClass[name] = (bytesByClass[name] ?? 0) + copies * size;
+    }
+  }
+
+  const missingPrices: string[] = [];
+  const sources = new Set<string>();
+  let monthlyCost: number | null = 0;
+  if (inputs.location === undefined) missingPrices.push(`${cloud}: the store's region is not in the render`);
+  for (const [name, bytes] of Object.entries(bytesByClass)) {
+    if (bytes <= 0) continue;
+    const price = inputs.location === undefined ? undefined : listPrice(cloud, inputs.location, name);
+    if (price === undefined) {
+      if (inputs.location !== undefined) missingPrices.push(`${cloud} ${inputs.location} ${name}`);
+      monthlyCost = null;
+      continue;
+    }
+    sources.add(price.source);
+    if (monthlyCost !== null) monthlyCost += (bytes / GIB) * price.usdPerGiBMonth;
+  }
+  if (missingPrices.length > 0) monthlyCost = null;
+  return {
+    monthlyCost: monthlyCost === null ? null : Math.round(monthlyCost * 100) / 100,
+    currency: 'USD',
+    bytesByState: roundedBytes(bytesByState),
+    bytesByClass: Object.fromEntries(Object.entries(bytesByClass).map(([k, v]) => [k, Math.round(v)])),
+    priceTable: {
+      date: PRICE_DATE,
+      source:
+        sources.size > 0
+          ? [...sources].join(' ')
+          : `libs/analysis/src/retention/prices.ts (${LIST_PRICES.length} prices)`,
+    },
+    assumptions,
+    missingPrices,
+  };
+}
+
+/** Mean stored copies of latest.pt per state over the last week, once its copies have settled. */
+function latestOccupancy(lifecycle: StoreLifecycle, everyHours: number, baseClass: string): Occupancy {
+  const week = 7 * HOURS_PER_DAY;
+  const settle = Math.ceil(Math.max(0, ...lifecycle.copyDays)) + 2;
+  const horizon = Math.min(1_500, settle + 14);
+  const writes: JobEvent[] = [];
+  for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += everyHours)
+    writes.push({ at: hour, kind: 'write' });
+  const trace = replay(lifecycle.model, LATEST_KEY, writes, horizon, { generations: false });
+  const end = horizon * HOURS_PER_DAY;
+  const hours = occupancy(trace.copies, end, () => baseClass, [], end - week);
+  const mean = (value: number) => value / week;
+  return {
+    byState: {
+      live: mean(hours.byState.live),
+      noncurrent: mean(hours.byState.noncurrent),
+      softDeleted: mean(hours.byState.softDeleted),
+    },
+    byClass: Object.fromEntries(Object.entries(hours.byClass).map(([k, v]) => [k, mean(v)])),
+  };
+}
+
+function roundedBytes(bytes: BytesByState): BytesByState {
+  return {
+    live: Math.round(bytes.live),
+    noncurrent: Math.round(bytes.noncurrent),
+    softDeleted: Math.round(bytes.softDeleted),
+  };
+}
+
+/** GiB in the projection's words (for synth's line). */
+export function gib(bytes: number): number {
+  return bytes / GIB;
+}

@@ -1,0 +1,252 @@
+import { WORKLOAD_DEFAULTS, type Cloud } from '@checkpoints/config';
+import fc from 'fast-check';
+import { retentionOf, type RenderedResource, type StoreProjection } from '../../src';
+
+const GIB = 2 ** 30;
+
+function rendered(urn: string, type: string, parent: string | null, inputs: Record<string, unknown>) {
+  const resource: RenderedResource = {
+    urn,
+    type,
+    name: urn,
+    parent,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  };
+  return resource;
+}
+
+const retention = {
+  keepNoncurrentVersions: 0,
+  noncurrentExpireDays: 7,
+  coolAfterDays: 0,
+  archiveAfterDays: 0,
+  expireAfterDays: 0,
+  softDeleteDays: 0,
+  keptPrefixes: [],
+  expirePrefixes: [],
+};
+
+/** One checkpoint a day, two kept, no latest.pt: a deleted checkpoint's copy-hours are easy to count. */
+const daily = { checkpointSizeGiB: 1, intervalHours: 24, keepLast: 2, latestOverwriteHours: 0 };
+
+function projection(
+  cloud: Cloud,
+  children: RenderedResource[],
+  component: Record<string, unknown>,
+): StoreProjection {
+  const type = `checkpoints:${cloud}:CheckpointStore`;
+  const render = { resources: [rendered('store', type, null, component), ...children] };
+  const [store] = retentionOf(render);
+  if (!store) throw new Error('no store in the render');
+  return store.projection;
+}
+
+/** A versioned GCS bucket whose previous versions go `days` after they stop being live. */
+function gcs(days: number, softDeleteDays = 0, location = 'us-central1', workload: object = daily) {
+  const bucket = rendered('bucket', 'gcp:storage/bucket:Bucket', 'store', {
+    versioning: { enabled: true },
+    softDeletePolicy: { retentionDurationSeconds: softDeleteDays * 86_400 },
+    lifecycleRules: [
+      { action: { type: 'Delete' }, condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: days } },
+    ],
+  });
+  return projection('gcp', [bucket], {
+    tier: 'standard',
+    retention: { ...retention, noncurrentExpireDays: days, softDeleteDays },
+    location,
+    workload,
+  });
+}
+
+// Written at 10:00 on day 0 and deleted by the job 48 h later (keepLast 2, daily): live 48 h. Deleted at hour
+// 58, it is noncurrent until the first daily pass once 7 days have passed (hour 240): 182 h. Per checkpoint
+// a day, the steady state holds 48/24 live and 182/24 noncurrent checkpoints.
+describe('storage and cost projection (from the retention replay)', () => {
+  it('holds the kept checkpoints live and each deleted one for as long as the replay keeps it', () => {
+    const result = gcs(7);
+    expect(result.bytesByState.live / GIB).toBeCloseTo(2, 6);
+    expect(result.bytesByState.noncurrent / GIB).toBeCloseTo(182 / 24, 6);
+    expect(result.bytesByState.softDeleted).toBe(0);
+    expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(2 + 182 / 24, 6);
+    // us-central1 STANDARD at $0.020 per GiB-month.
+    expect(result.monthlyCost).toBeCloseTo((2 + 182 / 24) * 0.02, 2);
+    expect(result.currency).toBe('USD');
+    expect(result.missingPrices).toEqual([]);
+    expect(result.priceTable.source).toBe('https://cloud.google.com/storage/pricing');
+  });
+
+  it('a longer noncurrent window raises the noncurrent bytes by the extra days', () => {
+    const week = gcs(7).bytesByState.noncurrent;
+    const fortnight = gcs(14).bytesByState.noncurrent;
+    // 7 more days of one deleted checkpoint a day: 7 GiB more.
+    expect((fortnight - week) / GIB).toBeCloseTo(7, 6);
+    expect(gcs(14).monthlyCost).toBeGreaterThan(gcs(7).monthlyCost!);
+  });
+
+  it('soft delete adds soft-deleted bytes: each purged version stays its retention days', () => {
+    const result = gcs(7, 7);
+    expect(result.bytesByState.softDeleted / GIB).toBeCloseTo(7, 6);
+    expect(result.bytesByState.noncurrent / GIB).toBeCloseTo(182 / 24, 6);
+  });
+
+  it('a region missing from the price table gives no cost and names the missing price', () => {
+    const result = gcs(7, 0, 'europe-west9');
+    expect(result.monthlyCost).toBeNull();
+    expect(result.missingPrices).toEqual(['gcp europe-west9 STANDARD']);
+    expect(result.bytesByState.live / GIB).toBeCloseTo(2, 6);
+  });
+
+  it('a store without a location in the render gives no cost and says why', () => {
+    const result = gcs(7, 0, '');
+    expect(result.monthlyCost).toBeNull();
+    expect(result.missingPrices).toEqual(["gcp: the store's region is not in the render"]);
+  });
+
+  it('a workload the spec leaves out takes the documented defaults, shown as an assumption', () => {
+    const result = gcs(7, 0, 'us-central1', {});
+    expect(result.assumptions[0]).toBe(
+      `workload not stated in the spec, default assumed: checkpointSizeGiB ${WORKLOAD_DEFAULTS.checkpointSizeGiB}, intervalHours ${WORKLOAD_DEFAULTS.intervalHours}, keepLast ${WORKLOAD_DEFAULTS.keepLast}, latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}`,
+    );
+    expect(gcs(7).assumptions.some((line) => line.startsWith('workload not stated'))).toBe(false);
+  });
+
+  it('a partly stated workload names only the defaulted keys', () => {
+    const result = gcs(7, 0, 'us-central1', { checkpointSizeGiB: 3, intervalHours: 24, keepLast: 2 });
+    expect(result.assumptions[0]).toBe(
+      `workload not stated in the spec, default assumed: latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}`,
+    );
+  });
+
+  it('a rule that never purges (count in the same rule) is reported as growing without bound', () => {
+    const bucket = rendered('bucket', 'gcp:storage/bucket:Bucket', 'store', {
+      versioning: { enabled: true },
+      lifecycleRules: [
+        {
+          action: { type: 'Delete' },
+          condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 7, numNewerVersions: 2 },
+        },
+      ],
+    });
+    const result = projection('gcp', [bucket], {
+      tier: 'standard',
+      retention,
+      location: 'us-central1',
+      workload: daily,
+    });
+    expect(result.assumptions.some((line) => line.includes('stored bytes grow without bound'))).toBe(true);
+    expect(gcs(7).assumptions.some((line) => line.includes('grow without bound'))).toBe(false);
+  });
+
+  it('live checkpoints move to the class the rendered rule sets at its age; a deleted one stays there', () => {
+    const bucket = rendered('bucket', 'gcp:storage/bucket:Bucket', 'store', {
+      storageClass: 'STANDARD',
+      versioning: { enabled: true },
+      lifecycleRules: [
+        { action: { type: 'Delete' }, condition: { withState: 'ARCHIVED', daysSinceNoncurrentTime: 7 } },
+        {
+          action: { type: 'SetStorageClass', storageClass: 'NEARLINE' },
+          condition: { age: 30, withState: 'LIVE', matchesStorageClasses: ['STANDARD'] },
+        },
+      ],
+    });
+    const result = projection('gcp', [bucket], {
+      tier: 'standard',
+      retention: { ...retention, coolAfterDays: 30 },
+      location: 'us-central1',
+      workload: { ...daily, keepLast: 60 },
+    });
+    // 60 days live: 30 in STANDARD, then 30 in NEARLINE, where it stays once deleted (noncurrent).
+    expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(30, 6);
+    expect(result.bytesByClass['NEARLINE']! / GIB).toBeCloseTo(30 + result.bytesByState.noncurrent / GIB, 6);
+    expect(result.monthlyCost).toBeCloseTo(30 * 0.02 + (result.bytesByClass['NEARLINE']! / GIB) * 0.01, 2);
+  });
+
+  it('S3: the rendered transition moves a live checkpoint to STANDARD_IA; its previous version stays there', () => {
+    const children = [
+      rendered('bucket', 'aws:s3/bucket:Bucket', 'store', {}),
+      rendered('versioning', 'aws:s3/bucketVersioning:BucketVersioning', 'store', {
+        versioningConfiguration: { status: 'Enabled' },
+      }),
+      rendered('lifecycle', 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', 'store', {
+        rules: [
+          {
+            id: 'all',
+            status: 'Enabled',
+            filter: { prefix: '' },
+            transitions: [{ days: 1, storageClass: 'STANDARD_IA' }],
+            noncurrentVersionExpiration: { noncurrentDays: 7 },
+            expiration: { expiredObjectDeleteMarker: true },
+          },
+        ],
+      }),
+    ];
+    const result = projection('aws', children, {
+      tier: 'standard',
+      retention,
+      location: 'us-east-1',
+      workload: daily,
+    });
+    // Live 48 h: the first 24 in STANDARD, then STANDARD_IA; noncurrent from hour 58 to the pass at 240.
+    expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(1, 6);
+    expect(result.bytesByClass['STANDARD_IA']! / GIB).toBeCloseTo(1 + 182 / 24, 6);
+    expect(result.monthlyCost).toBeCloseTo(1 * 0.023 + (1 + 182 / 24) * 0.0125, 2);
+  });
+
+  it('an S3 Express One Zone directory bucket keeps one copy of latest.pt, priced at the Express rate', () => {
+    const directory = rendered('bucket', 'aws:s3/directoryBucket:DirectoryBucket', 'store', {});
+    const result = projection('aws', [directory], {
+      tier: 'high-throughput',
+      retention: { ...retention, noncurrentExpireDays: 0 },
+      location: 'us-east-1',
+      workload: { ...daily, latestOverwriteHours: 1 },
+    });
+    // Two kept checkpoints and latest.pt, all live: no versions on a directory bucket.
+    expect(result.bytesByState).toEqual({ live: 3 * GIB, noncurrent: 0, softDeleted: 0 });
+    expect(result.bytesByClass).toEqual({ EXPRESS_ONEZONE: 3 * GIB });
+    expect(result.monthlyCost).toBeCloseTo(3 * 0.11, 2);
+  });
+
+  it('Azure prices not confirmed in the table are reported missing, never guessed', () => {
+    const children = [
+      rendered('account', 'azure-native:storage:StorageAccount', 'store', {
+        isHnsEnabled: true,
+        sku: { name: 'Standard_ZRS' },
+        accessTier: 'Hot',
+      }),
+      rendered('service', 'azure-native:storage:BlobServiceProperties', 'store', {
+        deleteRetentionPolicy: { enabled: true, days: 7 },
+      }),
+    ];
+    const result = projection('azure', children, {
+      tier: 'standard',
+      retention: { ...retention, noncurrentExpireDays: 0, softDeleteDays: 7 },
+      location: 'eastus2',
+      workload: daily,
+    });
+    // A deleted file is soft-deleted for 7 days: 7 GiB at one a day.
+    expect(result.bytesByState.softDeleted / GIB).toBeCloseTo(7, 6);
+    expect(result.monthlyCost).toBeNull();
+    expect(result.missingPrices).toEqual(['azure eastus2 HOT_ZRS']);
+  });
+
+  it('without expiry, the live bytes are the kept checkpoints plus latest.pt, for any workload', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 48 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.constantFrom(0, 1, 6),
+        (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours) => {
+          const workload = { checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours };
+          const result = gcs(7, 0, 'us-central1', workload);
+          const latest = latestOverwriteHours > 0 ? 1 : 0;
+          expect(result.bytesByState.live / GIB).toBeCloseTo((keepLast + latest) * checkpointSizeGiB, 3);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
