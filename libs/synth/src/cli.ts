@@ -88,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalid;
   }
   try {
-    const snapshot = await synthesize(options);
+    const snapshot = await synthesize(options, base);
     if (base && base.project !== snapshot.project) {
       throw new StackFileError(
         `--base=${shownPath(options.base ?? '')}: a render of project ${base.project}, not ${snapshot.project}`,
@@ -175,7 +175,10 @@ function isUserError(error: unknown): error is Error {
   return error instanceof Error && (error as { __pulumiRunError?: unknown }).__pulumiRunError === true;
 }
 
-export async function synthesize(options: Options): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
+export async function synthesize(
+  options: Options,
+  base?: Render,
+): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
   const project = readProject(options.cwd);
   const file = options.configFile ?? stackConfigFile(project, options.stack);
   const stackConfig = readStackConfig(file, project);
@@ -186,6 +189,7 @@ export async function synthesize(options: Options): Promise<Snapshot & { analysi
     stack: options.stack,
     config: stackConfig.config,
     secretKeys: stackConfig.secretKeys,
+    ...(base ? { base } : {}),
   });
   snapshot.violations = await evaluatePolicies(
     {

@@ -5,3 +5,4 @@ export { AWS_ACCOUNT_ID, AZURE_SUBSCRIPTION_ID, AZURE_TENANT_ID, GCP_PROJECT_NUM
 export { readProject, readStackConfig, stackConfigFile, StackFileError } from './stack-files';
 export * from './query';
 export { renderStackFile } from './stack-file-render';
+export { runSynth, runSynthAgainst, type SynthRun } from './run-cli';

@@ -10,6 +10,7 @@ import {
   firstName,
   loadStackSpec,
   physicalNameIssues,
+  replacementIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -18,7 +19,7 @@ import {
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
 import { encryptionIdentityName } from './encryption';
 
 interface AzureStackConfig {
@@ -60,6 +61,9 @@ function loadAzureConfig(): AzureStackConfig {
     issues.push(...error.issues);
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
+  if (spec && issues.length === 0) {
+    issues.push(...replacementIssues(spec.stores, storeComponentInputs, STORE_REPLACING_SETTINGS));
+  }
   const location = new pulumi.Config('azure-native').get('location');
   issues.push(...azureLocationIssues(location));
   const groupName = spec?.resourceGroupName;
