@@ -15,3 +15,4 @@ export * from './facts/gcp';
 export * from './facts/azure';
 export type { StoreOutputs } from './outputs';
 export * from './quotas';
+export * from './deployed';

@@ -106,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalid;
   }
   try {
-    const snapshot = await synthesize(options);
+    const snapshot = await synthesize(options, base);
     if (base && base.project !== snapshot.project) {
       throw new StackFileError(
         `--base=${shownPath(options.base ?? '')}: a render of project ${base.project}, not ${snapshot.project}`,
@@ -193,7 +193,10 @@ function isUserError(error: unknown): error is Error {
   return error instanceof Error && (error as { __pulumiRunError?: unknown }).__pulumiRunError === true;
 }
 
-export async function synthesize(options: Options): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
+export async function synthesize(
+  options: Options,
+  base?: Render,
+): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
   const project = readProject(options.cwd);
   const file = options.configFile ?? stackConfigFile(project, options.stack);
   const stackConfig = readStackConfig(file, project);
@@ -204,6 +207,7 @@ export async function synthesize(options: Options): Promise<Snapshot & { analysi
     stack: options.stack,
     config: stackConfig.config,
     secretKeys: stackConfig.secretKeys,
+    ...(base ? { base } : {}),
   });
   const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
   const previous = process.env[BOOTSTRAP_RENDER_ENV];

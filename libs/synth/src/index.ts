@@ -6,3 +6,4 @@ export { readProject, readStackConfig, stackConfigFile, StackFileError } from '.
 export * from './query';
 export { renderStackFile } from './stack-file-render';
 export { EXIT, main as synthMain } from './cli';
+export { runSynth, runSynthAgainst, type SynthRun } from './run-cli';

@@ -2,6 +2,7 @@ import { MockMonitor } from '@pulumi/pulumi/runtime/mocks';
 import { setMockOptions } from '@pulumi/pulumi/runtime/settings';
 import { setAllConfig } from '@pulumi/pulumi/runtime/config';
 import { runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
+import { setDeployedStores, type PreviousRender } from '@checkpoints/config';
 import { SynthMocks } from './mocks';
 import { getStore, waitForRPCs, withLocalStorage } from './pulumi-internals';
 import type { RenderedResource, Snapshot } from './snapshot';
@@ -16,6 +17,11 @@ export interface RenderOptions {
   config?: Record<string, string>;
   /** Config keys whose values are secrets. */
   secretKeys?: string[];
+  /**
+   * A previous render of the same stack (`synth --base`): its stores are known to the program
+   * (`deployedStores` of libs/config), which refuses changes that would replace their data holders.
+   */
+  base?: PreviousRender;
 }
 
 /** A program that failed; `resources` are those it registered before failing. */
@@ -134,6 +140,7 @@ export async function render(program: () => unknown, options: RenderOptions): Pr
     store.supportsDeletedWith = true;
     store.supportsAliasSpecs = false;
     setAllConfig(config, options.secretKeys ?? []);
+    setDeployedStores(options.base);
 
     const failures: unknown[] = [];
     const onUnhandled = (reason: unknown) => failures.push(reason);
@@ -154,6 +161,7 @@ export async function render(program: () => unknown, options: RenderOptions): Pr
       failures.push(error);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+      setDeployedStores(undefined);
     }
     if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
     return {

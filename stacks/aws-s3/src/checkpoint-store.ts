@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   firstName,
   formerNameAliases,
+  type ReplacingSetting,
   type StackSpec,
   type StoreOutputs,
   type StoreSpec,
@@ -35,24 +36,15 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against, and
-    // the store's location and workload, which the storage and cost projection prices.
+    // The component's inputs carry what libs/analysis judges the rendered resources against: the spec's
+    // retention (the retention-promises rule), location and workload (the storage and cost projection),
+    // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super(
-      'checkpoints:aws:CheckpointStore',
-      name,
-      {
-        tier: args.store.tier,
-        retention: args.store.retention,
-        location: args.region,
-        workload: args.store.workload ?? {},
-      },
-      {
-        ...opts,
-        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
-      },
-    );
+    super('checkpoints:aws:CheckpointStore', name, storeComponentInputs(args.store, args.region), {
+      ...opts,
+      aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+    });
     const { store, region } = args;
     const scope: StoreScope = {
       store,
@@ -101,3 +93,38 @@ export class CheckpointStore extends pulumi.ComponentResource {
     this.registerOutputs({ ...this.outputs });
   }
 }
+
+/**
+ * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
+ * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
+ */
+export function storeComponentInputs(store: StoreSpec, region: string): Record<string, unknown> {
+  return {
+    tier: store.tier,
+    retention: store.retention,
+    encryption: store.encryption,
+    zone: store.zone,
+    location: region,
+    workload: store.workload ?? {},
+  };
+}
+
+/** Settings a bucket cannot change in place, per the change rules of libs/analysis/src/changes/aws.ts. */
+export const STORE_REPLACING_SETTINGS: readonly ReplacingSetting[] = [
+  {
+    key: 'tier',
+    consequence:
+      'a general purpose bucket and a directory bucket are different resources, so the store would point at a new, empty bucket',
+  },
+  {
+    key: 'zone',
+    consequence:
+      "a directory bucket's availability zone is part of its name and location, so the bucket would be replaced by a new, empty one",
+  },
+  {
+    key: 'encryption',
+    consequence:
+      'the KMS key would be released and the writer and reader roles would lose kms:Decrypt on it, so the checkpoints already written with it could no longer be read through the store',
+    refuses: (before, after) => before === 'customer-managed' && after !== 'customer-managed',
+  },
+];

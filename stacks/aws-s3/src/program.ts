@@ -11,6 +11,7 @@ import {
   iamPolicySize,
   loadStackSpec,
   physicalNameIssues,
+  replacementIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -18,7 +19,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { awsTrustPolicy } from '@checkpoints/policy';
-import { CheckpointStore } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
@@ -58,6 +59,15 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
     issues.push(...error.issues);
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames));
+  if (spec && region !== undefined && issues.length === 0) {
+    issues.push(
+      ...replacementIssues(
+        spec.stores,
+        (store) => storeComponentInputs(store, region),
+        STORE_REPLACING_SETTINGS,
+      ),
+    );
+  }
   if (spec !== undefined && region !== undefined && issues.length === 0) {
     issues.push(...trustPolicySizeIssues(spec, region));
   }

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   firstName,
   formerNameAliases,
+  type ReplacingSetting,
   type StackSpec,
   type StoreOutputs,
   type StoreSpec,
@@ -26,24 +27,15 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against, and
-    // the store's location and workload, which the storage and cost projection prices.
+    // The component's inputs carry what libs/analysis judges the rendered resources against: the spec's
+    // retention (the retention-promises rule), location and workload (the storage and cost projection),
+    // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super(
-      'checkpoints:azure:CheckpointStore',
-      name,
-      {
-        tier: args.store.tier,
-        retention: args.store.retention,
-        location: args.location,
-        workload: args.store.workload ?? {},
-      },
-      {
-        ...opts,
-        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
-      },
-    );
+    super('checkpoints:azure:CheckpointStore', name, storeComponentInputs(args.store, args.location), {
+      ...opts,
+      aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+    });
     const { store, stack } = args;
     const stackNames = { project: pulumi.getProject(), stack: pulumi.getStack() };
     const scope: StoreScope = {
@@ -89,3 +81,32 @@ export class CheckpointStore extends pulumi.ComponentResource {
     this.registerOutputs(this.outputs);
   }
 }
+
+/**
+ * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
+ * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
+ */
+export function storeComponentInputs(store: StoreSpec, location: string): Record<string, unknown> {
+  return {
+    tier: store.tier,
+    retention: store.retention,
+    encryption: store.encryption,
+    location,
+    workload: store.workload ?? {},
+  };
+}
+
+/** Settings a storage account cannot change in place, per the change rules of libs/analysis/src/changes/azure.ts. */
+export const STORE_REPLACING_SETTINGS: readonly ReplacingSetting[] = [
+  {
+    key: 'tier',
+    consequence:
+      'the tiers differ in account kind and SKU (StorageV2 Standard_ZRS, BlockBlobStorage Premium_ZRS), which are set when an account is created, so the account would be replaced by a new, empty one',
+  },
+  {
+    key: 'encryption',
+    consequence:
+      'the key vault, its key and the encryption identity would be released and the account would fall back to Microsoft-managed keys, a weaker protection than the store was created with',
+    refuses: (before, after) => before === 'customer-managed' && after !== 'customer-managed',
+  },
+];

@@ -10,6 +10,7 @@ import {
   firstName,
   loadStackSpec,
   physicalNameIssues,
+  replacementIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -18,7 +19,7 @@ import {
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
 import { encryptionIdentityName } from './encryption';
 
 interface AzureStackConfig {
@@ -62,6 +63,15 @@ function loadAzureConfig(): AzureStackConfig {
   if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
   const location = new pulumi.Config('azure-native').get('location');
   issues.push(...azureLocationIssues(location));
+  if (spec && location && issues.length === 0) {
+    issues.push(
+      ...replacementIssues(
+        spec.stores,
+        (store) => storeComponentInputs(store, location),
+        STORE_REPLACING_SETTINGS,
+      ),
+    );
+  }
   const groupName = spec?.resourceGroupName;
   const groupProblem = groupName === undefined ? undefined : nameRules.resourceGroup(groupName);
   if (groupProblem)

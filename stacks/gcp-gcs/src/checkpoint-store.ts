@@ -1,6 +1,11 @@
 import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/gcp/storage/bucket';
-import { formerNameAliases, type StoreOutputs, type StoreSpec } from '@checkpoints/config';
+import {
+  formerNameAliases,
+  type ReplacingSetting,
+  type StoreOutputs,
+  type StoreSpec,
+} from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/policy';
 import { checkpointBucketArgs } from './bucket';
@@ -26,24 +31,15 @@ export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    // The spec's retention, which the retention-promises rule judges the rendered lifecycle against, and
-    // the store's location and workload, which the storage and cost projection prices.
+    // The component's inputs carry what libs/analysis judges the rendered resources against: the spec's
+    // retention (the retention-promises rule), location and workload (the storage and cost projection),
+    // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super(
-      'checkpoints:gcp:CheckpointStore',
-      name,
-      {
-        tier: args.store.tier,
-        retention: args.store.retention,
-        location: args.location,
-        workload: args.store.workload ?? {},
-      },
-      {
-        ...opts,
-        aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
-      },
-    );
+    super('checkpoints:gcp:CheckpointStore', name, storeComponentInputs(args.store, args.location), {
+      ...opts,
+      aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
+    });
     const { store, location, labels } = args;
     // Released, never deleted, by any deploy in any environment; `protect` also stops replacing them.
     const protection = { protect: store.protect, retainOnDelete: true };
@@ -97,3 +93,37 @@ function storeOutputs(
     },
   };
 }
+
+/**
+ * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
+ * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
+ */
+export function storeComponentInputs(store: StoreSpec, location: string): Record<string, unknown> {
+  return {
+    tier: store.tier,
+    retention: store.retention,
+    encryption: store.encryption,
+    location,
+    workload: store.workload ?? {},
+  };
+}
+
+/** Settings a bucket cannot change in place, per the change rules of libs/analysis/src/changes/gcp.ts. */
+export const STORE_REPLACING_SETTINGS: readonly ReplacingSetting[] = [
+  {
+    key: 'tier',
+    consequence:
+      'the tiers differ in hierarchical namespace, which is set when a bucket is created, so the bucket would be replaced by a new, empty one',
+  },
+  {
+    key: 'location',
+    consequence:
+      "a bucket's location is set when it is created, so the bucket would be replaced by a new, empty one",
+  },
+  {
+    key: 'encryption',
+    consequence:
+      'dropping the customer-managed key would leave the checkpoints encrypted with a key ring and key the stack no longer manages',
+    refuses: (before, after) => before === 'customer-managed' && after !== 'customer-managed',
+  },
+];

@@ -7,6 +7,7 @@ import {
   gcpRules,
   loadStackSpec,
   physicalNameIssues,
+  replacementIssues,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -14,7 +15,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcpLabels, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
 
 /**
  * Validates the stack config (every problem at once, before any resource exists), then creates one
@@ -72,6 +73,15 @@ function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined } {
     issues.push(...error.issues);
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, gcpPhysicalNames));
+  if (spec && issues.length === 0) {
+    issues.push(
+      ...replacementIssues(
+        spec.stores,
+        (store) => storeComponentInputs(store, bucketLocation(store, region)),
+        STORE_REPLACING_SETTINGS,
+      ),
+    );
+  }
   if (spec === undefined || issues.length > 0) throw new ConfigError(issues, source);
   return { spec, region };
 }

@@ -1,0 +1,89 @@
+import { CONFIG_NAMESPACE, type StoreSpec } from './spec';
+import type { ConfigIssue } from './issues';
+
+/** A store as a previous render of the stack shows it: its component's name and inputs. */
+export interface DeployedStore {
+  name: string;
+  inputs: Readonly<Record<string, unknown>>;
+}
+
+/** A store setting that the cloud cannot change in place: a new value replaces a data holder or drops its key. */
+export interface ReplacingSetting {
+  key: 'tier' | 'location' | 'zone' | 'encryption';
+  /** What a change of it does to the store, e.g. `a new tier replaces its bucket, and the new one starts empty`. */
+  consequence: string;
+  /** Whether going from `before` to `after` is refused; default: any change. */
+  refuses?: (before: unknown, after: unknown) => boolean;
+}
+
+/** What this library reads of a previous render: its resources' types, names and inputs. */
+export interface PreviousRender {
+  resources: readonly { type: string; name: string; inputs: Record<string, unknown> }[];
+}
+
+// A global symbol, so the render and the program agree even when each loaded its own copy of this library.
+const DEPLOYED = Symbol.for('@checkpoints/config:deployed-stores');
+const STORE_COMPONENT = /^checkpoints:[a-z]+:CheckpointStore$/;
+
+type Holder = { [DEPLOYED]?: readonly DeployedStore[] };
+
+/**
+ * Makes the stores of a previous render (`synth --base`) known to the program for the duration of a render;
+ * `undefined` forgets them. Only the offline render has a previous render: `pulumi up` has none.
+ */
+export function setDeployedStores(base: PreviousRender | undefined): void {
+  const holder = globalThis as Holder;
+  if (base === undefined) delete holder[DEPLOYED];
+  else
+    holder[DEPLOYED] = base.resources
+      .filter((resource) => STORE_COMPONENT.test(resource.type))
+      .map((resource) => ({ name: resource.name, inputs: resource.inputs }));
+}
+
+/** The stores of the previous render given to this render, if any. */
+export function deployedStores(): readonly DeployedStore[] | undefined {
+  return (globalThis as Holder)[DEPLOYED];
+}
+
+/**
+ * Changes to a store that already exists (in the previous render, under its name or a former one) that would
+ * replace a data holder or drop its key: refused before any resource is registered, with the migration path.
+ * `inputsOf` gives the store component's inputs this deploy would register; a setting the previous render
+ * does not record is not judged.
+ */
+export function replacementIssues(
+  stores: readonly StoreSpec[],
+  inputsOf: (store: StoreSpec) => Readonly<Record<string, unknown>>,
+  settings: readonly ReplacingSetting[],
+  deployed: readonly DeployedStore[] | undefined = deployedStores(),
+): ConfigIssue[] {
+  if (deployed === undefined) return [];
+  return stores.flatMap((store, index) => {
+    const names = [store.name, ...store.formerNames];
+    const previous = deployed.find((candidate) => names.includes(candidate.name));
+    if (!previous) return [];
+    const inputs = inputsOf(store);
+    return settings.flatMap(({ key, consequence, refuses }): ConfigIssue[] => {
+      if (!(key in previous.inputs)) return [];
+      const before = previous.inputs[key];
+      const after = inputs[key];
+      if (JSON.stringify(before) === JSON.stringify(after)) return [];
+      if (refuses && !refuses(before, after)) return [];
+      return [
+        {
+          path: `${CONFIG_NAMESPACE}:stores[${index}].${key}`,
+          value: after,
+          message:
+            `store ${store.name} already exists with ${key} ${shown(before)} (previous render): ${consequence}. ` +
+            `Keep ${key} ${shown(before)} and migrate instead: add a new store with ${key} ${shown(after)}, ` +
+            'copy the checkpoints into it, then retire this one ' +
+            '(docs/operations.md, "Migrate a store to another tier or location")',
+        },
+      ];
+    });
+  });
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? 'unset' : JSON.stringify(value);
+}

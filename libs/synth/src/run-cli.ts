@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from './cli';
+import { workspaceRoot } from './stack-files';
+
+export interface SynthRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+  /** The JSON render synth wrote (`<out>/<stack>.json`). */
+  renderPath: string;
+}
+
+/**
+ * Runs `checkpoints-synth` in this process on a project folder with the given stack config (`namespace:key`
+ * -> value, as in a Pulumi.<stack>.yaml `config:` block), capturing what it prints. The caller makes the
+ * program load afresh between runs (under jest: `jest.resetModules()`).
+ */
+export async function runSynth(
+  projectDir: string,
+  config: Record<string, unknown>,
+  extraArgs: readonly string[] = [],
+): Promise<SynthRun> {
+  const bootstrap = extraArgs.some((arg) => arg.startsWith('--bootstrap'))
+    ? []
+    : [`--bootstrap=${await bootstrapRender(projectDir)}`];
+  const dir = mkdtempSync(join(tmpdir(), 'synth-run-'));
+  const configFile = join(dir, 'Pulumi.dev.yaml');
+  writeFileSync(configFile, JSON.stringify({ config }));
+  const out = join(dir, 'out');
+  mkdirSync(out);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (text: string) => void stdout.push(text);
+  console.error = (text: string) => void stderr.push(text);
+  try {
+    const status = await main([
+      `--cwd=${projectDir}`,
+      `--config-file=${configFile}`,
+      `--out=${out}`,
+      ...bootstrap,
+      ...extraArgs,
+    ]);
+    return {
+      status,
+      stdout: stdout.join('\n'),
+      stderr: stderr.join('\n'),
+      renderPath: join(out, 'dev.json'),
+    };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+/**
+ * Renders `before`, then `after` with `--base` against that render, as a pull request does; `reload` makes
+ * the program load afresh between the two (under jest: `() => jest.resetModules()`). Throws when `before`
+ * does not render cleanly.
+ */
+export async function runSynthAgainst(
+  projectDir: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  reload: () => void,
+): Promise<SynthRun> {
+  reload();
+  const base = await runSynth(projectDir, before);
+  if (base.status !== 0)
+    throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
+  reload();
+  return runSynth(projectDir, after, [`--base=${base.renderPath}`]);
+}
+
+const BOOTSTRAP_RENDER = Symbol.for('checkpoints.synth.run-cli.bootstrap-render');
+
+/**
+ * The workspace's bootstrap stack rendered once per test process (it survives `jest.resetModules()`), so
+ * the access rules judge CI's identities as `synth` does, without a `dist/` left by an earlier nx run.
+ */
+async function bootstrapRender(projectDir: string): Promise<string> {
+  const cache = globalThis as { [BOOTSTRAP_RENDER]?: string };
+  const cached = cache[BOOTSTRAP_RENDER];
+  if (cached !== undefined) return cached;
+  const out = mkdtempSync(join(tmpdir(), 'synth-bootstrap-'));
+  const printed: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (text: string) => void printed.push(text);
+  console.error = (text: string) => void printed.push(text);
+  try {
+    const status = await main([`--cwd=${workspaceRoot(projectDir)}`, '--stack=ci', `--out=${out}`]);
+    if (status !== 0)
+      throw new Error(`the bootstrap stack did not render (exit ${status}): ${printed.join('\n')}`);
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  cache[BOOTSTRAP_RENDER] = join(out, 'ci.json');
+  return cache[BOOTSTRAP_RENDER];
+}

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { runSynthAgainst } from '@checkpoints/synth';
+import { stackConfig } from './render-stack';
+
+const projectDir = join(__dirname, '..');
+const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
+const fast = { ...store, tier: 'high-throughput', zone: 'use1-az4' };
+
+/** Renders `before`, then `after` with `synth --base` against that render, as a pull request would. */
+const synthAgainst = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
+  runSynthAgainst(projectDir, stackConfig({ stores: before }), stackConfig({ stores: after }), () =>
+    jest.resetModules(),
+  );
+
+describe('synth --base on S3: changes that would replace a data holder are refused as config errors', () => {
+  it.each([
+    ['tier', [store], [fast], '"high-throughput"', 'a general purpose bucket and a directory bucket'],
+    ['zone', [fast], [{ ...fast, zone: 'use1-az5' }], '"use1-az5"', "a directory bucket's availability zone"],
+    [
+      'encryption',
+      [store],
+      [{ ...store, encryption: 'provider-managed' }],
+      '"provider-managed"',
+      'lose kms:Decrypt',
+    ],
+  ])(
+    '%s: exit 2, the key path, the value given and the migration path',
+    async (key, before, after, value, why) => {
+      const result = await synthAgainst(before, after);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(
+        `checkpoints:stores[0].${key}: got ${value}; store llm-pretrain already exists`,
+      );
+      expect(result.stderr).toContain(why);
+      expect(result.stderr).toContain('copy the checkpoints into it, then retire this one');
+      expect(result.stdout).not.toContain('Change plan');
+    },
+  );
+
+  it('accepts provider-managed to customer-managed, a retention change, and a new store of any tier', async () => {
+    const result = await synthAgainst(
+      [{ ...store, encryption: 'provider-managed' }],
+      [
+        { ...store, retention: { expireAfterDays: 90 } },
+        { ...fast, name: 'llm-fast' },
+      ],
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});

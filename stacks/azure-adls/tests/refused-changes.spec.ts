@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { runSynthAgainst } from '@checkpoints/synth';
+import { stackConfig } from './render';
+
+const projectDir = join(__dirname, '..');
+// The premium tier has no cool tier, so only an expiry gives it a lifecycle policy (which the baseline requires).
+const store = {
+  name: 'llm-pretrain',
+  dataClassification: 'internal',
+  encryption: 'customer-managed',
+  retention: { expireAfterDays: 90 },
+};
+
+/** Renders `before`, then `after` with `synth --base` against that render, as a pull request would. */
+const synthAgainst = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
+  runSynthAgainst(
+    projectDir,
+    // The dev resource group bootstrap/Pulumi.ci.yaml grants CI its rights on, as on the shipped stack.
+    stackConfig({ stores: before, resourceGroupName: 'rg-checkpoints-dev' }),
+    stackConfig({ stores: after, resourceGroupName: 'rg-checkpoints-dev' }),
+    () => jest.resetModules(),
+  );
+
+describe('synth --base on ADLS: changes that would replace a data holder are refused as config errors', () => {
+  it.each([
+    ['tier', [store], [{ ...store, tier: 'high-throughput' }], '"high-throughput"', 'account kind and SKU'],
+    [
+      'encryption',
+      [store],
+      [{ ...store, encryption: 'provider-managed' }],
+      '"provider-managed"',
+      'the key vault, its key and the encryption identity would be released',
+    ],
+  ])(
+    '%s: exit 2, the key path, the value given and the migration path',
+    async (key, before, after, value, why) => {
+      const result = await synthAgainst(before, after);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(
+        `checkpoints:stores[0].${key}: got ${value}; store llm-pretrain already exists`,
+      );
+      expect(result.stderr).toContain(why);
+      expect(result.stderr).toContain('copy the checkpoints into it, then retire this one');
+      expect(result.stdout).not.toContain('Change plan');
+    },
+  );
+
+  it('accepts a retention change and a new store of any tier', async () => {
+    const result = await synthAgainst(
+      [store],
+      [
+        { ...store, retention: { expireAfterDays: 120 } },
+        { ...store, name: 'llm-fast', tier: 'high-throughput' },
+      ],
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { runSynthAgainst } from '@checkpoints/synth';
+import { stackConfig, store } from './render';
+
+const projectDir = join(__dirname, '..');
+const cmek = store({ encryption: 'customer-managed' });
+
+// The dev project bootstrap/Pulumi.ci.yaml grants CI its rights in, so the access rules pass as on the shipped stack.
+const wiring = { 'gcp:project': 'ml-platform-dev-4821' };
+
+/** Renders `before`, then `after` with `synth --base` against that render, as a pull request would. */
+const synthAgainst = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
+  runSynthAgainst(projectDir, stackConfig(before, wiring), stackConfig(after, wiring), () =>
+    jest.resetModules(),
+  );
+
+describe('synth --base on GCS: changes that would replace a data holder are refused as config errors', () => {
+  it.each([
+    ['tier', [store()], [store({ tier: 'high-throughput' })], '"high-throughput"', 'hierarchical namespace'],
+    [
+      'location',
+      [store()],
+      [store({ location: 'europe-west4' })],
+      '"europe-west4"',
+      "a bucket's location is set when it is created",
+    ],
+    [
+      'encryption',
+      [cmek],
+      [store({ encryption: 'provider-managed' })],
+      '"provider-managed"',
+      'dropping the customer-managed key',
+    ],
+  ])(
+    '%s: exit 2, the key path, the value given and the migration path',
+    async (key, before, after, value, why) => {
+      const result = await synthAgainst(before, after);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(
+        `checkpoints:stores[0].${key}: got ${value}; store llm-pretrain already exists`,
+      );
+      expect(result.stderr).toContain(why);
+      expect(result.stderr).toContain('add a new store with');
+      expect(result.stderr).toContain('copy the checkpoints into it, then retire this one');
+      expect(result.stdout).not.toContain('Change plan');
+    },
+  );
+
+  it('a renamed store is judged against its former name', async () => {
+    const result = await synthAgainst(
+      [store()],
+      [store({ name: 'llm-main', formerNames: ['llm-pretrain'], tier: 'high-throughput' })],
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'checkpoints:stores[0].tier: got "high-throughput"; store llm-main already exists',
+    );
+  });
+
+  it('accepts what the bucket changes in place, and any setting of a new store', async () => {
+    const result = await synthAgainst(
+      [store()],
+      [
+        store({ encryption: 'customer-managed', retention: { expireAfterDays: 90 } }),
+        store({ name: 'llm-fast', tier: 'high-throughput' }),
+      ],
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
