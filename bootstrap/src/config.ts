@@ -33,6 +33,8 @@ export interface GcpSettings {
   project: string;
   /** Per environment of `environments`, the project its GCP stack deploys into: one each, none of them `project`. */
   stackProjects: Record<Environment, string>;
+  /** The Cloud Storage bucket of the self-managed Pulumi state backend the GCP stacks use, if they use one. */
+  stateBucket?: string;
 }
 
 export interface AzureSettings {
@@ -40,6 +42,14 @@ export interface AzureSettings {
   location: string;
   /** Per environment of `environments`, the existing resource group its Azure stack deploys into. */
   stackResourceGroups: Record<Environment, string>;
+  /** The blob container of the self-managed Pulumi state backend the Azure stacks use, if they use one. */
+  stateContainer?: AzureStateContainer;
+}
+
+export interface AzureStateContainer {
+  /** ARM resource ID of the storage account that holds the container. */
+  storageAccountId: string;
+  container: string;
 }
 
 export interface BootstrapConfig {
@@ -62,6 +72,18 @@ const AWS_REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
 // General purpose bucket names: 3-63 lowercase letters, digits, '.' and '-', starting and ending with a
 // letter or digit, no '..' (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
 const S3_BUCKET = /^(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+// Bucket names without dots: 3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter
+// or digit, not starting with 'goog' nor containing 'google'
+// (https://cloud.google.com/storage/docs/buckets#naming). Dotted (domain) names are left out: they need
+// domain verification and IAM Conditions gain nothing from them.
+const GCS_BUCKET = /^(?!goog)(?!.*google)[a-z0-9][a-z0-9_-]{1,61}[a-z0-9]$/;
+// A storage account's ARM ID; account names are 3-24 lowercase letters and digits
+// (https://learn.microsoft.com/en-us/azure/azure-resource-manager/management/resource-name-rules#microsoftstorage).
+const STORAGE_ACCOUNT_ID =
+  /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Storage\/storageAccounts\/[a-z0-9]{3,24}$/i;
+// Container names: 3-63 lowercase letters, digits and '-', starting with a letter or digit, no '--'
+// (https://learn.microsoft.com/en-us/rest/api/storageservices/naming-and-referencing-containers--blobs--and-metadata).
+const BLOB_CONTAINER = /^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const AZURE_SUBSCRIPTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,9 +102,22 @@ const schema = z.strictObject({
     })
     .optional(),
   gcp: z
-    .strictObject({ stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional() })
+    .strictObject({
+      stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional(),
+      stateBucket: z.string().regex(GCS_BUCKET).optional(),
+    })
     .optional(),
-  azure: z.strictObject({ stackResourceGroups: perEnvironment(z.string()) }).optional(),
+  azure: z
+    .strictObject({
+      stackResourceGroups: perEnvironment(z.string()),
+      stateContainer: z
+        .strictObject({
+          storageAccountId: z.string().regex(STORAGE_ACCOUNT_ID),
+          container: z.string().regex(BLOB_CONTAINER),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 type RawConfig = z.infer<typeof schema>;
@@ -90,8 +125,9 @@ type RawConfig = z.infer<typeof schema>;
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
-  gcp: ['stackProjects'],
-  azure: ['stackResourceGroups'],
+  gcp: ['stackProjects', 'stateBucket'],
+  azure: ['stackResourceGroups', 'stateContainer'],
+  'azure.stateContainer': ['storageAccountId', 'container'],
 };
 
 const ENVIRONMENT_LIST = ENVIRONMENTS.join(' | ');
@@ -111,12 +147,20 @@ const ALLOWED: Record<string, string> = {
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
   stateBucket:
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
-  gcp: 'a mapping with the optional key stackProjects',
+  gcp: 'a mapping with the key stackProjects and the optional key stateBucket',
+  'gcp.stateBucket':
+    "the name of the Cloud Storage bucket of the GCP stacks' self-managed Pulumi state backend (gs://<bucket>): 3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit, no 'goog' prefix, no 'google', no dots",
   stackProjects:
     'a mapping of every environment to the GCP project ID its stack deploys into (gcp:project there): one project per environment, none of them gcp:project',
   'stackProjects[]':
     'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
-  azure: 'a mapping with the key stackResourceGroups',
+  azure: 'a mapping with the key stackResourceGroups and the optional key stateContainer',
+  stateContainer:
+    "the blob container of the Azure stacks' self-managed Pulumi state backend (azblob://<container>), as a mapping with the keys storageAccountId and container",
+  storageAccountId:
+    'the ARM resource ID of the storage account that holds the state container: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Storage/storageAccounts/<3-24 lowercase letters and digits>',
+  container:
+    "the name of the state container: 3-63 lowercase letters, digits and '-', starting and ending with a letter or digit, no '--'",
   stackResourceGroups:
     'a mapping of every environment to the existing resource group its Azure stack deploys into (checkpoints:resourceGroupName there)',
   'stackResourceGroups[]':
@@ -230,6 +274,8 @@ function toConfigIssues(issue: z.core.$ZodIssue, root: Record<string, unknown>):
 
 /** `environments[1]` -> 'environments[]'; `gcp.stackProjects.prod` -> 'stackProjects[]'. */
 function allowedKey(segments: readonly (string | number)[]): string {
+  const path = segments.join('.');
+  if (ALLOWED[path] !== undefined) return path;
   const last = segments.at(-1);
   const parent = segments.at(-2);
   if (typeof last === 'number') return `${String(parent)}[]`;
@@ -392,6 +438,7 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
       project,
       stackProjects: perEnvironmentValue(raw.environments, (env) => raw.gcp?.stackProjects?.[env] ?? ''),
     };
+    if (raw.gcp?.stateBucket) config.gcp.stateBucket = raw.gcp.stateBucket;
   }
   if (raw.clouds.includes('azure')) {
     config.azure = {
@@ -402,6 +449,7 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
         (env) => raw.azure?.stackResourceGroups[env] ?? '',
       ),
     };
+    if (raw.azure?.stateContainer) config.azure.stateContainer = raw.azure.stateContainer;
   }
   return config;
 }

@@ -3,6 +3,7 @@ import { names, type NameContext } from '@checkpoints/naming';
 import { AWS_STORE_WRITER_ACTIONS } from '@checkpoints/policy';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
+import { stateObjects } from '../state-layout';
 
 export interface PolicyStatement {
   Sid: string;
@@ -443,23 +444,13 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
   };
 }
 
-/**
- * Where Pulumi's self-managed ("DIY") backend keeps a stack's files in its bucket, for the AWS stacks'
- * project (pulumi/pulumi pkg/backend/diy: `stackPath` .pulumi/stacks/<project>/<stack>.json, with a
- * `.bak` copy and an optional `.gz`; `historyDir` .pulumi/history/<project>/<stack>/; `backupDir`
- * .pulumi/backups/<project>/<stack>/; `lockPath` .pulumi/locks/<organization/project/stack>/<id>.json,
- * the organization of a DIY stack being `organization`; and the backend's .pulumi/meta.yaml).
- */
-function stateObjects(partition: string, bucket: string, stack: string) {
-  const root = `arn:${partition}:s3:::${bucket}/.pulumi`;
-  const project = STACK_PROJECTS.aws;
-  return {
-    meta: `${root}/meta.yaml`,
-    stack: `${root}/stacks/${project}/${stack}`,
-    history: `${root}/history/${project}/${stack}`,
-    backups: `${root}/backups/${project}/${stack}`,
-    locks: `${root}/locks/organization/${project}/${stack}`,
-  };
+/** The state objects of the AWS stacks as S3 object ARNs in `bucket`. */
+function stateObjectArns(partition: string, bucket: string, stack: string) {
+  const root = `arn:${partition}:s3:::${bucket}`;
+  const keys = stateObjects('aws', stack);
+  return Object.fromEntries(
+    Object.entries(keys).map(([part, key]) => [part, `${root}/${key}`]),
+  ) as typeof keys;
 }
 
 /**
@@ -469,7 +460,7 @@ function stateObjects(partition: string, bucket: string, stack: string) {
  * at PreviewOnly), so the lock folder is writable; nothing else is.
  */
 export function previewStatePolicy(account: AwsAccount, bucket: string): PolicyDocument {
-  const any = stateObjects(account.partition, bucket, '*');
+  const any = stateObjectArns(account.partition, bucket, '*');
   return {
     Version: '2012-10-17',
     Statement: [
@@ -490,7 +481,7 @@ export function deployStatePolicy(
   bucket: string,
   environment: Environment,
 ): PolicyDocument {
-  const own = stateObjects(account.partition, bucket, environment);
+  const own = stateObjectArns(account.partition, bucket, environment);
   return {
     Version: '2012-10-17',
     Statement: [

@@ -5,6 +5,7 @@ import { FederatedIdentityCredential } from '@pulumi/azure-native/managedidentit
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import { azureTags, type Tags } from '@checkpoints/tagging';
+import type { Environment } from '@checkpoints/config';
 import type { AzureSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import {
@@ -28,6 +29,7 @@ import {
   roleDefinitionId,
   type AzureRole,
 } from './roles';
+import { azureStateGrants, stateContainerScope } from './state';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -36,16 +38,34 @@ export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
 interface RoleGrant {
   /** A built-in role, or the ID of a custom role definition with the name shown in resource names. */
   role: AzureRole | { id: pulumi.Input<string>; name: string };
-  /** Resource group of a stack. */
-  resourceGroup: string;
+  /** Where the role is granted: a stack's resource group, or the state container. */
+  scope: string;
+  /** The scope as resource names show it. */
+  scopeName: string;
   condition?: pulumi.Input<string>;
+}
+
+function groupGrant(settings: AzureSettings, role: RoleGrant['role'], resourceGroup: string): RoleGrant {
+  return { role, scope: resourceGroupId(settings.subscriptionId, resourceGroup), scopeName: resourceGroup };
+}
+
+/** Rights in the self-managed state container, when the Azure stacks use one. */
+function stateGrants(settings: AzureSettings, environment?: Environment): RoleGrant[] {
+  const container = settings.stateContainer;
+  if (container === undefined) return [];
+  return azureStateGrants(environment).map(({ role, condition }) => ({
+    role,
+    scope: stateContainerScope(container),
+    scopeName: 'state',
+    condition,
+  }));
 }
 
 /**
  * User-assigned identities GitHub federates into: a read-only preview identity for this repository's pull
  * requests and nightly drift checks, and a deploy identity per GitHub environment, each with rights on the
- * stacks' resource groups only. They live in a resource group of their own, out of reach of the deploy
- * identities' rights.
+ * stacks' resource groups (and the state container, when one is configured). They live in a resource
+ * group of their own, out of reach of the deploy identities' rights.
  */
 export class AzureCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the tenant, subscription and client IDs `azure/login` needs. */
@@ -68,11 +88,11 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     // those groups, and subscription-wide Reader would show the preview every other workload too.
     const preview = this.createIdentity(args, group, 'preview', previewSubjects(repository), args.tags(), [
       ...args.environments.flatMap((environment) =>
-        AZURE_PREVIEW_ROLES.map((role) => ({
-          role,
-          resourceGroup: settings.stackResourceGroups[environment],
-        })),
+        AZURE_PREVIEW_ROLES.map((role) =>
+          groupGrant(settings, role, settings.stackResourceGroups[environment]),
+        ),
       ),
+      ...stateGrants(settings),
     ]);
     this.variables = {
       [outputNames.azureTenantId]: preview.tenantId,
@@ -116,20 +136,21 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       const grants: RoleGrant[] = [
         // A custom role's definition ID is its GUID under the subscription's provider path; derived from
         // the definition's own output so that the assignment waits for it.
-        {
-          role: {
+        groupGrant(
+          settings,
+          {
             id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
             name: 'checkpoints-deploy',
           },
           resourceGroup,
-        },
+        ),
         ...AZURE_DEPLOY_ROLES.map((role) => ({
-          role,
-          resourceGroup,
+          ...groupGrant(settings, role, resourceGroup),
           ...(role === 'Role Based Access Control Administrator'
             ? { condition: ciPrincipals.apply((ids) => assignableRolesCondition(ids)) }
             : {}),
         })),
+        ...stateGrants(settings, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
@@ -183,14 +204,14 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     identity: UserAssignedIdentity,
     grant: RoleGrant,
   ): RoleAssignment {
-    const scope = resourceGroupId(settings.subscriptionId, grant.resourceGroup);
+    const { scope } = grant;
     const roleDefinition =
       typeof grant.role === 'string' ? roleDefinitionId(settings.subscriptionId, grant.role) : grant.role.id;
     const slug = (typeof grant.role === 'string' ? grant.role : grant.role.name)
       .toLowerCase()
       .replace(/\s+/g, '-');
     return new RoleAssignment(
-      `${purpose}-${grant.resourceGroup}-${slug}`,
+      `${purpose}-${grant.scopeName}-${slug}`,
       {
         scope,
         roleDefinitionId: roleDefinition,

@@ -5,6 +5,7 @@ import { WorkloadIdentityPoolProvider } from '@pulumi/gcp/iam/workloadIdentityPo
 import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
 import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
 import { Account } from '@pulumi/gcp/serviceaccount/account';
+import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
 import type { Environment } from '@checkpoints/config';
 import type { GcpSettings } from '../config';
@@ -25,6 +26,7 @@ import {
   repositoryCondition,
   WORKLOAD_IDENTITY_USER,
 } from './roles';
+import { gcpStateGrants } from './state';
 
 export interface GcpCiIdentitiesArgs extends CiIdentityArgs {
   settings: GcpSettings;
@@ -92,6 +94,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         ];
       }),
     });
+    this.grantState(settings, 'preview', preview);
     this.variables = {
       [outputNames.gcpWorkloadIdentityProvider]: provider.name,
       [outputNames.gcpPreviewServiceAccount]: preview.email,
@@ -132,6 +135,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
           ],
         },
       );
+      this.grantState(settings, deployPurpose(environment), deploy, environment);
       deployAccounts.push([environment, deploy]);
       this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
     }
@@ -156,6 +160,24 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
       );
     }
     this.registerOutputs(this.variables);
+  }
+
+  /** Rights in the self-managed state bucket, when the GCP stacks use one. */
+  private grantState(settings: GcpSettings, purpose: CiPurpose, account: Account, environment?: Environment) {
+    const bucket = settings.stateBucket;
+    if (bucket === undefined) return;
+    for (const grant of gcpStateGrants(bucket, environment)) {
+      new BucketIAMMember(
+        `${purpose}-${grant.key}`,
+        {
+          bucket,
+          role: grant.role,
+          member: pulumi.interpolate`serviceAccount:${account.email}`,
+          condition: { title: grant.title, expression: grant.expression },
+        },
+        { parent: this },
+      );
+    }
   }
 
   private createServiceAccount(
