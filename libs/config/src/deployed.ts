@@ -16,6 +16,23 @@ export interface ReplacingSetting {
   refuses?: (before: unknown, after: unknown) => boolean;
 }
 
+/**
+ * The inputs of a store's component: what libs/analysis judges the rendered resources against (the spec's
+ * retention for the retention promises; location and workload for the cost projection) and the settings a
+ * later deploy must not change (ReplacingSetting), which a previous render is compared with. The same on
+ * every cloud; `zone` only where the store has one.
+ */
+export function storeComponentInputs(store: StoreSpec, location: string): Record<string, unknown> {
+  return {
+    tier: store.tier,
+    retention: store.retention,
+    encryption: store.encryption,
+    ...(store.zone === undefined ? {} : { zone: store.zone }),
+    location,
+    workload: store.workload ?? {},
+  };
+}
+
 /** What this library reads of a previous render: its resources' types, names and inputs. */
 export interface PreviousRender {
   resources: readonly { type: string; name: string; inputs: Record<string, unknown> }[];

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   firstName,
   formerNameAliases,
+  storeComponentInputs,
   type ReplacingSetting,
   type StackSpec,
   type StoreOutputs,
@@ -92,21 +93,6 @@ export class CheckpointStore extends pulumi.ComponentResource {
     };
     this.registerOutputs({ ...this.outputs });
   }
-}
-
-/**
- * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
- * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
- */
-export function storeComponentInputs(store: StoreSpec, region: string): Record<string, unknown> {
-  return {
-    tier: store.tier,
-    retention: store.retention,
-    encryption: store.encryption,
-    zone: store.zone,
-    location: region,
-    workload: store.workload ?? {},
-  };
 }
 
 /** Settings a bucket cannot change in place, per the change rules of libs/analysis/src/changes/aws.ts. */

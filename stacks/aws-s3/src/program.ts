@@ -12,6 +12,7 @@ import {
   loadStackSpec,
   physicalNameIssues,
   replacementIssues,
+  storeComponentInputs,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -19,7 +20,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { awsTrustPolicy } from '@checkpoints/policy';
-import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
 export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {

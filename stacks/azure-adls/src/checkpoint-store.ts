@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   firstName,
   formerNameAliases,
+  storeComponentInputs,
   type ReplacingSetting,
   type StackSpec,
   type StoreOutputs,
@@ -80,20 +81,6 @@ export class CheckpointStore extends pulumi.ComponentResource {
     };
     this.registerOutputs(this.outputs);
   }
-}
-
-/**
- * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
- * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
- */
-export function storeComponentInputs(store: StoreSpec, location: string): Record<string, unknown> {
-  return {
-    tier: store.tier,
-    retention: store.retention,
-    encryption: store.encryption,
-    location,
-    workload: store.workload ?? {},
-  };
 }
 
 /** Settings a storage account cannot change in place, per the change rules of libs/analysis/src/changes/azure.ts. */

@@ -11,6 +11,7 @@ import {
   loadStackSpec,
   physicalNameIssues,
   replacementIssues,
+  storeComponentInputs,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -19,7 +20,7 @@ import {
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 import { encryptionIdentityName } from './encryption';
 
 interface AzureStackConfig {

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/gcp/storage/bucket';
 import {
   formerNameAliases,
+  storeComponentInputs,
   type ReplacingSetting,
   type StoreOutputs,
   type StoreSpec,
@@ -91,20 +92,6 @@ function storeOutputs(
       GOOGLE_CLOUD_PROJECT: bucket.project,
       CHECKPOINT_SERVICE_ACCOUNT: identities.writer.email,
     },
-  };
-}
-
-/**
- * The store component's inputs: the retention the retention-promises rule judges the lifecycle against, and
- * the settings a later deploy must not change (STORE_REPLACING_SETTINGS), which `synth --base` compares.
- */
-export function storeComponentInputs(store: StoreSpec, location: string): Record<string, unknown> {
-  return {
-    tier: store.tier,
-    retention: store.retention,
-    encryption: store.encryption,
-    location,
-    workload: store.workload ?? {},
   };
 }
 

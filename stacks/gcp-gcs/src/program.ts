@@ -8,6 +8,7 @@ import {
   loadStackSpec,
   physicalNameIssues,
   replacementIssues,
+  storeComponentInputs,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -15,7 +16,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcpLabels, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore, STORE_REPLACING_SETTINGS, storeComponentInputs } from './checkpoint-store';
+import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 
 /**
  * Validates the stack config (every problem at once, before any resource exists), then creates one
