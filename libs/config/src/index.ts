@@ -5,10 +5,12 @@ export {
   formatPath,
   physicalNameIssues,
   type CloudRules,
+  type CloudStackKey,
+  type CloudStoreKey,
   type LoadOptions,
   type Report,
 } from './load';
-export { MAX_DAYS, MAX_FORMER_NAMES, type RawStore } from './schema';
+export { MAX_DAYS, MAX_FORMER_NAMES, MAX_KEY_GENERATION, type RawStore } from './schema';
 export * from './clouds';
 export * from './facts/aws';
 export * from './facts/gcp';

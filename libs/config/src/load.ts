@@ -11,11 +11,13 @@ import {
 } from './schema';
 import {
   CONFIG_NAMESPACE,
+  defaultAudit,
   defaultEncryption,
   defaultProtect,
   RETENTION_DEFAULTS,
   type Cloud,
   type Environment,
+  type NetworkSpec,
   type RetentionSpec,
   type StackSpec,
   type StoreSpec,
@@ -32,9 +34,9 @@ export type Report = (relativePath: string, value: unknown, message: string) => 
 export interface CloudRules {
   cloud: Cloud;
   /** Optional stack keys this cloud honours; the others are refused with a message. */
-  stackKeys?: readonly 'resourceGroupName'[];
-  /** Optional store keys this cloud honours; the others are refused with a message. */
-  storeKeys?: readonly ('zone' | 'location')[];
+  stackKeys?: readonly CloudStackKey[];
+  /** Optional store keys (paths within a store) this cloud honours; the others are refused with a message. */
+  storeKeys?: readonly CloudStoreKey[];
   /** Retention defaults for a tier, where the common default cannot apply (e.g. no versioning). */
   retentionDefaults?(tier: Tier): Partial<RetentionSpec>;
   /** Cloud limits on one store; `raw` is the store as written, to tell explicit values from defaults. */
@@ -96,11 +98,29 @@ export function physicalNameIssues(
   );
 }
 
-const CLOUD_ONLY_KEYS: Record<string, string> = {
+/** Stack keys only some clouds honour, and where they apply. */
+const CLOUD_STACK_KEYS = {
   resourceGroupName: 'azure',
+  organizationTrail: 'aws',
+  auditExemptMembers: 'gcp',
+  logAnalyticsWorkspaceId: 'azure',
+} as const;
+
+/** Store keys (paths within a store) only some clouds honour, and where they apply. */
+const CLOUD_STORE_KEYS = {
   zone: 'aws and gcp (high-throughput tier)',
   location: 'gcp',
-};
+  'network.vpcEndpoints': 'aws',
+  'network.vpcs': 'aws',
+  'network.networks': 'gcp',
+  'network.subnets': 'azure',
+  'network.privateEndpointSubnet': 'azure',
+  'recovery.turboReplication': 'gcp',
+  'recovery.readableReplica': 'azure',
+} as const;
+
+export type CloudStackKey = keyof typeof CLOUD_STACK_KEYS;
+export type CloudStoreKey = keyof typeof CLOUD_STORE_KEYS;
 
 /**
  * Validates the `checkpoints:` namespace of a stack's config and applies the defaults.
@@ -155,7 +175,7 @@ export function loadStackSpec(
       issues.push({ path: joinPath(`${CONFIG_NAMESPACE}:stores[${index}]`, relativePath), value, message });
     };
     checkStoreKeys(raw, index, rules, issues);
-    checkStore(spec, rules, report);
+    checkStore(spec, raw, environment, rules, report);
     rules.checkStore?.(spec, raw, report);
   }
   if (!stack.success || issues.length > 0) throw new ConfigError(issues, source);
@@ -165,7 +185,10 @@ export function loadStackSpec(
     costCenter: stack.data.costCenter,
     stores: stores.map((store) => store.spec),
   };
-  if (stack.data.resourceGroupName !== undefined) spec.resourceGroupName = stack.data.resourceGroupName;
+  for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
+    const value = stack.data[key];
+    if (value !== undefined) Object.assign(spec, { [key]: value });
+  }
   return spec;
 }
 
@@ -187,7 +210,7 @@ const PLACEHOLDERS: Readonly<Record<string, unknown>> = {
 const UNPARSED_ENTRY = 'unparsed-entry';
 
 /** Blocks whose keys are parts on their own: one bad retention age leaves the other ages checked. */
-const BLOCKS: readonly string[] = ['retention', 'access', 'workload'];
+const BLOCKS: readonly string[] = ['retention', 'access', 'workload', 'network', 'recovery'];
 
 /**
  * The store without the parts that failed validation (defaults take their place), and those parts as
@@ -447,6 +470,9 @@ function knownKeysFor(segments: readonly (string | number)[]): readonly string[]
   if (last === 'retention') return KNOWN_KEYS.retention;
   if (last === 'access') return KNOWN_KEYS.access;
   if (last === 'workload') return KNOWN_KEYS.workload;
+  if (last === 'network') return KNOWN_KEYS.network;
+  if (last === 'recovery') return KNOWN_KEYS.recovery;
+  if (last === 'retentionLock') return KNOWN_KEYS.retentionLock;
   return KNOWN_KEYS.store;
 }
 
@@ -473,6 +499,9 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
     dataClassification: store.dataClassification,
     tier,
     encryption: store.encryption ?? defaultEncryption(environment),
+    audit: store.audit ?? defaultAudit(environment, store.dataClassification),
+    keyGeneration: store.keyGeneration ?? 1,
+    recovery: { turboReplication: false, readableReplica: false },
     protect: store.protect ?? defaultProtect(environment),
     retention: { ...RETENTION_DEFAULTS, ...rules.retentionDefaults?.(tier), ...store.retention },
     access: { writers: store.access?.writers ?? [], readers: store.access?.readers ?? [] },
@@ -480,39 +509,47 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   if (store.zone !== undefined) spec.zone = store.zone;
   if (store.location !== undefined) spec.location = store.location;
   if (store.workload !== undefined) spec.workload = { ...store.workload };
+  if (store.network !== undefined) {
+    const network: NetworkSpec = {
+      public: store.network.public ?? false,
+      cidrs: store.network.cidrs ?? [],
+      vpcEndpoints: store.network.vpcEndpoints ?? [],
+      vpcs: store.network.vpcs ?? [],
+      networks: store.network.networks ?? [],
+      subnets: store.network.subnets ?? [],
+    };
+    if (store.network.privateEndpointSubnet !== undefined) {
+      network.privateEndpointSubnet = store.network.privateEndpointSubnet;
+    }
+    spec.network = network;
+  }
+  const { replicaRegion, turboReplication, readableReplica, retentionLock } = store.recovery ?? {};
+  spec.recovery = {
+    turboReplication: turboReplication ?? false,
+    readableReplica: readableReplica ?? false,
+  };
+  if (replicaRegion !== undefined) spec.recovery.replicaRegion = replicaRegion;
+  if (retentionLock !== undefined) spec.recovery.retentionLock = { ...retentionLock };
   return spec;
 }
 
-function refuseOtherCloudKey(
-  issues: ConfigIssue[],
-  rules: CloudRules,
-  path: string,
-  key: string,
-  value: unknown,
-) {
-  issues.push({
-    path,
-    value,
-    message: `is not used on ${rules.cloud}; it applies on ${CLOUD_ONLY_KEYS[key]} only`,
-  });
+function otherCloudKeyIssue(rules: CloudRules, path: string, value: unknown, appliesOn: string): ConfigIssue {
+  return { path, value, message: `is not used on ${rules.cloud}; it applies on ${appliesOn} only` };
 }
 
 function checkStackKeys(raw: RawStackShell, rules: CloudRules, issues: ConfigIssue[]): void {
-  if (raw.resourceGroupName !== undefined && !rules.stackKeys?.includes('resourceGroupName')) {
-    refuseOtherCloudKey(
-      issues,
-      rules,
-      `${CONFIG_NAMESPACE}:resourceGroupName`,
-      'resourceGroupName',
-      raw.resourceGroupName,
-    );
+  for (const [key, appliesOn] of Object.entries(CLOUD_STACK_KEYS) as [CloudStackKey, string][]) {
+    if (raw[key] !== undefined && !rules.stackKeys?.includes(key)) {
+      issues.push(otherCloudKeyIssue(rules, `${CONFIG_NAMESPACE}:${key}`, raw[key], appliesOn));
+    }
   }
 }
 
 function checkStoreKeys(store: RawStore, index: number, rules: CloudRules, issues: ConfigIssue[]): void {
-  for (const key of ['zone', 'location'] as const) {
-    if (store[key] !== undefined && !rules.storeKeys?.includes(key)) {
-      refuseOtherCloudKey(issues, rules, `${CONFIG_NAMESPACE}:stores[${index}].${key}`, key, store[key]);
+  for (const [key, appliesOn] of Object.entries(CLOUD_STORE_KEYS) as [CloudStoreKey, string][]) {
+    const value = key.split('.').reduce<unknown>((at, part) => (isBlock(at) ? at[part] : undefined), store);
+    if (value !== undefined && !rules.storeKeys?.includes(key)) {
+      issues.push(otherCloudKeyIssue(rules, `${CONFIG_NAMESPACE}:stores[${index}].${key}`, value, appliesOn));
     }
   }
 }
@@ -565,7 +602,13 @@ function checkFormerNames(
   }
 }
 
-function checkStore(store: StoreSpec, rules: CloudRules, report: Report): void {
+function checkStore(
+  store: StoreSpec,
+  raw: RawStore,
+  environment: Environment,
+  rules: CloudRules,
+  report: Report,
+): void {
   const { coolAfterDays, archiveAfterDays, expireAfterDays } = store.retention;
   // On a cloud without the key, checkStoreKeys says so; a tier hint as well would contradict it.
   if (store.zone !== undefined && store.tier !== 'high-throughput' && rules.storeKeys?.includes('zone')) {
@@ -593,6 +636,62 @@ function checkStore(store: StoreSpec, rules: CloudRules, report: Report): void {
   checkRetentionPrefixes(store.retention, report);
   checkPrincipalsUnique(store.access.writers, 'access.writers', report);
   checkPrincipalsUnique(store.access.readers, 'access.readers', report);
+  checkNetwork(store.network, environment, report);
+  if (raw.audit === false && environment === 'prod') {
+    report(
+      'audit',
+      raw.audit,
+      'cannot be false in prod: every read and write of a prod store is recorded; remove the key',
+    );
+  }
+  if (store.keyGeneration > 1 && store.encryption !== 'customer-managed') {
+    report(
+      'keyGeneration',
+      store.keyGeneration,
+      'applies only to encryption: customer-managed (a provider-managed key has no name to re-create); remove it',
+    );
+  }
+}
+
+/** The lists of a network block that each admit a set of networks (the cloud-only ones are refused elsewhere). */
+const NETWORK_SOURCES = ['cidrs', 'vpcEndpoints', 'vpcs', 'networks', 'subnets'] as const;
+
+/**
+ * A prod store states who may reach it: a declared perimeter, or `public: true` said out loud. A block
+ * that admits no network at all would lock out every job, so it is refused in every environment.
+ */
+function checkNetwork(network: StoreSpec['network'], environment: Environment, report: Report): void {
+  if (network === undefined) {
+    if (environment === 'prod') {
+      report(
+        'network',
+        undefined,
+        'is required in prod: list the networks that may reach the store (e.g. network: { vpcEndpoints: [vpce-…] }, ' +
+          'see docs/config.md), or set network: { public: true } to accept every network (an identity with access is still required)',
+      );
+    }
+    return;
+  }
+  const sources = NETWORK_SOURCES.filter((key) => network[key].length > 0);
+  if (network.public && sources.length > 0) {
+    report(
+      'network.public',
+      true,
+      `accepts every network, so ${sources.map((key) => `network.${key}`).join(' and ')} would restrict nothing: remove public or the lists`,
+    );
+  }
+  if (!network.public && sources.length === 0 && network.privateEndpointSubnet === undefined) {
+    report(
+      'network',
+      network,
+      "admits no network: list at least one source (cidrs, or the cloud's own list) or a private endpoint subnet, or set public: true",
+    );
+  }
+  for (const key of NETWORK_SOURCES) {
+    network[key].forEach((entry, index) => {
+      if (network[key].indexOf(entry) !== index) report(`network.${key}[${index}]`, entry, 'is listed twice');
+    });
+  }
 }
 
 /**

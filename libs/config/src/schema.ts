@@ -51,6 +51,41 @@ export const accessSchema = z.strictObject({
   readers: principals.optional(),
 });
 
+/** Most entries of one network allow-list; AWS bucket policies (20 KB) and Azure network rules (200) bound it. */
+export const MAX_NETWORK_ENTRIES = 100;
+const networkList = z.array(z.string().min(1)).max(MAX_NETWORK_ENTRIES);
+
+export const networkSchema = z.strictObject({
+  public: z.boolean().optional(),
+  cidrs: z
+    .array(z.union([z.cidrv4(), z.cidrv6()]))
+    .max(MAX_NETWORK_ENTRIES)
+    .optional(),
+  vpcEndpoints: networkList.optional(),
+  vpcs: networkList.optional(),
+  networks: networkList.optional(),
+  subnets: networkList.optional(),
+  privateEndpointSubnet: z.string().min(1).optional(),
+});
+
+/** Longest retention lock: 10 years, beyond which a lock is a legal hold, not a checkpoint policy. */
+export const MAX_RETENTION_LOCK_DAYS = 3_650;
+
+export const retentionLockSchema = z.strictObject({
+  prefix: z.string().max(256).regex(RETENTION_PREFIX_PATTERN),
+  days: days(1, MAX_RETENTION_LOCK_DAYS),
+});
+
+export const recoverySchema = z.strictObject({
+  replicaRegion: z.string().min(1).optional(),
+  turboReplication: z.boolean().optional(),
+  readableReplica: z.boolean().optional(),
+  retentionLock: retentionLockSchema.optional(),
+});
+
+/** Highest key generation: a store re-keyed this often is better migrated to a new store. */
+export const MAX_KEY_GENERATION = 99;
+
 export const storeSchema = z.strictObject({
   name: z.string().regex(STORE_NAME_PATTERN),
   formerNames: z.array(z.string().regex(STORE_NAME_PATTERN)).max(MAX_FORMER_NAMES).optional(),
@@ -63,6 +98,10 @@ export const storeSchema = z.strictObject({
   retention: retentionSchema.optional(),
   access: accessSchema.optional(),
   workload: workloadSchema.optional(),
+  audit: z.boolean().optional(),
+  network: networkSchema.optional(),
+  recovery: recoverySchema.optional(),
+  keyGeneration: z.number().int().min(1).max(MAX_KEY_GENERATION).optional(),
 });
 
 /** The `checkpoints:` namespace, keys without the prefix. */
@@ -71,6 +110,9 @@ export const stackSchema = z.strictObject({
   owner: z.string().min(1).max(63),
   costCenter: z.string().min(1).max(63),
   resourceGroupName: z.string().min(1).max(90).optional(),
+  organizationTrail: z.string().min(1).optional(),
+  auditExemptMembers: principals.optional(),
+  logAnalyticsWorkspaceId: z.string().min(1).optional(),
   stores: z.array(storeSchema).min(1),
 });
 
@@ -87,6 +129,9 @@ export const KNOWN_KEYS = {
   retention: Object.keys(retentionSchema.shape),
   access: Object.keys(accessSchema.shape),
   workload: Object.keys(workloadSchema.shape),
+  network: Object.keys(networkSchema.shape),
+  recovery: Object.keys(recoverySchema.shape),
+  retentionLock: Object.keys(retentionLockSchema.shape),
 } as const;
 
 /** What each constrained key allows, in the words a user needs to fix it. */
@@ -123,6 +168,30 @@ export const ALLOWED: Record<string, string> = {
   latestOverwriteHours: `a whole number of hours from 0 (no latest.pt) to ${MAX_WORKLOAD_HOURS} (how often the job overwrites latest.pt)`,
   writers: 'a list of principal strings (at most 100)',
   readers: 'a list of principal strings (at most 100)',
+  audit: 'true or false (default: true in prod and for confidential and restricted stores)',
+  network: `a block of network keys (${KNOWN_KEYS.network.join(', ')}), e.g. network: { vpcEndpoints: [vpce-0a1b2c3d4e5f60718] } or network: { public: true }`,
+  public:
+    'true or false (true: every network may reach the store; requests still need an identity with access)',
+  cidrs: `a list of at most ${MAX_NETWORK_ENTRIES} IPv4 or IPv6 CIDR ranges, e.g. [203.0.113.0/24]`,
+  vpcEndpoints: `a list of at most ${MAX_NETWORK_ENTRIES} VPC endpoint IDs, e.g. [vpce-0a1b2c3d4e5f60718]`,
+  vpcs: `a list of at most ${MAX_NETWORK_ENTRIES} VPC IDs, e.g. [vpc-0a1b2c3d4e5f60718]`,
+  networks: `a list of at most ${MAX_NETWORK_ENTRIES} VPC networks, e.g. [projects/my-project/global/networks/training]`,
+  subnets: `a list of at most ${MAX_NETWORK_ENTRIES} subnet resource IDs (/subscriptions/…/virtualNetworks/VNET/subnets/SUBNET)`,
+  privateEndpointSubnet: 'a subnet resource ID (/subscriptions/…/virtualNetworks/VNET/subnets/SUBNET)',
+  recovery: `a block of recovery keys (${KNOWN_KEYS.recovery.join(', ')}), e.g. recovery: { replicaRegion: us-west-2 }`,
+  replicaRegion:
+    "a region of the same cloud other than the store's own, where the copy of every checkpoint lives",
+  turboReplication: 'true or false (turbo replication of a dual-region bucket)',
+  readableReplica: 'true or false (RA-GZRS: the geo-replicated copy can be read before a failover)',
+  retentionLock: `a block { prefix, days }, e.g. retentionLock: { prefix: releases/, days: 365 }`,
+  prefix: "a folder prefix such as releases/ (letters, digits, '.', '_', '-', separated and ended by '/')",
+  days: `a whole number of days from 1 to ${MAX_RETENTION_LOCK_DAYS}`,
+  keyGeneration: `a whole number from 1 to ${MAX_KEY_GENERATION} (raise it by one to create the store's key under new names)`,
+  organizationTrail: 'the ARN of an existing trail, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME',
+  auditExemptMembers:
+    'a list of IAM members, e.g. [serviceAccount:trainer@my-project.iam.gserviceaccount.com]',
+  logAnalyticsWorkspaceId:
+    'the resource ID of a Log Analytics workspace, /subscriptions/…/providers/Microsoft.OperationalInsights/workspaces/NAME',
 };
 
 /** What one entry of a list key allows, where the list's own rule would not say it. */
@@ -130,4 +199,10 @@ export const ALLOWED_ITEM: Record<string, string> = {
   stores: 'a store: a block with at least name and dataClassification',
   writers: "a principal in the cloud's own format (a non-empty string)",
   readers: "a principal in the cloud's own format (a non-empty string)",
+  cidrs: 'an IPv4 or IPv6 CIDR range such as 203.0.113.0/24 or 2001:db8::/32',
+  vpcEndpoints: 'a VPC endpoint ID such as vpce-0a1b2c3d4e5f60718',
+  vpcs: 'a VPC ID such as vpc-0a1b2c3d4e5f60718',
+  networks: 'a VPC network such as projects/my-project/global/networks/training',
+  subnets: 'a subnet resource ID (/subscriptions/…/virtualNetworks/VNET/subnets/SUBNET)',
+  auditExemptMembers: 'an IAM member such as serviceAccount:NAME@PROJECT.iam.gserviceaccount.com',
 };

@@ -66,6 +66,44 @@ export const WORKLOAD_DEFAULTS: WorkloadSpec = {
   latestOverwriteHours: 1,
 };
 
+/**
+ * Which networks may reach a store's data plane (DESIGN section 4). Requests from an allowed network still
+ * need an identity with access; a network outside the list is refused even with one.
+ */
+export interface NetworkSpec {
+  /** Every network may reach the store (authentication still required); never implied, always stated. */
+  public: boolean;
+  /** Public IPv4/IPv6 ranges allowed, e.g. an on-premises egress range. */
+  cidrs: string[];
+  /** AWS only: VPC endpoint IDs (`vpce-…`) whose traffic is allowed. */
+  vpcEndpoints: string[];
+  /** AWS only: VPC IDs (`vpc-…`) whose traffic through any of their endpoints is allowed. */
+  vpcs: string[];
+  /** GCP only: VPC networks (`projects/PROJECT/global/networks/NAME`) allowed by the bucket's IP filter. */
+  networks: string[];
+  /** Azure only: virtual-network subnet resource IDs allowed by the account's network rules. */
+  subnets: string[];
+  /** Azure only: subnet resource ID the store's `dfs` and `blob` private endpoints are placed in. */
+  privateEndpointSubnet?: string;
+}
+
+/** Objects under `prefix` cannot be deleted or overwritten for `days` after they are written. */
+export interface RetentionLockSpec {
+  prefix: string;
+  days: number;
+}
+
+/** Opt-in copies and locks beyond the store's own versions and soft delete. */
+export interface RecoverySpec {
+  /** A copy of every checkpoint in this second region (AWS replication, GCS dual-region, Azure geo pair). */
+  replicaRegion?: string;
+  /** GCP only: turbo replication (RPO 15 minutes) for the dual-region. */
+  turboReplication: boolean;
+  /** Azure only: the geo-replicated copy is readable (RA-GZRS) before a failover. */
+  readableReplica: boolean;
+  retentionLock?: RetentionLockSpec;
+}
+
 export interface StoreSpec {
   name: string;
   /**
@@ -85,6 +123,16 @@ export interface StoreSpec {
   access: AccessSpec;
   /** The workload keys the store states; absent keys take WORKLOAD_DEFAULTS in the projection. */
   workload?: Partial<WorkloadSpec>;
+  /** Record every read and write of the store's data (CloudTrail data events, Data Access logs, diagnostics). */
+  audit: boolean;
+  /** Absent: every network may reach the store (refused in prod; see NetworkSpec). */
+  network?: NetworkSpec;
+  recovery: RecoverySpec;
+  /**
+   * Generation of the store's customer-managed key, from 1: raising it creates a key under new names, for
+   * a store whose earlier key names are still taken in the cloud (destroyed-then-re-added, rotated away).
+   */
+  keyGeneration: number;
 }
 
 export interface StackSpec {
@@ -93,6 +141,12 @@ export interface StackSpec {
   costCenter: string;
   /** Azure only: an existing resource group to place the stores in instead of one per stack. */
   resourceGroupName?: string;
+  /** AWS only: an existing (organization) trail that records the stores' data events instead of a stack trail. */
+  organizationTrail?: string;
+  /** GCP only: members whose own data access is not written to the Data Access audit logs. */
+  auditExemptMembers?: string[];
+  /** Azure only: an existing Log Analytics workspace (resource ID) for the diagnostics instead of one per stack. */
+  logAnalyticsWorkspaceId?: string;
   stores: StoreSpec[];
 }
 
@@ -111,6 +165,13 @@ export const RETENTION_DEFAULTS: RetentionSpec = {
 
 export function defaultEncryption(environment: Environment): Encryption {
   return environment === 'prod' ? 'customer-managed' : 'provider-managed';
+}
+
+/** Classifications whose stores are audited in every environment. */
+export const AUDITED_CLASSIFICATIONS: readonly DataClassification[] = ['confidential', 'restricted'];
+
+export function defaultAudit(environment: Environment, classification: DataClassification): boolean {
+  return environment === 'prod' || AUDITED_CLASSIFICATIONS.includes(classification);
 }
 
 export function defaultProtect(environment: Environment): boolean {

@@ -26,12 +26,13 @@ function issuesOf(values: Record<string, unknown>, rules: CloudRules = noRules):
 
 describe('defaults', () => {
   it.each([
-    ['dev', 'provider-managed', false],
-    ['staging', 'provider-managed', false],
-    ['prod', 'customer-managed', true],
-  ])('environment %s: encryption %s, protect %s', (environment, encryption, protect) => {
+    ['dev', 'provider-managed', false, false],
+    ['staging', 'provider-managed', false, false],
+    ['prod', 'customer-managed', true, true],
+  ])('environment %s: encryption %s, protect %s, audit %s', (environment, encryption, protect, audit) => {
+    const network = { public: true };
     const spec = loadStackSpec(
-      config({ ...base, environment, stores: [{ name: 'llm', dataClassification: 'internal' }] }),
+      config({ ...base, environment, stores: [{ name: 'llm', dataClassification: 'internal', network }] }),
       noRules,
     );
     expect(spec.stores[0]).toEqual({
@@ -53,6 +54,10 @@ describe('defaults', () => {
         expirePrefixes: [],
       },
       access: { writers: [], readers: [] },
+      audit,
+      network: { public: true, cidrs: [], vpcEndpoints: [], vpcs: [], networks: [], subnets: [] },
+      recovery: { turboReplication: false, readableReplica: false },
+      keyGeneration: 1,
     });
   });
 

@@ -7,3 +7,4 @@ export * from './query';
 export { renderStackFile } from './stack-file-render';
 export { EXIT, main as synthMain } from './cli';
 export { runSynth, runSynthAgainst, type SynthRun } from './run-cli';
+export { withProdNetwork } from './stores';

@@ -5,6 +5,7 @@ import {
   RenderFailure,
   type RenderedResource,
   type Snapshot,
+  withProdNetwork,
 } from '@checkpoints/synth';
 import type { AwsPolicyDocument } from '@checkpoints/policy';
 import { checkpointStack } from '../src/program';
@@ -46,10 +47,19 @@ export function stackConfig(options: StackOptions): Record<string, string> {
     'checkpoints:environment': options.environment ?? 'dev',
     'checkpoints:owner': 'ml-platform',
     'checkpoints:costCenter': 'cc-1234',
-    ...(options.stores === null ? {} : { 'checkpoints:stores': JSON.stringify(options.stores) }),
+    ...(options.stores === null
+      ? {}
+      : {
+          'checkpoints:stores': JSON.stringify(
+            withProdNetwork(options.stores, options.environment, PROD_NETWORK),
+          ),
+        }),
     ...options.extra,
   };
 }
+
+/** The perimeter `withProdNetwork` gives a prod store that states none. */
+export const PROD_NETWORK = { vpcEndpoints: ['vpce-0a1b2c3d4e5f60718'] };
 
 /** Renders the real program under the mocks, as `pulumi preview` would run it. */
 export function renderStack(options: StackOptions): Promise<Snapshot> {

@@ -1,5 +1,12 @@
 import { ConfigError, type ConfigIssue } from '@checkpoints/config';
-import { byName, render, RenderFailure, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import {
+  byName,
+  render,
+  RenderFailure,
+  type RenderedResource,
+  type Snapshot,
+  withProdNetwork,
+} from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
 export const PROJECT = 'checkpoints-azure';
@@ -36,10 +43,20 @@ export function stackConfig(values: StackValues): Record<string, string> {
     'checkpoints:environment': environment,
     'checkpoints:owner': 'ml-platform',
     'checkpoints:costCenter': 'cc-1234',
-    'checkpoints:stores': typeof stores === 'string' ? stores : JSON.stringify(stores),
+    'checkpoints:stores':
+      typeof stores === 'string'
+        ? stores
+        : JSON.stringify(withProdNetwork(stores, environment, PROD_NETWORK)),
     ...(resourceGroupName === undefined ? {} : { 'checkpoints:resourceGroupName': resourceGroupName }),
   };
 }
+
+/** The perimeter `withProdNetwork` gives a prod store that states none. */
+export const PROD_NETWORK = {
+  subnets: [
+    '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes',
+  ],
+};
 
 export function renderStack(values: StackValues, stack = 'dev'): Promise<Snapshot> {
   return render(checkpointStack, { project: PROJECT, stack, config: stackConfig(values) });

@@ -1,5 +1,11 @@
 import { ConfigError } from '@checkpoints/config';
-import { render, RenderFailure, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import {
+  render,
+  RenderFailure,
+  type RenderedResource,
+  type Snapshot,
+  withProdNetwork,
+} from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
 export const PROJECT = 'checkpoints-gcp';
@@ -16,13 +22,20 @@ export function stackConfig(
     'checkpoints:environment': 'dev',
     'checkpoints:owner': 'ml-platform',
     'checkpoints:costCenter': 'cc-1234',
-    'checkpoints:stores': JSON.stringify(stores),
     ...overrides,
   };
+  if (!('checkpoints:stores' in overrides)) {
+    config['checkpoints:stores'] = JSON.stringify(
+      withProdNetwork(stores, config['checkpoints:environment'], PROD_NETWORK),
+    );
+  }
   return Object.fromEntries(
     Object.entries(config).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
 }
+
+/** The perimeter `withProdNetwork` gives a prod store that states none. */
+export const PROD_NETWORK = { networks: [`projects/${GCP_PROJECT}/global/networks/training`] };
 
 export function store(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'llm-pretrain', dataClassification: 'internal', ...extra };

@@ -40,7 +40,8 @@ export const awsRules: AwsCloudRules = {
 function storeRules(region: string | undefined): CloudRules {
   return {
     cloud: 'aws',
-    storeKeys: ['zone'],
+    stackKeys: ['organizationTrail'],
+    storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
     retentionDefaults,
     checkStore: (store, raw, report) => checkAwsStore(store, raw, report, region),
   };

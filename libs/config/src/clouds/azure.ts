@@ -47,8 +47,8 @@ type NumericRetentionKey = Exclude<keyof RetentionSpec, 'keptPrefixes' | 'expire
  */
 export const azureRules: CloudRules = {
   cloud: 'azure',
-  stackKeys: ['resourceGroupName'],
-  storeKeys: [],
+  stackKeys: ['resourceGroupName', 'logAnalyticsWorkspaceId'],
+  storeKeys: ['network.subnets', 'network.privateEndpointSubnet', 'recovery.readableReplica'],
   retentionDefaults: azureRetentionDefaults,
   checkStore(store, raw, report) {
     checkRetention(store.tier, raw.retention ?? {}, report);

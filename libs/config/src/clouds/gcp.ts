@@ -35,7 +35,8 @@ export function gcpProjectIssues(project: string | undefined): ConfigIssue[] {
 export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
   return {
     cloud: 'gcp',
-    storeKeys: ['zone', 'location'],
+    stackKeys: ['auditExemptMembers'],
+    storeKeys: ['zone', 'location', 'network.networks', 'recovery.turboReplication'],
     retentionDefaults: (tier) =>
       // Hierarchical-namespace buckets have no object versioning: nothing noncurrent to keep or expire;
       // their data is hot by definition, so it is not moved to NEARLINE unless the spec asks.
