@@ -6,6 +6,7 @@ import { BlobServiceProperties } from '@pulumi/azure-native/storage/blobServiceP
 import { ManagementPolicy } from '@pulumi/azure-native/storage/managementPolicy';
 import { StorageAccount, type StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
 import type { AccountEncryption } from './encryption';
+import { accountNetwork } from './network';
 import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
 type AccountType = Pick<StorageAccountArgs, 'kind' | 'sku' | 'accessTier'>;
@@ -20,6 +21,18 @@ const ACCOUNT_TYPES: Record<Tier, AccountType> = {
   'high-throughput': { kind: 'BlockBlobStorage', sku: { name: 'Premium_ZRS' } },
 };
 
+/**
+ * `recovery.replicaRegion` on a standard store: geo-zone-redundant storage, three zones in the primary
+ * region and an asynchronous copy in its pair (libs/config refuses any other region and the premium tier,
+ * which has no geo-redundant SKU); `readableReplica` makes the copy readable before a failover (RA-GZRS).
+ * https://learn.microsoft.com/azure/storage/common/storage-redundancy#geo-zone-redundant-storage
+ */
+export function accountSku(scope: Pick<StoreScope, 'store'>): NonNullable<StorageAccountArgs['sku']> {
+  const { tier, recovery } = scope.store;
+  if (tier !== 'standard' || recovery.replicaRegion === undefined) return ACCOUNT_TYPES[tier].sku!;
+  return { name: recovery.readableReplica ? 'Standard_RAGZRS' : 'Standard_GZRS' };
+}
+
 /** The store's ADLS Gen2 account with the security baseline of DESIGN section 4. */
 export function createAccount(scope: StoreScope, keys: AccountEncryption): StorageAccount {
   return new StorageAccount(
@@ -29,6 +42,7 @@ export function createAccount(scope: StoreScope, keys: AccountEncryption): Stora
       accountName: names.storageAccount(scope.names),
       location: scope.location,
       ...ACCOUNT_TYPES[scope.store.tier],
+      sku: accountSku(scope),
       isHnsEnabled: true,
       enableHttpsTrafficOnly: true,
       minimumTlsVersion: 'TLS1_2',
@@ -38,10 +52,7 @@ export function createAccount(scope: StoreScope, keys: AccountEncryption): Stora
       defaultToOAuthAuthentication: true,
       isSftpEnabled: false,
       isLocalUserEnabled: false,
-      // Reachable from the internet, but only with an Entra ID token and a role on the filesystem;
-      // docs/azure.md says how to move a store behind private endpoints.
-      publicNetworkAccess: 'Enabled',
-      networkRuleSet: { defaultAction: 'Allow', bypass: 'AzureServices' },
+      ...accountNetwork(scope.store.network),
       encryption: keys.encryption,
       ...(keys.identity ? { identity: keys.identity } : {}),
       tags: scope.tags,

@@ -10,8 +10,12 @@ import {
 } from '@checkpoints/config';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { applyLifecycle, createAccount, createFilesystem, enableSoftDelete } from './account';
-import { customerManagedKey, microsoftManagedKeys } from './encryption';
+import { customerManagedKey, keyLogicalName, microsoftManagedKeys } from './encryption';
 import { createStoreIdentities, grantFilesystemAccess } from './identities';
+import { auditStore } from './audit';
+import { lockAgainstDeletion } from './locks';
+import { createPrivateEndpoints } from './network';
+import { names } from '@checkpoints/naming';
 import type { StoreScope } from './scope';
 
 export interface CheckpointStoreArgs {
@@ -21,6 +25,8 @@ export interface CheckpointStoreArgs {
   resourceGroupName: pulumi.Input<string>;
   subscriptionId: pulumi.Output<string>;
   tenantId: pulumi.Output<string>;
+  /** Where the store's audit records go; present when the store is audited (`store.audit`). */
+  auditWorkspaceId?: pulumi.Input<string>;
 }
 
 /** One checkpoint store on ADLS Gen2: account, filesystem, lifecycle, encryption and identities. */
@@ -63,6 +69,18 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const filesystem = createFilesystem(scope, account, enableSoftDelete(scope, account));
     applyLifecycle(scope, account);
     grantFilesystemAccess(scope, filesystem, identities);
+    createPrivateEndpoints(scope, account, names.storageAccount(scope.names));
+    if (args.auditWorkspaceId !== undefined) auditStore(scope, account, keys.vault, args.auditWorkspaceId);
+    if (store.protect) {
+      lockAgainstDeletion(scope, `${store.name}-lock`, account.id, 'storage account');
+      if (keys.vault)
+        lockAgainstDeletion(
+          scope,
+          keyLogicalName(scope, `${store.name}-lock-vault`),
+          keys.vault.id,
+          'key vault',
+        );
+    }
 
     const uri = pulumi.interpolate`abfss://${filesystem.name}@${account.name}.dfs.core.windows.net/`;
     this.outputs = {

@@ -12,6 +12,8 @@ export interface AccountEncryption {
   encryption: NonNullable<StorageAccountArgs['encryption']>;
   identity?: StorageAccountArgs['identity'];
   dependsOn: pulumi.Resource[];
+  /** The store's own vault, where the key is customer-managed: audited and locked like the account. */
+  vault?: Vault;
 }
 
 // A second, platform-managed layer of encryption under the service layer; it can only be chosen when
@@ -43,7 +45,7 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
   const vault = createVault(scope);
   const key = createKey(scope, vault);
   const keyAccess = assignRole(
-    `${scope.store.name}-encryption-key`,
+    keyLogicalName(scope, `${scope.store.name}-encryption-key`),
     {
       scope: key.id,
       role: 'Key Vault Crypto Service Encryption User',
@@ -64,7 +66,30 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
       encryptionIdentity: { encryptionUserAssignedIdentity: identity.id },
     },
     dependsOn: [keyAccess],
+    vault,
   };
+}
+
+/**
+ * The names the store's key derives from at its generation (`keyGeneration`, issue 13): generation 1 is the
+ * store itself, so nothing deployed before generations existed changes; a later generation puts `-g<N>`
+ * into the store part, which changes the vault's name and hash (a purge-protected vault name stays taken
+ * 90 days after deletion, https://learn.microsoft.com/azure/key-vault/general/soft-delete-overview) and
+ * the key's. Store names are at most 31 characters, so the store part is shortened to make room; two
+ * stores that would then share a vault name are refused by the physical-name check (program.ts).
+ */
+export function keyNameContext(ctx: NameContext, generation: number): NameContext {
+  if (generation <= 1) return ctx;
+  const suffix = `-g${generation}`;
+  return { ...ctx, store: `${ctx.store.slice(0, 31 - suffix.length)}${suffix}` };
+}
+
+/**
+ * Logical (Pulumi) names of the key's resources, and of what refers to the vault (its lock, its audit
+ * setting): a new generation is a new resource beside the released old one, never a replacement.
+ */
+export function keyLogicalName(scope: Pick<StoreScope, 'store'>, name: string = scope.store.name): string {
+  return scope.store.keyGeneration > 1 ? `${name}-g${scope.store.keyGeneration}` : name;
 }
 
 /** The identity through which a store's account reads its key: named after the account it serves. */
@@ -74,10 +99,10 @@ export function encryptionIdentityName(ctx: NameContext): string {
 
 function createVault(scope: StoreScope): Vault {
   return new Vault(
-    scope.store.name,
+    keyLogicalName(scope),
     {
       resourceGroupName: scope.resourceGroupName,
-      vaultName: names.keyVault(scope.names),
+      vaultName: names.keyVault(keyNameContext(scope.names, scope.store.keyGeneration)),
       location: scope.location,
       properties: {
         tenantId: scope.tenantId,
@@ -99,12 +124,12 @@ function createVault(scope: StoreScope): Vault {
 
 function createKey(scope: StoreScope, vault: Vault): Key {
   return new Key(
-    scope.store.name,
+    keyLogicalName(scope),
     {
       resourceGroupName: scope.resourceGroupName,
       vaultName: vault.name,
       // The vault is the store's own, so the key needs no hash to be unique.
-      keyName: `checkpoints-${scope.names.store}`,
+      keyName: `checkpoints-${keyNameContext(scope.names, scope.store.keyGeneration).store}`,
       properties: {
         kty: 'RSA',
         keySize: 3072,

@@ -3,6 +3,8 @@ import { getClientConfigOutput } from '@pulumi/azure-native/authorization/getCli
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import {
   azureLocationIssues,
+  azureReplicaIssues,
+  azureWorkspaceIdIssues,
   azureQuotaWarnings,
   azureRules,
   ConfigError,
@@ -20,8 +22,9 @@ import {
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/policy';
 import { azureTags, standardTags } from '@checkpoints/tagging';
+import { createAuditWorkspace } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
-import { encryptionIdentityName } from './encryption';
+import { encryptionIdentityName, keyNameContext } from './encryption';
 
 interface AzureStackConfig {
   spec: StackSpec;
@@ -36,6 +39,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
   }
   const client = getClientConfigOutput();
   const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
+  const auditWorkspaceId = auditDestination(spec, location, resourceGroupName);
   const stores = spec.stores.map((store) => {
     const component = new CheckpointStore(store.name, {
       store,
@@ -44,6 +48,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
       resourceGroupName,
       subscriptionId: client.subscriptionId,
       tenantId: client.tenantId,
+      ...(store.audit && auditWorkspaceId !== undefined ? { auditWorkspaceId } : {}),
     });
     return [store.name, component.outputs] as const;
   });
@@ -64,6 +69,8 @@ function loadAzureConfig(): AzureStackConfig {
   if (spec) issues.push(...physicalNameIssues(spec.stores, azurePhysicalNames));
   const location = new pulumi.Config('azure-native').get('location');
   issues.push(...azureLocationIssues(location));
+  if (spec) issues.push(...azureWorkspaceIdIssues(spec.logAnalyticsWorkspaceId));
+  if (spec && location && issues.length === 0) issues.push(...azureReplicaIssues(spec.stores, location));
   if (spec && location && issues.length === 0) {
     issues.push(
       ...replacementIssues(
@@ -104,8 +111,38 @@ export function azurePhysicalNames(store: StoreSpec): Record<string, string | st
       names.managedIdentity(ctx, 'reader'),
       encryptionIdentityName(ctx),
     ],
-    'key vault': names.keyVault(ctx),
+    'key vault': names.keyVault(keyNameContext(ctx, store.keyGeneration)),
   };
+}
+
+/**
+ * Where audited stores send their records: the workspace the config names, else one the stack creates in
+ * its resource group; none when no store is audited.
+ */
+function auditDestination(
+  spec: StackSpec,
+  location: string,
+  resourceGroupName: pulumi.Input<string>,
+): pulumi.Input<string> | undefined {
+  const audited = spec.stores.filter((store) => store.audit);
+  if (audited.length === 0) return undefined;
+  if (spec.logAnalyticsWorkspaceId !== undefined) return spec.logAnalyticsWorkspaceId;
+  const stack = { project: pulumi.getProject(), stack: pulumi.getStack() };
+  const { environment, owner, costCenter } = spec;
+  return createAuditWorkspace({
+    name: auditWorkspaceName(stack),
+    resourceGroupName,
+    location,
+    tags: azureTags(
+      standardTags({ environment, owner, costCenter, ...stack, dataClassification: mostSensitive(spec) }),
+    ),
+    protect: audited.some((store) => store.protect),
+  }).id;
+}
+
+/** Log Analytics workspace names are 4 to 63 letters, digits and hyphens; the group's name is unique to the stack. */
+export function auditWorkspaceName(stack: { project: string; stack: string }): string {
+  return `${names.resourceGroup(stack).slice(0, 57)}-audit`;
 }
 
 /**

@@ -57,6 +57,8 @@ describe('change plan on ADLS Gen2 (dev)', () => {
     expect(changes.map((change) => `${change.type} ${change.kind}`).sort()).toEqual(
       [
         `${T.account} updated`,
+        // The vault's audit setting stays with the released vault.
+        `${T.diagnostics} released`,
         `${T.identity} deleted`,
         `${T.key} released`,
         `${T.roleAssignment} released`,

@@ -35,11 +35,16 @@ describe('protection', () => {
         environment,
       );
       const holders = dataHolders(snapshot);
+      // confidential stores are audited everywhere; prod stores are locked as well.
+      const audit = ['safety', 'safety']; // the blob service's and the vault's diagnostic settings
+      const locks = environment === 'prod' ? ['safety', 'safety'] : []; // account and vault
+      const store = ['data', 'data', 'key', 'key', 'key', 'safety', 'safety', ...audit, ...locks];
       expect(holders.map((holder) => holder.holds).sort()).toEqual(
         [
           'data', // the resource group
-          ...['data', 'data', 'key', 'key', 'key', 'safety', 'safety'], // llm
-          ...['data', 'data', 'key', 'key', 'key', 'safety', 'safety'], // fast
+          'safety', // the audit workspace
+          ...store, // llm
+          ...store, // fast
         ].sort(),
       );
       expect(unretainedHolders(snapshot)).toEqual([]);
@@ -58,7 +63,10 @@ describe('protection', () => {
           `${T.filesystem}::${store}`,
           `${T.vault}::${store}`,
           `${T.key}::${store}`,
+          `${T.lock}::${store}-lock`,
+          `${T.lock}::${store}-lock-vault`,
         ]),
+        `${T.workspace}::checkpoints-audit`,
       ].sort(),
     );
   });
@@ -73,7 +81,13 @@ describe('protection', () => {
   it('follows protect per store, and protects the group while any store is protected', async () => {
     const snapshot = await renderStack({ stores: [{ ...stores[0], protect: true }, stores[1]] });
     expect(protectedResources(snapshot).sort()).toEqual(
-      [`${T.group}::checkpoints`, `${T.account}::llm`, `${T.filesystem}::llm`].sort(),
+      [
+        `${T.group}::checkpoints`,
+        `${T.account}::llm`,
+        `${T.filesystem}::llm`,
+        `${T.lock}::llm-lock`,
+        `${T.workspace}::checkpoints-audit`,
+      ].sort(),
     );
   });
 

@@ -24,6 +24,10 @@ export const T = {
   vault: 'azure-native:keyvault:Vault',
   key: 'azure-native:keyvault:Key',
   roleAssignment: 'azure-native:authorization:RoleAssignment',
+  workspace: 'azure-native:operationalinsights:Workspace',
+  diagnostics: 'azure-native:monitor:DiagnosticSetting',
+  lock: 'azure-native:authorization:ManagementLockByScope',
+  privateEndpoint: 'azure-native:network:PrivateEndpoint',
 } as const;
 
 export interface StackValues {

@@ -22,6 +22,11 @@ const STORAGE = 'https://learn.microsoft.com/azure/storage/common';
 /** The role a storage account's identity needs to wrap and unwrap its customer-managed key. */
 const KEY_VAULT_CRYPTO_SERVICE_ENCRYPTION_USER = 'e147488a-f6f5-4113-8e2d-b22465e65bf6';
 
+/** `Standard` or `Premium`: the part of a storage SKU name an account cannot change. */
+function skuPerformance(sku: unknown): string {
+  return String(sku ?? '').split('_')[0] ?? '';
+}
+
 export const azureChangeRules: CloudChangeRules = {
   cloud: 'azure',
   types: {
@@ -37,6 +42,10 @@ export const azureChangeRules: CloudChangeRules = {
         {
           input: 'sku.name',
           source: `${STORAGE}/redundancy-migration: a standard account cannot be converted to premium or back; the data must be copied to a new account`,
+          // Within one performance tier the redundancy is converted in place: adding or removing the geo
+          // copy (ZRS <-> GZRS, GZRS <-> RA-GZRS) is a change of the SKU that Azure applies to the live
+          // account ("change the replication setting", same page); only a performance change replaces it.
+          replaces: (before, after) => skuPerformance(before) !== skuPerformance(after),
         },
         {
           input: 'isHnsEnabled',
@@ -96,6 +105,24 @@ export const azureChangeRules: CloudChangeRules = {
     },
     'azure-native:managedidentity:UserAssignedIdentity': {
       replacedBy: [...resourceId('resourceGroupName', 'resourceName'), LOCATION],
+    },
+    'azure-native:operationalinsights:Workspace': {
+      // The record of who read and wrote checkpoints: kept like the settings that keep the data safe.
+      holds: 'safety',
+      replacedBy: [...resourceId('resourceGroupName', 'workspaceName'), LOCATION],
+    },
+    'azure-native:monitor:DiagnosticSetting': {
+      holds: 'safety',
+      replacedBy: resourceId('resourceUri', 'name'),
+    },
+    'azure-native:authorization:ManagementLockByScope': {
+      holds: 'safety',
+      holdsSource:
+        'https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources: a CanNotDelete lock stops everyone, Owner included, from deleting the resource until the lock is removed',
+      replacedBy: resourceId('scope', 'lockName'),
+    },
+    'azure-native:network:PrivateEndpoint': {
+      replacedBy: [...resourceId('resourceGroupName', 'privateEndpointName'), LOCATION],
     },
     'azure-native:resources:ResourceGroup': {
       // Deleting a resource group deletes every resource in it, retained storage accounts included.

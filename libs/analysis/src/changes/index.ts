@@ -162,9 +162,10 @@ function compare(previous: RenderedResource, resource: RenderedResource): Resour
   const changedInputs = [...new Set([...Object.keys(previous.inputs), ...Object.keys(resource.inputs)])]
     .filter((key) => !sameValue(previous.inputs[key], resource.inputs[key]))
     .sort();
-  const replacedBy = (rules?.replacedBy ?? []).filter(
-    ({ input }) => !sameValue(valueAtPath(previous.inputs, input), valueAtPath(resource.inputs, input)),
-  );
+  const replacedBy = (rules?.replacedBy ?? []).filter(({ input, replaces }) => {
+    const [before, after] = [valueAtPath(previous.inputs, input), valueAtPath(resource.inputs, input)];
+    return !sameValue(before, after) && (replaces?.(before, after) ?? true);
+  });
   const kind: ChangeKind =
     replacedBy.length > 0 ? 'replaced' : changedInputs.length > 0 ? 'updated' : 'unchanged';
   const change = describe(resource, kind, rules, previous.protect);

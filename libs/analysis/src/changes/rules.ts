@@ -12,6 +12,8 @@ export interface ReplacingInput {
   /** Input path, dotted for nested values (e.g. `hierarchicalNamespace.enabled`). */
   input: string;
   source: string;
+  /** Whether this change of the input replaces the resource; absent: every change does. */
+  replaces?(before: unknown, after: unknown): boolean;
 }
 
 export interface ResourceTypeRules {

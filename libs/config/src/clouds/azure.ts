@@ -1,4 +1,11 @@
-import { AZURE_REGIONS, AZURE_REGIONS_WITH_ZONES, AZURE_ZONAL_REGIONS } from '../facts/azure';
+import {
+  AZURE_GZRS_REGIONS,
+  AZURE_IP_RULE_PRIVATE_RANGES,
+  AZURE_REGION_PAIRS,
+  AZURE_REGIONS,
+  AZURE_REGIONS_WITH_ZONES,
+  AZURE_ZONAL_REGIONS,
+} from '../facts/azure';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
@@ -55,8 +62,173 @@ export const azureRules: CloudRules = {
     checkLifecycleNotEmpty(store, report);
     checkPrincipals(store.access.writers, 'access.writers', report);
     checkPrincipals(store.access.readers, 'access.readers', report);
+    checkNetwork(store, report);
+    checkRecovery(store, report);
   },
 };
+
+/** `/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>`, any case. */
+const SUBNET_ID = new RegExp(
+  `^/subscriptions/${GUID}/resourceGroups/[-\\w.()]{1,90}/providers/Microsoft\\.Network/virtualNetworks/[-\\w.]{2,64}/subnets/[-\\w.]{1,80}$`,
+  'i',
+);
+
+const SUBNET_FORMAT =
+  'must be a subnet resource ID, /subscriptions/<subscription-id>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet> ' +
+  '(`az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv`)';
+
+/** `/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.OperationalInsights/workspaces/<name>`, any case. */
+const WORKSPACE_ID = new RegExp(
+  `^/subscriptions/${GUID}/resourceGroups/[-\\w.()]{1,90}/providers/Microsoft\\.OperationalInsights/workspaces/[A-Za-z0-9][-A-Za-z0-9]{2,61}[A-Za-z0-9]$`,
+  'i',
+);
+
+/**
+ * Problems with `checkpoints:logAnalyticsWorkspaceId`: a Log Analytics workspace resource ID (the
+ * destination a diagnostic setting's `workspaceId` takes; workspace names are 4 to 63 letters, digits
+ * and hyphens, https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules#microsoftoperationalinsights).
+ */
+export function azureWorkspaceIdIssues(workspaceId: string | undefined): ConfigIssue[] {
+  if (workspaceId === undefined || WORKSPACE_ID.test(workspaceId)) return [];
+  return [
+    {
+      path: 'checkpoints:logAnalyticsWorkspaceId',
+      value: workspaceId,
+      message:
+        'must be a Log Analytics workspace resource ID, /subscriptions/<subscription-id>/resourceGroups/<group>/providers/Microsoft.OperationalInsights/workspaces/<name> ' +
+        '(`az monitor log-analytics workspace show -g <group> -n <name> --query id -o tsv`), or be left out for a workspace the stack creates',
+    },
+  ];
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/;
+
+/** An IPv4 address or CIDR range as [address as a number, prefix length]; undefined when malformed. */
+export function parseIpv4Range(value: string): [number, number] | undefined {
+  const match = IPV4.exec(value);
+  if (!match) return undefined;
+  const octets = match.slice(1, 5).map(Number);
+  const prefix = match[5] === undefined ? 32 : Number(match[5]);
+  if (octets.some((octet) => octet > 255) || prefix > 32) return undefined;
+  const address = octets.reduce((sum, octet) => sum * 256 + octet, 0);
+  return [address, prefix];
+}
+
+/** Whether two IPv4 ranges share an address. */
+export function ipv4RangesOverlap(a: [number, number], b: [number, number]): boolean {
+  const prefix = Math.min(a[1], b[1]);
+  const block = 2 ** (32 - prefix);
+  return Math.floor(a[0] / block) === Math.floor(b[0] / block);
+}
+
+const PRIVATE_RANGES = AZURE_IP_RULE_PRIVATE_RANGES.map((range) => parseIpv4Range(range)!);
+
+/**
+ * Azure's network rules take subnets by resource ID and public IPv4 ranges only (facts/azure.ts); a
+ * private endpoint subnet is a subnet like the others.
+ */
+function checkNetwork(store: StoreSpec, report: Report): void {
+  const network = store.network;
+  if (!network) return;
+  network.subnets.forEach((subnet, index) => {
+    if (!SUBNET_ID.test(subnet)) report(`network.subnets[${index}]`, subnet, SUBNET_FORMAT);
+  });
+  if (network.privateEndpointSubnet !== undefined && !SUBNET_ID.test(network.privateEndpointSubnet)) {
+    report('network.privateEndpointSubnet', network.privateEndpointSubnet, SUBNET_FORMAT);
+  }
+  network.cidrs.forEach((cidr, index) => {
+    const range = parseIpv4Range(cidr);
+    if (range === undefined) {
+      report(
+        `network.cidrs[${index}]`,
+        cidr,
+        'must be a public IPv4 address or range in CIDR form, e.g. 203.0.113.0/24: Azure storage IP rules take IPv4 only (reach the store from IPv6 or Azure networks through network.subnets or a private endpoint)',
+      );
+    } else if (PRIVATE_RANGES.some((reserved) => ipv4RangesOverlap(range, reserved))) {
+      report(
+        `network.cidrs[${index}]`,
+        cidr,
+        `is a private range (${AZURE_IP_RULE_PRIVATE_RANGES.join(', ')}), which Azure storage IP rules do not take: traffic from Azure virtual networks is allowed by network.subnets (service endpoint) or a private endpoint (network.privateEndpointSubnet)`,
+      );
+    }
+  });
+}
+
+/**
+ * Geo-redundancy on Azure is the account's SKU: GZRS copies to the primary region's pair, the only
+ * secondary Azure offers (facts/azure.ts), and premium block blob accounts have no geo-redundant SKU.
+ * Immutability policies apply to a whole container, so a lock of a prefix cannot be expressed.
+ */
+function checkRecovery(store: StoreSpec, report: Report): void {
+  const { replicaRegion, readableReplica, retentionLock } = store.recovery;
+  if (replicaRegion !== undefined && store.tier === 'high-throughput') {
+    report(
+      'recovery.replicaRegion',
+      replicaRegion,
+      "cannot apply to tier 'high-throughput': premium block blob accounts are LRS or ZRS only, with no geo-redundant copy " +
+        '(https://learn.microsoft.com/azure/storage/common/storage-redundancy#supported-azure-storage-services); use tier: standard, or copy with object replication to a standard store',
+    );
+  }
+  if (readableReplica && replicaRegion === undefined) {
+    report(
+      'recovery.readableReplica',
+      readableReplica,
+      'needs recovery.replicaRegion: a readable copy (RA-GZRS) is the geo-redundant copy; set replicaRegion to the pair of azure-native:location or remove readableReplica',
+    );
+  }
+  if (retentionLock !== undefined) {
+    report(
+      'recovery.retentionLock',
+      retentionLock,
+      'is not available on Azure for a prefix: immutability policies of ADLS Gen2 (hierarchical namespace) accounts are container-level only ' +
+        '(https://learn.microsoft.com/azure/storage/blobs/immutable-container-level-worm-policies; version-level policies need blob versioning, which hierarchical namespace rules out), ' +
+        'so a lock on the store would lock every checkpoint, not only released ones. Keep released checkpoints in a store of their own and remove retentionLock (docs/azure.md, "Retention lock")',
+    );
+  }
+}
+
+/**
+ * Problems of a store's replica region against the stack's location: the pair of the location, which
+ * must offer GZRS (facts/azure.ts). Run once the location itself is known to be valid.
+ */
+export function azureReplicaIssues(stores: readonly StoreSpec[], location: string): ConfigIssue[] {
+  const primary = location.toLowerCase().replace(/\s+/g, '');
+  const pair = AZURE_REGION_PAIRS[primary];
+  return stores.flatMap((store, index) => {
+    const replica = store.recovery.replicaRegion;
+    if (replica === undefined || store.tier !== 'standard') return [];
+    const path = `checkpoints:stores[${index}].recovery.replicaRegion`;
+    const given = replica.toLowerCase().replace(/\s+/g, '');
+    if (pair === undefined) {
+      return [
+        {
+          path,
+          value: replica,
+          message: `cannot be honoured: ${location} has no region pair, and Azure geo-redundant storage copies only to the pair (https://learn.microsoft.com/azure/reliability/regions-paired); remove replicaRegion or use a paired region`,
+        },
+      ];
+    }
+    if (given !== pair) {
+      return [
+        {
+          path,
+          value: replica,
+          message: `must be ${pair}, the pair of azure-native:location ${location}: Azure geo-redundant storage copies only to the primary region's pair (https://learn.microsoft.com/azure/reliability/regions-paired)`,
+        },
+      ];
+    }
+    if (!AZURE_GZRS_REGIONS.includes(primary)) {
+      return [
+        {
+          path,
+          value: replica,
+          message: `cannot be honoured: ${location} does not offer geo-zone-redundant storage (GZRS), which keeps the zone redundancy of standard stores (https://learn.microsoft.com/azure/storage/common/redundancy-regions-gzrs); remove replicaRegion`,
+        },
+      ];
+    }
+    return [];
+  });
+}
 
 /**
  * Problems with `azure-native:location`: required, a published region, and one with availability zones,

@@ -1,3 +1,10 @@
 export { awsRules } from './aws';
 export { gcpProjectIssues, gcpRules } from './gcp';
-export { azureLocationIssues, azureRules } from './azure';
+export {
+  azureLocationIssues,
+  azureReplicaIssues,
+  azureRules,
+  azureWorkspaceIdIssues,
+  ipv4RangesOverlap,
+  parseIpv4Range,
+} from './azure';

@@ -95,3 +95,109 @@ export const AZURE_RBAC_LIMITS = {
 export const AZURE_DEFAULT_QUOTAS = {
   storageAccountsPerRegionPerSubscription: 250,
 } as const;
+
+/**
+ * The secondary region of each paired region: where GRS/GZRS put the geo copy; an account cannot choose
+ * another. Source: "Azure region pairs and nonpaired regions",
+ * https://learn.microsoft.com/azure/reliability/regions-paired ("Azure geo-redundant storage (GRS) can
+ * automatically replicate data to a paired region"; the table of pairs), read 2026-12-01. Most pairs are
+ * symmetric; Brazil South -> South Central US, West US 3 -> East US, West India -> South India and Brazil
+ * Southeast -> Brazil South are one-way. Regions absent here are nonpaired (Austria East, Belgium Central,
+ * Chile Central, Denmark East, Indonesia Central, Israel Central, Italy North, Malaysia West, Mexico Central,
+ * New Zealand North, Poland Central, Qatar Central, Spain Central): no geo-redundant storage there.
+ */
+export const AZURE_REGION_PAIRS: Readonly<Record<string, string>> = {
+  australiacentral: 'australiacentral2',
+  australiacentral2: 'australiacentral',
+  australiaeast: 'australiasoutheast',
+  australiasoutheast: 'australiaeast',
+  brazilsouth: 'southcentralus',
+  brazilsoutheast: 'brazilsouth',
+  canadacentral: 'canadaeast',
+  canadaeast: 'canadacentral',
+  centralindia: 'southindia',
+  centralus: 'eastus2',
+  eastasia: 'southeastasia',
+  eastus: 'westus',
+  eastus2: 'centralus',
+  francecentral: 'francesouth',
+  francesouth: 'francecentral',
+  germanynorth: 'germanywestcentral',
+  germanywestcentral: 'germanynorth',
+  japaneast: 'japanwest',
+  japanwest: 'japaneast',
+  koreacentral: 'koreasouth',
+  koreasouth: 'koreacentral',
+  northcentralus: 'southcentralus',
+  northeurope: 'westeurope',
+  norwayeast: 'norwaywest',
+  norwaywest: 'norwayeast',
+  southafricanorth: 'southafricawest',
+  southafricawest: 'southafricanorth',
+  southcentralus: 'northcentralus',
+  southindia: 'centralindia',
+  southeastasia: 'eastasia',
+  swedencentral: 'swedensouth',
+  switzerlandnorth: 'switzerlandwest',
+  switzerlandwest: 'switzerlandnorth',
+  uaecentral: 'uaenorth',
+  uaenorth: 'uaecentral',
+  uksouth: 'ukwest',
+  ukwest: 'uksouth',
+  westcentralus: 'westus2',
+  westeurope: 'northeurope',
+  westindia: 'southindia',
+  westus: 'eastus',
+  westus2: 'westcentralus',
+  westus3: 'eastus',
+};
+
+/**
+ * Regions where a standard general-purpose v2 account can be geo-zone-redundant (GZRS, RA-GZRS). Source:
+ * "Azure regions that support geo-zone-redundant storage (GZRS)",
+ * https://learn.microsoft.com/azure/storage/common/redundancy-regions-gzrs ("GZRS is available for a
+ * subset of Azure regions"; public-cloud entries), read 2026-12-01.
+ */
+export const AZURE_GZRS_REGIONS: readonly string[] = [
+  'southafricanorth',
+  'australiaeast',
+  'eastasia',
+  'japaneast',
+  'koreacentral',
+  'southeastasia',
+  'centralindia',
+  'francecentral',
+  'germanywestcentral',
+  'northeurope',
+  'norwayeast',
+  'swedencentral',
+  'switzerlandnorth',
+  'uksouth',
+  'westeurope',
+  'uaenorth',
+  'canadacentral',
+  'centralus',
+  'eastus',
+  'eastus2',
+  'southcentralus',
+  'westus2',
+  'westus3',
+  'brazilsouth',
+];
+
+/**
+ * Address ranges a storage account IP network rule refuses. Source: "Azure Storage firewall rules",
+ * https://learn.microsoft.com/azure/storage/common/storage-network-security-limitations (read 2026-12-01):
+ * "IP network rules have no effect on requests that originate from the same Azure region as the storage
+ * account"; "Only IPv4 addresses are supported"; "Small address ranges using /31 or /32 prefix sizes
+ * aren't supported. Configure these ranges by using individual IP address rules"; and "You can't use IP
+ * network rules for private address ranges (as defined in RFC 1918)", nor 100.64.0.0/10 (RFC 6598) —
+ * the storage REST schema says the same: "Specifies the IP or IP range in CIDR format. Only IPV4 address
+ * is allowed." (https://learn.microsoft.com/rest/api/storagerp/storage-accounts/create#iprule).
+ */
+export const AZURE_IP_RULE_PRIVATE_RANGES: readonly string[] = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+];
