@@ -44,6 +44,8 @@ export interface AzureSettings {
   stackResourceGroups: Record<Environment, string>;
   /** The blob container of the self-managed Pulumi state backend the Azure stacks use, if they use one. */
   stateContainer?: AzureStateContainer;
+  /** Per environment, the subnets its stores name (network.subnets, network.privateEndpointSubnet): joined there alone. */
+  subnets?: Partial<Record<Environment, string[]>>;
 }
 
 export interface AzureStateContainer {
@@ -81,6 +83,8 @@ const GCS_BUCKET = /^(?!goog)(?!.*google)[a-z0-9][a-z0-9_-]{1,61}[a-z0-9]$/;
 // (https://learn.microsoft.com/en-us/azure/azure-resource-manager/management/resource-name-rules#microsoftstorage).
 const STORAGE_ACCOUNT_ID =
   /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Storage\/storageAccounts\/[a-z0-9]{3,24}$/i;
+const SUBNET_ID =
+  /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Network\/virtualNetworks\/[-\w.]{2,64}\/subnets\/[-\w.]{1,80}$/i;
 // Container names: 3-63 lowercase letters, digits and '-', starting with a letter or digit, no '--'
 // (https://learn.microsoft.com/en-us/rest/api/storageservices/naming-and-referencing-containers--blobs--and-metadata).
 const BLOB_CONTAINER = /^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
@@ -110,6 +114,7 @@ const schema = z.strictObject({
   azure: z
     .strictObject({
       stackResourceGroups: perEnvironment(z.string()),
+      subnets: z.record(z.string(), z.array(z.string().regex(SUBNET_ID))).optional(),
       stateContainer: z
         .strictObject({
           storageAccountId: z.string().regex(STORAGE_ACCOUNT_ID),
@@ -126,7 +131,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
   gcp: ['stackProjects', 'stateBucket'],
-  azure: ['stackResourceGroups', 'stateContainer'],
+  azure: ['stackResourceGroups', 'stateContainer', 'subnets'],
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
 
@@ -154,7 +159,11 @@ const ALLOWED: Record<string, string> = {
     'a mapping of every environment to the GCP project ID its stack deploys into (gcp:project there): one project per environment, none of them gcp:project',
   'stackProjects[]':
     'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
-  azure: 'a mapping with the key stackResourceGroups and the optional key stateContainer',
+  azure: 'a mapping with the key stackResourceGroups and the optional keys stateContainer and subnets',
+  subnets:
+    'a mapping of environments to the subnets their Azure stores name (network.subnets and network.privateEndpointSubnet of stacks/azure-adls/Pulumi.<env>.yaml): the deploy identity may join those subnets alone',
+  'subnets[]':
+    'a list of subnet resource IDs: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>',
   stateContainer:
     "the blob container of the Azure stacks' self-managed Pulumi state backend (azblob://<container>), as a mapping with the keys storageAccountId and container",
   storageAccountId:
@@ -347,6 +356,13 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
             true,
           ),
           ...resourceGroupNameIssues(raw.azure?.stackResourceGroups ?? {}),
+          ...Object.keys(raw.azure?.subnets ?? {})
+            .filter((key) => !raw.environments.includes(key as Environment))
+            .map((key) => ({
+              path: formatPath(['azure', 'subnets', key]),
+              value: raw.azure?.subnets?.[key],
+              message: `is not an environment of ${NAMESPACE}:environments (${raw.environments.join(', ')})`,
+            })),
         ]
       : []),
   ];
@@ -450,6 +466,12 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
       ),
     };
     if (raw.azure?.stateContainer) config.azure.stateContainer = raw.azure.stateContainer;
+    const subnets = raw.azure?.subnets;
+    if (subnets) {
+      config.azure.subnets = Object.fromEntries(
+        raw.environments.flatMap((env) => (subnets[env] ? [[env, subnets[env]]] : [])),
+      );
+    }
   }
   return config;
 }

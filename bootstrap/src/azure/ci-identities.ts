@@ -23,8 +23,11 @@ import {
   AZURE_DEPLOY_ROLES,
   customRoleDefinitionId,
   deployRoleDefinitionGuid,
+  AZURE_NETWORK_ACTIONS,
   AZURE_PREVIEW_ROLES,
+  networkRoleDefinitionGuid,
   resourceGroupId,
+  resourceGroupOf,
   roleAssignmentName,
   roleDefinitionId,
   type AzureRole,
@@ -151,11 +154,47 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
             : {}),
         })),
         ...stateGrants(settings, environment),
+        ...this.networkGrants(settings, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);
+  }
+
+  /**
+   * The right to join the environment's subnets (bootstrap config `azure.subnets`), granted on each subnet:
+   * the network stays the network team's, and the deploy identity changes nothing in it.
+   */
+  private networkGrants(settings: AzureSettings, environment: Environment): RoleGrant[] {
+    const subnets = settings.subnets?.[environment] ?? [];
+    const [first] = subnets;
+    if (first === undefined) return [];
+    const guid = networkRoleDefinitionGuid(settings.subscriptionId, environment);
+    const definition = new RoleDefinition(
+      `deploy-${environment}-network-role`,
+      {
+        scope: resourceGroupOf(first),
+        roleDefinitionId: guid,
+        roleName: `checkpoints-join-subnets-${environment}`,
+        description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
+        roleType: 'CustomRole',
+        permissions: [
+          { actions: [...AZURE_NETWORK_ACTIONS], notActions: [], dataActions: [], notDataActions: [] },
+        ],
+        assignableScopes: [...new Set(subnets.map(resourceGroupOf))],
+      },
+      { parent: this },
+    );
+    const role = {
+      id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
+      name: 'checkpoints-join-subnet',
+    };
+    return subnets.map((subnet) => ({
+      role,
+      scope: subnet,
+      scopeName: subnet.split('/').slice(-3).join('-'),
+    }));
   }
 
   private createIdentity(

@@ -31,16 +31,39 @@ export const AZURE_DEPLOY_ROLES: readonly AzureRole[] = ['Role Based Access Cont
  * in prod nothing that deletes a data holder or a vault (break-glass, by an administrator).
  */
 export function azureDeployActions(environment: string): string[] {
+  // In prod the audit trail is no more deletable by CI than the data it records.
   const deletions =
     environment === 'prod'
       ? []
       : [
+          'Microsoft.Insights/diagnosticSettings/delete',
           'Microsoft.KeyVault/vaults/delete',
+          'Microsoft.OperationalInsights/workspaces/delete',
           'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
           'Microsoft.Storage/storageAccounts/delete',
         ];
   return [
     'Microsoft.Authorization/*/read',
+    // CanNotDelete locks on protected accounts and vaults: created by CI, never removed by it (no
+    // locks/delete in any environment; removing a lock is the break-glass step of docs/azure.md). write also
+    // updates a lock, but no update lifts it: the levels are CanNotDelete and ReadOnly, both forbid deletion.
+    // https://learn.microsoft.com/rest/api/resources/management-locks/create-or-update-by-scope
+    'Microsoft.Authorization/locks/write',
+    // Audit: the stack's workspace and the diagnostic settings that feed it
+    // (https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/monitor). sharedKeys is what
+    // makes a workspace a diagnostic settings destination (https://learn.microsoft.com/azure/azure-monitor/logs/manage-access);
+    // it can ingest into the workspace, and read nothing from it or from the stores.
+    'Microsoft.Insights/diagnosticSettings/read',
+    'Microsoft.Insights/diagnosticSettings/write',
+    'Microsoft.OperationalInsights/workspaces/read',
+    'Microsoft.OperationalInsights/workspaces/sharedKeys/action',
+    'Microsoft.OperationalInsights/workspaces/write',
+    // Private endpoints of the stores (https://learn.microsoft.com/azure/private-link/rbac-permissions); joining
+    // the subnet is granted on the listed subnets alone (azureNetworkActions).
+    'Microsoft.Network/privateEndpoints/delete',
+    'Microsoft.Network/privateEndpoints/read',
+    'Microsoft.Network/privateEndpoints/write',
+    'Microsoft.Storage/storageAccounts/privateEndpointConnectionsApproval/action',
     'Microsoft.KeyVault/locations/deletedVaults/read',
     'Microsoft.KeyVault/locations/operationResults/read',
     'Microsoft.KeyVault/vaults/keys/read',
@@ -66,6 +89,30 @@ export function azureDeployActions(environment: string): string[] {
     'Microsoft.Storage/storageAccounts/write',
     ...deletions,
   ].sort();
+}
+
+/**
+ * The custom role a deploy identity holds on each subnet its stack's stores name (bootstrap config
+ * `azure.subnets`): a private endpoint joins its subnet, a virtual network rule joins it through the
+ * service endpoint (https://learn.microsoft.com/azure/private-link/rbac-permissions,
+ * https://learn.microsoft.com/azure/storage/common/storage-network-security-virtual-networks#required-permissions).
+ * Nothing else on the network: no subnet or virtual network write.
+ */
+export const AZURE_NETWORK_ACTIONS: readonly string[] = [
+  'Microsoft.Network/virtualNetworks/subnets/join/action',
+  'Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action',
+  'Microsoft.Network/virtualNetworks/subnets/read',
+];
+
+/** The network role's definition GUID, one per environment like the deploy role. */
+export function networkRoleDefinitionGuid(subscriptionId: string, environment: string): string {
+  const hex = stableHash(['checkpoints-network-role', subscriptionId.toLowerCase(), environment], 32);
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+}
+
+/** The resource group of a resource ID: where a custom role must be assignable to be assigned on it. */
+export function resourceGroupOf(resourceId: string): string {
+  return /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(resourceId)?.[0] ?? resourceId;
 }
 
 /** The custom role's definition GUID: derived, so that a re-run finds the same definition. */

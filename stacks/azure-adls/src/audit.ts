@@ -65,7 +65,8 @@ export function auditStore(
         workspaceId,
         logs: categories.map((category) => ({ category, enabled: true })),
       },
-      { parent: scope.parent, retainOnDelete: true },
+      // A protected store's audit is as hard to switch off as its data is to delete.
+      { parent: scope.parent, protect: scope.store.protect, retainOnDelete: true },
     );
   const settings = [
     setting(

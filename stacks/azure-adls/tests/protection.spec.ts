@@ -65,6 +65,8 @@ describe('protection', () => {
           `${T.key}::${store}`,
           `${T.lock}::${store}-lock`,
           `${T.lock}::${store}-lock-vault`,
+          `${T.diagnostics}::${store}-audit-blob`,
+          `${T.diagnostics}::${store}-audit-vault`,
         ]),
         `${T.workspace}::checkpoints-audit`,
       ].sort(),
@@ -86,6 +88,7 @@ describe('protection', () => {
         `${T.account}::llm`,
         `${T.filesystem}::llm`,
         `${T.lock}::llm-lock`,
+        `${T.diagnostics}::llm-audit-blob`,
         `${T.workspace}::checkpoints-audit`,
       ].sort(),
     );

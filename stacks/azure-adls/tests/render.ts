@@ -58,7 +58,7 @@ export function stackConfig(values: StackValues): Record<string, string> {
 /** The perimeter `withProdNetwork` gives a prod store that states none. */
 export const PROD_NETWORK = {
   subnets: [
-    '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes',
+    '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes',
   ],
 };
 

@@ -67,6 +67,38 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['Microsoft.ManagedIdentity/userAssignedIdentities/read'],
     source: `${OPS}/identity#microsoftmanagedidentity`,
   },
+  'azure-native:operationalinsights:Workspace': {
+    create: ['Microsoft.OperationalInsights/workspaces/write'],
+    update: ['Microsoft.OperationalInsights/workspaces/write'],
+    delete: ['Microsoft.OperationalInsights/workspaces/delete'],
+    read: ['Microsoft.OperationalInsights/workspaces/read'],
+    source: `${OPS}/monitor#microsoftoperationalinsights`,
+  },
+  // An extension resource of the resource it watches: authorised on that resource's scope.
+  'azure-native:monitor:DiagnosticSetting': {
+    create: ['Microsoft.Insights/diagnosticSettings/write'],
+    update: ['Microsoft.Insights/diagnosticSettings/write'],
+    delete: ['Microsoft.Insights/diagnosticSettings/delete'],
+    read: ['Microsoft.Insights/diagnosticSettings/read'],
+    source: `${OPS}/monitor#microsoftinsights`,
+  },
+  // "To create or delete management locks, you must have access to Microsoft.Authorization/* or
+  // Microsoft.Authorization/locks/* actions" (https://learn.microsoft.com/rest/api/resources/management-locks):
+  // write creates and updates, delete removes; the deploy identity holds only the first.
+  'azure-native:authorization:ManagementLockByScope': {
+    create: ['Microsoft.Authorization/locks/write'],
+    update: ['Microsoft.Authorization/locks/write'],
+    delete: ['Microsoft.Authorization/locks/delete'],
+    read: ['Microsoft.Authorization/locks/read'],
+    source: `${OPS}/management-and-governance#microsoftauthorization`,
+  },
+  'azure-native:network:PrivateEndpoint': {
+    create: ['Microsoft.Network/privateEndpoints/write'],
+    update: ['Microsoft.Network/privateEndpoints/write'],
+    delete: ['Microsoft.Network/privateEndpoints/delete'],
+    read: ['Microsoft.Network/privateEndpoints/read'],
+    source: 'https://learn.microsoft.com/azure/private-link/rbac-permissions#private-endpoint',
+  },
   'azure-native:authorization:RoleAssignment': {
     create: ['Microsoft.Authorization/roleAssignments/write'],
     update: ['Microsoft.Authorization/roleAssignments/write'],
@@ -81,7 +113,85 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
  * write of the resource. https://learn.microsoft.com/en-us/entra/identity/managed-identities-azure-resources/how-manage-user-assigned-managed-identities#manage-access-to-user-assigned-managed-identities
  */
 function linkedRights(resource: RenderedResource): LinkedRight[] {
+  if (resource.type === 'azure-native:monitor:DiagnosticSetting')
+    return diagnosticDestinationRights(resource);
+  if (resource.type === 'azure-native:network:PrivateEndpoint') return privateEndpointRights(resource);
   if (resource.type !== 'azure-native:storage:StorageAccount') return [];
+  return [...identityRights(resource), ...serviceEndpointRights(resource)];
+}
+
+const WRITES = ['create', 'update'] as const;
+
+function linked(on: readonly string[], permission: string, why: string): LinkedRight[] {
+  return on.flatMap((target) => WRITES.map((operation) => ({ operation, permission, on: target, why })));
+}
+
+/**
+ * A workspace as a diagnostic setting's destination: "Microsoft.OperationalInsights/workspaces/read and
+ * Microsoft.OperationalInsights/workspaces/sharedKeys/action ... use it as a destination for diagnostic
+ * settings" (https://learn.microsoft.com/azure/azure-monitor/logs/manage-access, custom roles, example 2).
+ */
+function diagnosticDestinationRights(resource: RenderedResource): LinkedRight[] {
+  const workspace = stringInput(resource, 'workspaceId');
+  if (workspace === undefined) return [];
+  return [
+    ...linked(
+      [workspace],
+      'Microsoft.OperationalInsights/workspaces/read',
+      'sending resource logs to the workspace',
+    ),
+    ...linked(
+      [workspace],
+      'Microsoft.OperationalInsights/workspaces/sharedKeys/action',
+      'sending resource logs to the workspace',
+    ),
+  ];
+}
+
+/**
+ * A private endpoint joins its subnet and, to be approved on creation, needs the approval right on the
+ * account it connects to (https://learn.microsoft.com/azure/private-link/rbac-permissions#private-endpoint:
+ * Microsoft.Network/virtualNetworks/subnets/join/action; "Microsoft.Storage/storageAccounts/privateEndpointConnectionsApproval/action"
+ * for automatic approval, https://learn.microsoft.com/azure/private-link/rbac-permissions#approval-rbac-for-private-endpoint).
+ */
+function privateEndpointRights(resource: RenderedResource): LinkedRight[] {
+  const subnet = (resource.inputs['subnet'] as { id?: unknown } | undefined)?.id;
+  const targets = ((resource.inputs['privateLinkServiceConnections'] as unknown[] | undefined) ?? [])
+    .map((connection) => (connection as { privateLinkServiceId?: unknown }).privateLinkServiceId)
+    .filter((id): id is string => typeof id === 'string');
+  return [
+    ...linked(
+      typeof subnet === 'string' ? [subnet] : [],
+      'Microsoft.Network/virtualNetworks/subnets/join/action',
+      'placing the private endpoint in the subnet',
+    ),
+    ...linked(
+      targets,
+      'Microsoft.Storage/storageAccounts/privateEndpointConnectionsApproval/action',
+      'approving the private endpoint connection to the account',
+    ),
+  ];
+}
+
+/**
+ * A virtual network rule on an account: "the user must have the appropriate permissions for the subnets
+ * being added ... Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action"
+ * (https://learn.microsoft.com/azure/storage/common/storage-network-security-virtual-networks#required-permissions).
+ */
+function serviceEndpointRights(resource: RenderedResource): LinkedRight[] {
+  const rules = (resource.inputs['networkRuleSet'] as { virtualNetworkRules?: unknown[] } | undefined)
+    ?.virtualNetworkRules;
+  const subnets = (rules ?? [])
+    .map((rule) => (rule as { virtualNetworkResourceId?: unknown }).virtualNetworkResourceId)
+    .filter((id): id is string => typeof id === 'string');
+  return linked(
+    subnets,
+    'Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action',
+    'allowing the subnet in the account network rules',
+  );
+}
+
+function identityRights(resource: RenderedResource): LinkedRight[] {
   const encryption = (
     resource.inputs['encryption'] as
       { encryptionIdentity?: { encryptionUserAssignedIdentity?: unknown } } | undefined
@@ -123,6 +233,14 @@ function resourceId(resource: RenderedResource, subscription: string): string | 
       return `${rg}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/${stringInput(resource, 'resourceName') ?? ''}`;
     case 'azure-native:authorization:RoleAssignment':
       return `${stringInput(resource, 'scope') ?? ''}/providers/Microsoft.Authorization/roleAssignments/${stringInput(resource, 'roleAssignmentName') ?? ''}`;
+    case 'azure-native:operationalinsights:Workspace':
+      return `${rg}/providers/Microsoft.OperationalInsights/workspaces/${stringInput(resource, 'workspaceName') ?? ''}`;
+    case 'azure-native:monitor:DiagnosticSetting':
+      return `${stringInput(resource, 'resourceUri') ?? ''}/providers/Microsoft.Insights/diagnosticSettings/${stringInput(resource, 'name') ?? ''}`;
+    case 'azure-native:authorization:ManagementLockByScope':
+      return `${stringInput(resource, 'scope') ?? ''}/providers/Microsoft.Authorization/locks/${stringInput(resource, 'lockName') ?? ''}`;
+    case 'azure-native:network:PrivateEndpoint':
+      return `${rg}/providers/Microsoft.Network/privateEndpoints/${stringInput(resource, 'privateEndpointName') ?? ''}`;
     default:
       return undefined;
   }
@@ -146,8 +264,11 @@ export async function azureMissingRights({
   environment,
 }: RightsInput): Promise<MissingRight[]> {
   const everything = [...render.resources, ...bootstrap.resources];
+  // The bootstrap's subscription first: a render may name resources of other subscriptions (subnets).
   const subscription =
-    /\/subscriptions\/([^/]+)\//.exec(JSON.stringify(everything.map((r) => r.inputs)))?.[1] ?? '';
+    /\/subscriptions\/([^/]+)\//.exec(
+      JSON.stringify([...bootstrap.resources, ...render.resources].map((r) => r.inputs)),
+    )?.[1] ?? '';
   const roles = roleDefinitionsOf(everything);
   const assignments = assignmentsOf(bootstrap.resources);
   const identities = new Map<string, string>();
