@@ -34,3 +34,10 @@ export async function analyzeAccess(
   }
   return { ciChecked: bootstrap !== undefined, stores };
 }
+export {
+  accountNetworkOf,
+  networkAllows,
+  type AccountNetwork,
+  type NetworkOrigin,
+  type NetworkVerdict,
+} from './azure-network';

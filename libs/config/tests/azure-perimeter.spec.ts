@@ -1,0 +1,170 @@
+import {
+  AZURE_GZRS_REGIONS,
+  AZURE_REGION_PAIRS,
+  azureReplicaIssues,
+  azureRules,
+  azureWorkspaceIdIssues,
+  ConfigError,
+  loadStackSpec,
+  parseIpv4Range,
+  type ConfigIssue,
+  type StoreSpec,
+} from '../src';
+
+const base = { environment: 'dev', owner: 'ml-platform', costCenter: 'cc-1234' };
+const SUBNET =
+  '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes';
+const retention = { retention: { coolAfterDays: 30 } };
+
+function load(store: Record<string, unknown>): StoreSpec[] {
+  const stores = JSON.stringify([{ name: 'llm', dataClassification: 'internal', ...retention, ...store }]);
+  return loadStackSpec(
+    {
+      ...Object.fromEntries(Object.entries(base).map(([k, v]) => [`checkpoints:${k}`, v])),
+      'checkpoints:stores': stores,
+    },
+    azureRules,
+  ).stores;
+}
+
+function issuesOf(store: Record<string, unknown>): ConfigIssue[] {
+  try {
+    load(store);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.issues];
+    throw error;
+  }
+  return [];
+}
+
+const paths = (issues: ConfigIssue[]) => issues.map((issue) => issue.path);
+
+describe('azure network keys', () => {
+  it('takes subnet resource IDs, public IPv4 addresses and ranges, and a private endpoint subnet', () => {
+    expect(
+      issuesOf({
+        network: {
+          subnets: [SUBNET],
+          cidrs: ['203.0.113.0/24', '198.51.100.7/32', '198.51.100.8/31'],
+          privateEndpointSubnet: SUBNET,
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['a virtual network, not a subnet', SUBNET.replace('/subnets/gpu-nodes', '')],
+    ['a subnet name', 'gpu-nodes'],
+    ['a subscription that is not a GUID', SUBNET.replace('00000000-0000-4000-a000-000000000001', 'prod')],
+  ])('refuses %s in network.subnets and network.privateEndpointSubnet', (_, value) => {
+    const issues = issuesOf({ network: { subnets: [value], privateEndpointSubnet: value } });
+    expect(paths(issues)).toEqual([
+      'checkpoints:stores[0].network.subnets[0]',
+      'checkpoints:stores[0].network.privateEndpointSubnet',
+    ]);
+    expect(issues[0]?.value).toBe(value);
+    expect(issues[0]?.message).toContain('must be a subnet resource ID');
+  });
+
+  // https://learn.microsoft.com/azure/storage/common/storage-network-security-limitations
+  it.each([
+    ['IPv6 (IP rules take IPv4 only)', '2001:db8::/32', 'IPv4 only'],
+    ['an RFC 1918 range', '10.1.0.0/16', 'private range'],
+    ['a range containing an RFC 1918 range', '172.0.0.0/8', 'private range'],
+    ['shared address space (RFC 6598)', '100.64.1.0/24', 'private range'],
+    ['a private address', '192.168.1.10/32', 'private range'],
+  ])('refuses %s in network.cidrs', (_, cidr, reason) => {
+    const issues = issuesOf({ network: { cidrs: [cidr] } });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].network.cidrs[0]', cidr],
+    ]);
+    expect(issues[0]?.message).toContain(reason);
+  });
+
+  it('parses IPv4 ranges, a bare address as /32', () => {
+    expect(parseIpv4Range('203.0.113.9')).toEqual([3405803785, 32]);
+    expect(parseIpv4Range('203.0.113.0/24')).toEqual([3405803776, 24]);
+    expect(parseIpv4Range('256.0.0.1')).toBeUndefined();
+  });
+});
+
+describe('azure recovery keys', () => {
+  it('takes a replica region on the standard tier, readable or not', () => {
+    expect(load({ recovery: { replicaRegion: 'centralus', readableReplica: true } })[0]?.recovery).toEqual({
+      replicaRegion: 'centralus',
+      readableReplica: true,
+      turboReplication: false,
+    });
+  });
+
+  it('refuses a replica region on the premium tier, which has no geo-redundant SKU', () => {
+    const issues = issuesOf({
+      tier: 'high-throughput',
+      retention: { expireAfterDays: 7 },
+      recovery: { replicaRegion: 'centralus' },
+    });
+    expect(paths(issues)).toEqual(['checkpoints:stores[0].recovery.replicaRegion']);
+    expect(issues[0]?.message).toContain('LRS or ZRS only');
+  });
+
+  it('refuses a readable replica without a replica region', () => {
+    const issues = issuesOf({ recovery: { readableReplica: true } });
+    expect(paths(issues)).toEqual(['checkpoints:stores[0].recovery.readableReplica']);
+  });
+
+  it('refuses a retention lock: ADLS Gen2 immutability policies are container-wide, not per prefix', () => {
+    const lock = { prefix: 'releases/', days: 365 };
+    const issues = issuesOf({ recovery: { retentionLock: lock } });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].recovery.retentionLock', lock],
+    ]);
+    expect(issues[0]?.message).toContain('container-level only');
+  });
+
+  const replica = (replicaRegion: string) => load({ recovery: { replicaRegion } });
+
+  it('takes the pair of the location, in any spelling', () => {
+    expect(azureReplicaIssues(replica('centralus'), 'eastus2')).toEqual([]);
+    expect(azureReplicaIssues(replica('westus'), 'East US')).toEqual([]);
+  });
+
+  it.each([
+    ['a region that is not the pair', 'eastus2', 'westus2', 'must be centralus'],
+    ['a nonpaired location', 'polandcentral', 'germanywestcentral', 'has no region pair'],
+    ['a paired location without GZRS', 'westus', 'eastus', 'does not offer geo-zone-redundant storage'],
+  ])('refuses %s', (_, location, region, message) => {
+    const issues = azureReplicaIssues(replica(region), location);
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].recovery.replicaRegion', region],
+    ]);
+    expect(issues[0]?.message).toContain(message);
+  });
+
+  it('has a pair for every GZRS region (GZRS copies to the pair)', () => {
+    expect(AZURE_GZRS_REGIONS.filter((region) => AZURE_REGION_PAIRS[region] === undefined)).toEqual([]);
+  });
+});
+
+describe('checkpoints:logAnalyticsWorkspaceId', () => {
+  it('takes a workspace resource ID, or nothing', () => {
+    expect(
+      azureWorkspaceIdIssues(
+        '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/monitoring/providers/Microsoft.OperationalInsights/workspaces/central-audit',
+      ),
+    ).toEqual([]);
+    expect(azureWorkspaceIdIssues(undefined)).toEqual([]);
+  });
+
+  it.each([
+    'central-audit',
+    '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/monitoring/providers/Microsoft.Storage/storageAccounts/audit',
+  ])('refuses %s with the expected format', (value) => {
+    expect(azureWorkspaceIdIssues(value)).toEqual([
+      expect.objectContaining({
+        path: 'checkpoints:logAnalyticsWorkspaceId',
+        value,
+        message: expect.stringContaining('workspaces/<name>'),
+      }),
+    ]);
+  });
+});
