@@ -10,7 +10,7 @@ import {
   type RenderedResource,
   type Snapshot,
 } from '@checkpoints/synth';
-import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS } from '@checkpoints/analysis';
+import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS, missingDeployRights } from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
 
 /**
@@ -385,5 +385,61 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     } finally {
       error.mockRestore();
     }
+  });
+});
+
+describe('Azure deletion guards and network joins of the shipped bootstrap', () => {
+  let bootstrap: Snapshot;
+  beforeAll(async () => {
+    bootstrap = await renderShippedBootstrap();
+  });
+  const account = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-checkpoints-prod/providers/Microsoft.Storage/storageAccounts/prodllm`;
+  const subnet = `/subscriptions/${SUBSCRIPTION}/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets`;
+
+  /** What a deploy of `resources` would need that the environment's deploy identity lacks, as `permission on`. */
+  async function missing(environment: string, ...resources: RenderedResource[]): Promise<string[]> {
+    const rights = await missingDeployRights('azure', { resources }, bootstrap, environment);
+    return rights.map((right) => `${right.identity} ${right.operation} ${right.permission} on ${right.on}`);
+  }
+
+  it.each(['dev', 'prod'])(
+    '%s: CI creates a CanNotDelete lock but cannot remove it (break-glass only)',
+    async (environment) => {
+      // An unprotected lock, so the check asks for its deletion too.
+      const lock = extra('azure-native:authorization:ManagementLockByScope', 'llm-lock', {
+        scope: account.replace('prod', environment),
+        lockName: 'checkpoints-do-not-delete',
+        level: 'CanNotDelete',
+      });
+      const lockId = `${account.replace('prod', environment)}/providers/Microsoft.Authorization/locks/checkpoints-do-not-delete`;
+      expect(await missing(environment, lock)).toEqual([
+        `ci deploy-${environment} delete Microsoft.Authorization/locks/delete on ${lockId}`,
+      ]);
+    },
+  );
+
+  it('prod: CI may join the subnet the config lists, and no other subnet of the network', async () => {
+    const accountWith = (subnetId: string) =>
+      extra('azure-native:storage:StorageAccount', 'llm', {
+        resourceGroupName: 'rg-checkpoints-prod',
+        accountName: 'prodllm',
+        networkRuleSet: {
+          defaultAction: 'Deny',
+          virtualNetworkRules: [{ virtualNetworkResourceId: subnetId }],
+        },
+      });
+    const listed = (await missing('prod', { ...accountWith(`${subnet}/gpu-nodes`), protect: true })).filter(
+      (right) => right.includes('Microsoft.Network'),
+    );
+    expect(listed).toEqual([]);
+    const other = (await missing('prod', { ...accountWith(`${subnet}/web`), protect: true })).filter(
+      (right) => right.includes('Microsoft.Network'),
+    );
+    expect(other).toEqual(
+      ['create', 'update'].map(
+        (operation) =>
+          `ci deploy-prod ${operation} Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action on ${subnet}/web`,
+      ),
+    );
   });
 });

@@ -39,7 +39,12 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super('checkpoints:azure:CheckpointStore', name, storeComponentInputs(args.store, args.location), {
+    // A store open to every network in prod says so, for the perimeter rule of the policy pack.
+    const inputs = {
+      ...storeComponentInputs(args.store, args.location),
+      ...(args.store.network?.public ? { network: { public: true } } : {}),
+    };
+    super('checkpoints:azure:CheckpointStore', name, inputs, {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });

@@ -5,7 +5,7 @@ import { T } from './support';
 const SDK = {
   package: '@pulumi/azure-native',
   // azure-native is large: the modules the rules read.
-  modules: ['storage', 'keyvault', 'authorization', 'resources', 'managedidentity'],
+  modules: ['storage', 'keyvault', 'authorization', 'resources', 'managedidentity', 'monitor'],
 };
 
 describe('azurePolicies', () => {
@@ -13,7 +13,7 @@ describe('azurePolicies', () => {
     cloud: 'azure',
     policies: azurePolicies,
     folder: __dirname,
-    namePattern: /^azure-(storage|keyvault|rbac)-[a-z0-9-]+$/,
+    namePattern: /^azure-(storage|keyvault|rbac|deletion)-[a-z0-9-]+$/,
     sdk: SDK,
     tokenPrefix: 'azure-native',
     leastTokens: Object.keys(T).length,

@@ -1,4 +1,8 @@
 import type { SourcedPolicy } from '../define';
+import { azureDeletionLock } from './azure-deletion-lock';
+import { azureKeyvaultKeyRotation } from './azure-keyvault-key-rotation';
+import { azureStorageAudit } from './azure-storage-audit';
+import { azureStorageNetworkPerimeter } from './azure-storage-network-perimeter';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
 import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
@@ -24,6 +28,10 @@ export const azurePolicies: SourcedPolicy[] = [
   azureStorageSoftDelete,
   azureStorageHierarchicalNamespace,
   azureStorageLifecyclePolicy,
+  azureStorageAudit,
+  azureStorageNetworkPerimeter,
+  azureDeletionLock,
+  azureKeyvaultKeyRotation,
   azureRbacLeastPrivilege,
   azureRbacStoreDataPlaneRoles,
 ];

@@ -16,6 +16,9 @@ export const T = {
   managementPolicy: 'azure-native:storage:ManagementPolicy',
   vault: 'azure-native:keyvault:Vault',
   roleAssignment: 'azure-native:authorization:RoleAssignment',
+  key: 'azure-native:keyvault:Key',
+  diagnosticSetting: 'azure-native:monitor:DiagnosticSetting',
+  lock: 'azure-native:authorization:ManagementLockByScope',
   pimRoleEligibilitySchedule: 'azure-native:authorization:PimRoleEligibilitySchedule',
 } as const;
 
@@ -81,6 +84,43 @@ export function belongsTo(companion: PolicyResource, account: PolicyResource): b
   const named = read(companion.props, 'accountName');
   const name = read(account.props, 'accountName');
   return typeof named === 'string' && named === name;
+}
+
+/**
+ * Whether an extension resource (diagnostic setting, lock) is attached to `target`: its `input` depends on
+ * the target (a preview, where the ID is not known yet), or, known, it is the target's ID (`idPattern`
+ * matches it, case-insensitively as Azure compares IDs).
+ */
+export function attachedTo(
+  extension: PolicyResource,
+  input: string,
+  target: PolicyResource,
+  idPattern: RegExp,
+): boolean {
+  if ((extension.propertyDependencies[input] ?? []).some((dependency) => dependency.urn === target.urn)) {
+    return true;
+  }
+  const value = read(extension.props, input);
+  return typeof value === 'string' && idPattern.test(value);
+}
+
+/**
+ * The ARM ID pattern of a storage account or vault by its name input (letters, digits and hyphens, nothing
+ * to escape), `suffix` a path below it; one that matches nothing while the name is unknown.
+ */
+export function idPatternOf(resource: PolicyResource, suffix = ''): RegExp {
+  const [kind, key] = isAzureType(resource.type, T.vault)
+    ? ['Microsoft\\.KeyVault/vaults', 'vaultName']
+    : ['Microsoft\\.Storage/storageAccounts', 'accountName'];
+  const name = read(resource.props, key);
+  if (typeof name !== 'string') return /$^/;
+  return new RegExp(`/providers/${kind}/${name}${suffix}$`, 'i');
+}
+
+/** The resource's `environment` tag, when known. */
+export function environmentTag(resource: PolicyResource): string | undefined {
+  const value = read(resource.props, 'tags', 'environment');
+  return typeof value === 'string' ? value : undefined;
 }
 
 export interface CompanionCheck {
