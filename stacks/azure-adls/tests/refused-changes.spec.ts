@@ -59,3 +59,24 @@ describe('synth --base on ADLS: changes that would replace a data holder are ref
     expect(result.status).toBe(0);
   });
 });
+
+describe('synth --base on ADLS: a new key generation', () => {
+  it('releases the old vault, key and key grant (retained, not destroyed) and creates new ones: exit 0, no data loss', async () => {
+    const result = await synthAgainst([store], [{ ...store, keyGeneration: 2 }]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const plan = result.stdout.slice(result.stdout.indexOf('Change plan'));
+    expect(plan).toContain('store llm-pretrain: changed (8 unchanged, 3 created, 1 updated, 3 released)');
+    for (const line of [
+      'release llm-pretrain (azure-native:keyvault:Vault) [key]: released',
+      'release llm-pretrain (azure-native:keyvault:Key) [key]: released',
+      'release llm-pretrain-encryption-key (azure-native:authorization:RoleAssignment) [key]: released',
+      '+       llm-pretrain-g2 (azure-native:keyvault:Vault) [key]: created',
+      '+       llm-pretrain-g2 (azure-native:keyvault:Key) [key]: created',
+      '~       llm-pretrain (azure-native:storage:StorageAccount) [data]: updated in place: encryption',
+    ]) {
+      expect(plan).toContain(line);
+    }
+    expect(plan).toContain('No resource holding checkpoints or their keys would be deleted or replaced.');
+  });
+});
