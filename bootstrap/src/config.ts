@@ -287,6 +287,8 @@ function allowedKey(segments: readonly (string | number)[]): string {
   if (ALLOWED[path] !== undefined) return path;
   const last = segments.at(-1);
   const parent = segments.at(-2);
+  // `azure.subnets.prod[0]`: an entry of one environment's list.
+  if (segments[0] === 'azure' && segments[1] === 'subnets' && segments.length > 2) return 'subnets[]';
   if (typeof last === 'number') return `${String(parent)}[]`;
   if (parent === 'stackProjects' || parent === 'stackResourceGroups') return `${parent}[]`;
   return String(last ?? '');

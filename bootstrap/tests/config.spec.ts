@@ -233,6 +233,45 @@ describe('bad bootstrap config is refused before any resource, every problem nam
       ],
     ],
     [
+      'a subnet that is not a subnet resource ID',
+      {
+        'bootstrap:azure': {
+          stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
+          subnets: { prod: ['gpu-nodes'] },
+        },
+      },
+      [
+        {
+          path: 'bootstrap:azure.subnets.prod[0]',
+          value: 'gpu-nodes',
+          message:
+            'allowed: a list of subnet resource IDs: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>',
+        },
+      ],
+    ],
+    [
+      'subnets of an environment not listed',
+      {
+        'bootstrap:azure': {
+          stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
+          subnets: {
+            staging: [
+              '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/s',
+            ],
+          },
+        },
+      },
+      [
+        {
+          path: 'bootstrap:azure.subnets.staging',
+          value: [
+            '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/s',
+          ],
+          message: 'is not an environment of bootstrap:environments (dev, prod)',
+        },
+      ],
+    ],
+    [
       'a resource group name Azure refuses',
       { 'bootstrap:azure': { stackResourceGroups: { dev: 'rg/dev', prod: 'rg-prod.' } } },
       [
