@@ -1,7 +1,6 @@
 import { PrivateEndpoint } from '@pulumi/azure-native/network/privateEndpoint';
 import type { StorageAccount, StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
-import type { NetworkSpec } from '@checkpoints/config';
-import { parseIpv4Range } from '@checkpoints/config';
+import { parseIpv4Range, type NetworkSpec } from '@checkpoints/config';
 import type { StoreScope } from './scope';
 
 type AccountNetwork = Required<Pick<StorageAccountArgs, 'publicNetworkAccess' | 'networkRuleSet'>>;

@@ -9,6 +9,7 @@ const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 const GROUP = (environment: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-${environment}`;
 const CUSTOM = '55555555-5555-4555-8555-555555555555';
 const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
+const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu`;
 const IDENTITY = `${GROUP('prod')}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/ckpt-encryption`;
 const ACCOUNT_ACTIONS = [
   'Microsoft.Storage/storageAccounts/write',
@@ -77,6 +78,49 @@ const rows: Row[] = [
       `create Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
       `update Microsoft.ManagedIdentity/userAssignedIdentities/assign/action on ${IDENTITY}`,
     ],
+  },
+  {
+    rule: 'a virtual network rule needs joinViaServiceEndpoint/action on its subnet (a linked authorization)',
+    source:
+      'https://learn.microsoft.com/azure/storage/common/storage-network-security-virtual-networks#required-permissions',
+    account: {
+      inputs: {
+        accountName: 'ckptacct',
+        resourceGroupName: 'rg-prod',
+        networkRuleSet: {
+          defaultAction: 'Deny',
+          virtualNetworkRules: [{ virtualNetworkResourceId: SUBNET }],
+        },
+      },
+    },
+    deploy: { actions: ACCOUNT_ACTIONS, scope: GROUP('prod'), environment: 'prod' },
+    missing: [
+      `create Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action on ${SUBNET}`,
+      `update Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action on ${SUBNET}`,
+    ],
+  },
+  {
+    rule: 'the join granted at a scope above the subnet covers it',
+    source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/scope-overview',
+    account: {
+      inputs: {
+        accountName: 'ckptacct',
+        resourceGroupName: 'rg-prod',
+        networkRuleSet: {
+          defaultAction: 'Deny',
+          virtualNetworkRules: [{ virtualNetworkResourceId: SUBNET }],
+        },
+      },
+    },
+    deploy: {
+      actions: [
+        ...ACCOUNT_ACTIONS,
+        'Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action',
+      ],
+      scope: `/subscriptions/${SUBSCRIPTION}`,
+      environment: 'prod',
+    },
+    missing: [],
   },
 ];
 
