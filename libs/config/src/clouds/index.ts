@@ -1,3 +1,3 @@
 export { awsRules } from './aws';
-export { gcpProjectIssues, gcpRules } from './gcp';
+export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export { azureLocationIssues, azureRules } from './azure';
