@@ -96,6 +96,8 @@ export function gcpStoreInputs(
   return {
     ...storeComponentInputs(args.store, args.location),
     recovery: args.store.recovery,
+    // The gcp-gcs-ip-filter rule reads it: a prod bucket without a filter is compliant only when declared public.
+    ...(args.store.network === undefined ? {} : { network: args.store.network }),
     audit: {
       enabled: args.store.audit,
       project: args.project,
