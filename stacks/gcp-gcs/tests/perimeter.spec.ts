@@ -1,6 +1,7 @@
 import { gcsIpFilterVerdict, planChanges, type GcsNetworkRequest } from '@checkpoints/analysis';
 import { names } from '@checkpoints/naming';
 import type { Snapshot } from '@checkpoints/synth';
+import { generationName } from '../src/encryption';
 import {
   componentOf,
   GCP_PROJECT,
@@ -156,6 +157,19 @@ describe('key generations on GCS (issue 13 item 5)', () => {
     expect(plan.stores[0]!.resources.find((change) => change.type === BUCKET)?.kind).toBe('updated');
     expect(plan.dataLoss).toEqual([]);
   });
+
+  it.each<[string, number, string]>([
+    ['checkpoints-gcp-dev-llm-pretrain-c1b8e1', 1, 'checkpoints-gcp-dev-llm-pretrain-c1b8e1'],
+    ['checkpoints-gcp-dev-llm-pretrain-c1b8e1', 2, 'checkpoints-gcp-dev-llm-pretrain-c1b8e1-g2'],
+    [`checkpoints-${'a'.repeat(44)}-c1b8e1`, 12, `checkpoints-${'a'.repeat(40)}-c1b8e1-g12`],
+  ])(
+    'names %s generation %i %s: at most 63 characters, the store hash kept',
+    (name, generation, expected) => {
+      const generated = generationName(name, generation);
+      expect(generated).toBe(expected);
+      expect(generated.length).toBeLessThanOrEqual(63);
+    },
+  );
 
   it('prod protects and retains every generation it creates, the agent grant included', async () => {
     const snapshot = await renderProd([{ ...store(), keyGeneration: 3 }]);
