@@ -65,6 +65,22 @@ export function bucketPlacement(
   };
 }
 
+/** The Cloud KMS multi-region of each dual-region continent code (https://cloud.google.com/kms/docs/locations). */
+const KMS_MULTI_REGION = { US: 'us', EU: 'europe', ASIA: 'asia' } as const;
+
+/**
+ * Where the store's key lives: a Cloud KMS key must be in the location of the data it encrypts
+ * (https://cloud.google.com/storage/docs/encryption/customer-managed-keys, key location restrictions): the
+ * bucket's region, or for a configurable dual-region, which has no KMS location of its own, the KMS
+ * multi-region of its continent. The dual-region rule was not found in the documentation available here:
+ * check it before the first `pulumi up` of a store with a replica.
+ */
+export function keyLocation(region: string, store: Pick<StoreSpec, 'recovery'>): string {
+  const { replicaRegion } = store.recovery;
+  const code = replicaRegion === undefined ? undefined : gcsDualRegionCode(region, replicaRegion);
+  return code === undefined ? region : KMS_MULTI_REGION[code];
+}
+
 /** Every address of a listed VPC network: the network is the boundary, its subnets are the platform's own. */
 export const WHOLE_NETWORK = ['0.0.0.0/0', '::/0'] as const;
 

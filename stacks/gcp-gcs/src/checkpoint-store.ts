@@ -9,7 +9,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/policy';
-import { checkpointBucketArgs } from './bucket';
+import { checkpointBucketArgs, keyLocation } from './bucket';
 import { createAnywhereCache } from './cache';
 import { createCustomerManagedKey } from './encryption';
 import { createStoreIdentities, grantBucketAccess, type StoreIdentities } from './identities';
@@ -54,7 +54,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
       store.encryption === 'customer-managed'
         ? createCustomerManagedKey(this, name, {
             names: args.names,
-            location,
+            location: keyLocation(location, store),
             labels,
             protection,
             generation: store.keyGeneration,

@@ -17,7 +17,7 @@ export interface CustomerManagedKey {
 
 export interface KeySettings {
   names: NameContext;
-  /** The bucket's region: a Cloud KMS key must live where the bucket does. */
+  /** Where the bucket's data is (its region, or a dual-region's KMS multi-region): a key must live there. */
   location: string;
   labels: Record<string, string>;
   protection: { protect: boolean; retainOnDelete: boolean };

@@ -89,6 +89,15 @@ describe('recovery on GCS: a configurable dual-region', () => {
     expect(bucket.inputs['rpo']).toBe('DEFAULT');
   });
 
+  it("a customer-managed dual-region store keeps its key in the continent's KMS multi-region", async () => {
+    const snapshot = await renderStack(
+      stackConfig([store({ encryption: 'customer-managed', recovery: { replicaRegion: 'us-east1' } })]),
+    );
+    expect(single(snapshot, KEY_RING).inputs['location']).toBe('us');
+    const regional = await renderStack(stackConfig([store({ encryption: 'customer-managed' })]));
+    expect(single(regional, KEY_RING).inputs['location']).toBe('us-central1');
+  });
+
   it('turbo replication sets the 15-minute RPO', async () => {
     const bucket = single(
       await renderStack(
