@@ -37,7 +37,7 @@ describe('gcpRules: network, recovery (accepted)', () => {
     const spec = loadStackSpec(
       config([
         store({
-          network: { ...NETWORK, cidrs: ['203.0.113.0/24'] },
+          network: { ...NETWORK, cidrs: ['203.0.113.0/24', '172.32.0.0/16', '2001:db8::/32'] },
           recovery: { replicaRegion: 'us-east1', turboReplication: true },
         }),
       ]),
@@ -77,6 +77,24 @@ describe('gcpRules: network, recovery (refused)', () => {
       store({ network: { networks: ['projects/p-123456/regions/us-central1/networks/training'] } }),
       'checkpoints:stores[0].network.networks[0]',
       'must be a VPC network as projects/PROJECT_ID/global/networks/NETWORK_NAME',
+    ],
+    [
+      'a private IPv4 range as a public source',
+      store({ network: { cidrs: ['10.8.0.0/16'] } }),
+      'checkpoints:stores[0].network.cidrs[0]',
+      'is a private range: the IP filter matches cidrs against requests from the internet',
+    ],
+    [
+      'a 172.16/12 range',
+      store({ network: { cidrs: ['172.31.0.0/16'] } }),
+      'checkpoints:stores[0].network.cidrs[0]',
+      'is a private range',
+    ],
+    [
+      'an IPv6 unique-local range',
+      store({ network: { cidrs: ['fd00:1::/48'] } }),
+      'checkpoints:stores[0].network.cidrs[0]',
+      'is a private range',
     ],
     [
       'a replica on another continent',

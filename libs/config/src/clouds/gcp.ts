@@ -82,6 +82,9 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
       store.network?.networks.forEach((network, index) =>
         checkNetworkName(network, `network.networks[${index}]`, report),
       );
+      store.network?.cidrs.forEach((cidr, index) =>
+        checkPublicRange(cidr, `network.cidrs[${index}]`, report),
+      );
       checkRecovery(store, region, report);
     },
   };
@@ -319,6 +322,40 @@ function checkNetworkName(network: string, path: string, report: Report): void {
       `names network '${name}', which is not a VPC network name (1 to 63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen)`,
     );
   }
+}
+
+/**
+ * Private and link-local ranges (RFC 1918, RFC 6598 shared space, loopback, link-local; IPv6 unique-local
+ * and link-local): no request from the internet comes from them, so in `publicNetworkSource` they admit
+ * nothing; a VPC's own addresses are admitted by listing the network in `networks`
+ * (https://cloud.google.com/storage/docs/ip-filtering-overview: public network sources and VPC network sources).
+ */
+const PRIVATE_V4 = [
+  { base: [10], bits: 8 },
+  { base: [172, 16], bits: 12 },
+  { base: [192, 168], bits: 16 },
+  { base: [100, 64], bits: 10 },
+  { base: [127], bits: 8 },
+  { base: [169, 254], bits: 16 },
+];
+
+function isPrivateRange(cidr: string): boolean {
+  const [address = ''] = cidr.split('/');
+  if (address.includes(':')) return /^(f[cd][0-9a-f]{0,2}:|fe[89ab][0-9a-f]?:|::1$)/i.test(address);
+  const value = address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  return PRIVATE_V4.some(({ base, bits }) => {
+    const start = [...base, 0, 0, 0].slice(0, 4).reduce((sum, part) => sum * 256 + part, 0);
+    return Math.floor(value / 2 ** (32 - bits)) === Math.floor(start / 2 ** (32 - bits));
+  });
+}
+
+function checkPublicRange(cidr: string, path: string, report: Report): void {
+  if (!isPrivateRange(cidr)) return;
+  report(
+    path,
+    cidr,
+    'is a private range: the IP filter matches cidrs against requests from the internet, which never come from it; list the VPC network in network.networks instead (projects/PROJECT_ID/global/networks/NAME)',
+  );
 }
 
 /**
