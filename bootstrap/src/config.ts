@@ -4,6 +4,7 @@ import {
   closestKey,
   ConfigError,
   ENVIRONMENTS,
+  gcpAuditExemptionIssues,
   valueAt,
   type Cloud,
   type ConfigIssue,
@@ -35,6 +36,11 @@ export interface GcpSettings {
   stackProjects: Record<Environment, string>;
   /** The Cloud Storage bucket of the self-managed Pulumi state backend the GCP stacks use, if they use one. */
   stateBucket?: string;
+  /**
+   * Per environment, the members the stack project's Data Access audit config exempts: the same list as
+   * that stack's checkpoints:auditExemptMembers (the gcp-gcs-data-access-audit rule compares them).
+   */
+  auditExemptMembers: Partial<Record<Environment, string[]>>;
 }
 
 export interface AzureSettings {
@@ -109,6 +115,7 @@ const schema = z.strictObject({
     .strictObject({
       stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional(),
       stateBucket: z.string().regex(GCS_BUCKET).optional(),
+      auditExemptMembers: z.record(z.string(), z.array(z.string().min(1)).max(100)).optional(),
     })
     .optional(),
   azure: z
@@ -130,7 +137,7 @@ type RawConfig = z.infer<typeof schema>;
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
-  gcp: ['stackProjects', 'stateBucket'],
+  gcp: ['stackProjects', 'stateBucket', 'auditExemptMembers'],
   azure: ['stackResourceGroups', 'stateContainer', 'subnets'],
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
@@ -152,7 +159,11 @@ const ALLOWED: Record<string, string> = {
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
   stateBucket:
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
-  gcp: 'a mapping with the key stackProjects and the optional key stateBucket',
+  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket and auditExemptMembers',
+  auditExemptMembers:
+    "a mapping of environments to lists of IAM members whose own data access that stack project's Data Access audit logs leave out (the stack's checkpoints:auditExemptMembers)",
+  'auditExemptMembers[]':
+    'a list of at most 100 IAM members, e.g. [serviceAccount:NAME@PROJECT.iam.gserviceaccount.com]',
   'gcp.stateBucket':
     "the name of the Cloud Storage bucket of the GCP stacks' self-managed Pulumi state backend (gs://<bucket>): 3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit, no 'goog' prefix, no 'google', no dots",
   stackProjects:
@@ -290,7 +301,9 @@ function allowedKey(segments: readonly (string | number)[]): string {
   // `azure.subnets.prod[0]`: an entry of one environment's list.
   if (segments[0] === 'azure' && segments[1] === 'subnets' && segments.length > 2) return 'subnets[]';
   if (typeof last === 'number') return `${String(parent)}[]`;
-  if (parent === 'stackProjects' || parent === 'stackResourceGroups') return `${parent}[]`;
+  if (parent === 'stackProjects' || parent === 'stackResourceGroups' || parent === 'auditExemptMembers') {
+    return `${parent}[]`;
+  }
   return String(last ?? '');
 }
 
@@ -347,6 +360,13 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
       ? [
           ...environmentMapIssues(['gcp', 'stackProjects'], raw.gcp?.stackProjects, raw.environments, true),
           ...sharedProjectIssues(raw.gcp?.stackProjects ?? {}, ciProject),
+          ...environmentMapIssues(
+            ['gcp', 'auditExemptMembers'],
+            raw.gcp?.auditExemptMembers,
+            raw.environments,
+            false,
+          ),
+          ...auditExemptionIssues(raw),
         ]
       : []),
     ...(enabled.has('azure')
@@ -408,9 +428,26 @@ function resourceGroupNameIssues(groups: Record<string, string>): ConfigIssue[] 
   });
 }
 
+/** The member formats and prod limits of libs/config, per environment (a reader is checked by the stack). */
+function auditExemptionIssues(raw: RawConfig): ConfigIssue[] {
+  return Object.entries(raw.gcp?.auditExemptMembers ?? {}).flatMap(([environment, members]) =>
+    ENVIRONMENTS.includes(environment as Environment)
+      ? gcpAuditExemptionIssues(members, { environment: environment as Environment, readers: [] }).map(
+          (issue) => ({
+            ...issue,
+            path: issue.path.replace(
+              'checkpoints:auditExemptMembers',
+              formatPath(['gcp', 'auditExemptMembers', environment]),
+            ),
+          }),
+        )
+      : [],
+  );
+}
+
 function environmentMapIssues(
   segments: readonly string[],
-  map: Record<string, string> | undefined,
+  map: Record<string, unknown> | undefined,
   environments: readonly Environment[],
   everyEnvironmentRequired: boolean,
 ): ConfigIssue[] {
@@ -455,6 +492,9 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
     config.gcp = {
       project,
       stackProjects: perEnvironmentValue(raw.environments, (env) => raw.gcp?.stackProjects?.[env] ?? ''),
+      auditExemptMembers: Object.fromEntries(
+        raw.environments.map((env) => [env, [...(raw.gcp?.auditExemptMembers?.[env] ?? [])]]),
+      ),
     };
     if (raw.gcp?.stateBucket) config.gcp.stateBucket = raw.gcp.stateBucket;
   }

@@ -378,6 +378,7 @@ describe('valid bootstrap config', () => {
       gcp: {
         project: 'acme-checkpoints-ci',
         stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' },
+        auditExemptMembers: { dev: [], prod: [] },
       },
       azure: {
         subscriptionId: SUBSCRIPTION,

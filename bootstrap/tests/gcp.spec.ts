@@ -1,5 +1,6 @@
 import { ofType, type Snapshot } from '@checkpoints/synth';
-import { ofTypeByName, renderBootstrap, resource, sortedRows } from './helpers';
+import type { ConfigError } from '@checkpoints/config';
+import { ofTypeByName, renderBootstrap, renderFailure, resource, sortedRows } from './helpers';
 
 const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
 const PROVIDER = `${POOL}/providers/github-actions`;
@@ -12,6 +13,7 @@ const PREVIEW_ROLES = [
 ];
 const DEPLOY_ROLES = (project: string) => [
   'roles/storage.admin',
+  `projects/${project}/roles/checkpointsBucketPerimeter`,
   `projects/${project}/roles/checkpointsStoreIdentities`,
   `projects/${project}/roles/checkpointsStoreKeys`,
 ];
@@ -172,6 +174,37 @@ describe('GCP CI identities', () => {
     });
   });
 
+  it('records Cloud Storage reads and writes in every stack project, without exemptions unless configured, protected', () => {
+    const configs = ofType(snapshot, 'gcp:projects/iAMAuditConfig:IAMAuditConfig');
+    expect(sortedRows(configs.map((config) => [config.inputs['project'], config.inputs['service']]))).toEqual(
+      [
+        ['acme-checkpoints-dev', 'storage.googleapis.com'],
+        ['acme-checkpoints-prod', 'storage.googleapis.com'],
+      ],
+    );
+    for (const config of configs) {
+      expect(config.inputs['auditLogConfigs']).toEqual([{ logType: 'DATA_READ' }, { logType: 'DATA_WRITE' }]);
+      expect(config.protect).toBe(true);
+    }
+  });
+
+  it('lets CI reach filtered buckets for metadata only: the IP filter exemption, never an object permission', () => {
+    const permissions = (name: string) =>
+      resource(snapshot, 'gcp:projects/iAMCustomRole:IAMCustomRole', name).inputs['permissions'] as string[];
+    expect(permissions('deploy-prod-checkpointsBucketPerimeter')).toEqual([
+      'storage.buckets.exemptFromIpFilter',
+    ]);
+    expect(permissions('preview-acme-checkpoints-prod-checkpointsCacheViewer')).toEqual(
+      expect.arrayContaining(['storage.buckets.exemptFromIpFilter', 'storage.buckets.getIpFilter']),
+    );
+    for (const name of [
+      'deploy-prod-checkpointsBucketPerimeter',
+      'preview-acme-checkpoints-prod-checkpointsCacheViewer',
+    ]) {
+      expect(permissions(name).filter((permission) => permission.startsWith('storage.objects.'))).toEqual([]);
+    }
+  });
+
   it('outputs the provider and the service accounts as the repository variables', () => {
     expect(snapshot.outputs).toMatchObject({
       GCP_WORKLOAD_IDENTITY_PROVIDER: PROVIDER,
@@ -179,5 +212,58 @@ describe('GCP CI identities', () => {
       GCP_DEPLOY_SERVICE_ACCOUNT_DEV: EMAIL('checkpoints-ci-deploy-dev'),
       GCP_DEPLOY_SERVICE_ACCOUNT_PROD: EMAIL('checkpoints-ci-deploy-prod'),
     });
+  });
+});
+
+describe('GCP Data Access audit exemptions (bootstrap:gcp.auditExemptMembers)', () => {
+  const STACK_PROJECTS = { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' };
+  const WRITER = 'serviceAccount:checkpoints-w@acme-checkpoints-prod.iam.gserviceaccount.com';
+
+  it("exempts the configured members from the environment's project only, on both log types", async () => {
+    const snapshot = await renderBootstrap({
+      'bootstrap:gcp': { stackProjects: STACK_PROJECTS, auditExemptMembers: { prod: [WRITER] } },
+    });
+    const configOf = (name: string) =>
+      resource(snapshot, 'gcp:projects/iAMAuditConfig:IAMAuditConfig', name).inputs['auditLogConfigs'];
+    expect(configOf('storage-data-access-acme-checkpoints-prod')).toEqual([
+      { logType: 'DATA_READ', exemptedMembers: [WRITER] },
+      { logType: 'DATA_WRITE', exemptedMembers: [WRITER] },
+    ]);
+    expect(configOf('storage-data-access-acme-checkpoints-dev')).toEqual([
+      { logType: 'DATA_READ' },
+      { logType: 'DATA_WRITE' },
+    ]);
+  });
+
+  it.each<[string, Record<string, string[]>, string, string]>([
+    [
+      'a group in prod',
+      { prod: ['group:ml@example.com'] },
+      'bootstrap:gcp.auditExemptMembers.prod[0]',
+      'stands for every member of a domain or group',
+    ],
+    [
+      'a workload identity principal',
+      {
+        dev: [
+          'principal://iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p-1234/subject/x',
+        ],
+      },
+      'bootstrap:gcp.auditExemptMembers.dev[0]',
+      'is not a member an audit config can exempt',
+    ],
+    [
+      'an environment CI does not deploy',
+      { staging: [WRITER] },
+      'bootstrap:gcp.auditExemptMembers.staging',
+      'is not an environment of bootstrap:environments (dev, prod)',
+    ],
+  ])('refuses %s', async (_title, auditExemptMembers, path, message) => {
+    const failure = await renderFailure({
+      'bootstrap:gcp': { stackProjects: STACK_PROJECTS, auditExemptMembers },
+    });
+    const issues = (failure.cause as ConfigError).issues;
+    expect(issues.map((issue) => issue.path)).toEqual([path]);
+    expect(issues[0]?.message).toContain(message);
   });
 });

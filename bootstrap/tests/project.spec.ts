@@ -52,6 +52,8 @@ describe('the root Pulumi project', () => {
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+      'gcp:projects/iAMAuditConfig:IAMAuditConfig',
+      'gcp:projects/iAMAuditConfig:IAMAuditConfig',
     ]);
   });
 });

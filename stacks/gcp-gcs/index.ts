@@ -3,3 +3,4 @@ import { checkpointStack } from './src/program';
 
 const stack = checkpointStack();
 export const stores = stack.stores;
+export const audit = stack.audit;

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { DenyPolicy } from '@pulumi/gcp/iam/denyPolicy';
 import { WorkloadIdentityPool } from '@pulumi/gcp/iam/workloadIdentityPool';
 import { WorkloadIdentityPoolProvider } from '@pulumi/gcp/iam/workloadIdentityPoolProvider';
+import { IAMAuditConfig } from '@pulumi/gcp/projects/iamauditConfig';
 import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
 import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
 import { Account } from '@pulumi/gcp/serviceaccount/account';
@@ -16,6 +17,8 @@ import { outputNames } from '../outputs';
 import {
   denyPrincipal,
   federatedPrincipal,
+  GCP_AUDITED_SERVICE,
+  gcpAuditLogConfigs,
   gcpCiDenyRules,
   gcpDeployCustomRoles,
   GCP_DEPLOY_ROLES,
@@ -138,6 +141,22 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
       this.grantState(settings, deployPurpose(environment), deploy, environment);
       deployAccounts.push([environment, deploy]);
       this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
+    }
+    // Every stack project, not only prod's: confidential and restricted stores are audited in dev too. One
+    // config per project and service; environments sharing a project share its exemptions.
+    for (const project of stackProjects) {
+      const exempted = args.environments
+        .filter((environment) => settings.stackProjects[environment] === project)
+        .flatMap((environment) => settings.auditExemptMembers[environment] ?? []);
+      new IAMAuditConfig(
+        `storage-data-access-${project}`,
+        {
+          project,
+          service: GCP_AUDITED_SERVICE,
+          auditLogConfigs: gcpAuditLogConfigs([...new Set(exempted)]),
+        },
+        { parent: this, protect: true },
+      );
     }
     const ciEmails = [preview.email, ...deployAccounts.map(([, account]) => account.email)];
     for (const [environment, deploy] of deployAccounts) {

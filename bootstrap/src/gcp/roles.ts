@@ -17,14 +17,25 @@ export const GCP_PREVIEW_ROLES = [
 ] as const;
 
 /**
- * What a refresh of the stack's Anywhere Caches reads: no predefined role holds it without object data
- * (https://cloud.google.com/storage/docs/anywhere-cache#permissions).
+ * What a refresh of the stack reads that no predefined role holds without object data: its Anywhere Caches
+ * (https://cloud.google.com/storage/docs/anywhere-cache#permissions) and its buckets' IP filters, read from
+ * CI's runners outside the stores' networks: storage.buckets.getIpFilter reads a filter
+ * (https://cloud.google.com/storage/docs/access-control/iam-permissions), storage.buckets.exemptFromIpFilter
+ * lets bucket metadata calls through it and never object calls
+ * (https://cloud.google.com/storage/docs/bypass-ip-filter: it exists in custom roles only). The role ID stays
+ * the one the role was created with, so the grant is updated in place.
  */
 export const GCP_PREVIEW_CUSTOM_ROLE: GcpCustomRole = {
   roleId: 'checkpointsCacheViewer',
-  title: 'Checkpoint store caches viewer',
-  description: 'Read the Anywhere Caches of the checkpoint stores (refresh and drift)',
-  permissions: ['storage.anywhereCaches.get', 'storage.anywhereCaches.list'],
+  title: 'Checkpoint store caches and network filters viewer',
+  description:
+    'Read the Anywhere Caches and bucket IP filters of the checkpoint stores (refresh and drift), from outside their networks',
+  permissions: [
+    'storage.anywhereCaches.get',
+    'storage.anywhereCaches.list',
+    'storage.buckets.exemptFromIpFilter',
+    'storage.buckets.getIpFilter',
+  ],
 };
 
 /**
@@ -53,6 +64,14 @@ export interface GcpCustomRole {
  */
 export function gcpDeployCustomRoles(environment: string): GcpCustomRole[] {
   return [
+    {
+      // roles/storage.admin holds storage.buckets.setIpFilter; the exemption is in no predefined role.
+      roleId: 'checkpointsBucketPerimeter',
+      title: 'Checkpoint store bucket perimeter',
+      description:
+        "Configure the checkpoint stores' buckets from outside their IP filters (bucket metadata only, never objects)",
+      permissions: ['storage.buckets.exemptFromIpFilter'],
+    },
     {
       roleId: 'checkpointsStoreIdentities',
       title: 'Checkpoint store identities',
@@ -163,4 +182,23 @@ export function federatedPrincipal(poolName: string, subject: string): string {
  */
 export function providerAudience(poolName: string, providerId: string): string {
   return `https://iam.googleapis.com/${poolName}/providers/${providerId}`;
+}
+
+/**
+ * Data Access audit logs for Cloud Storage in a stack project: reads (DATA_READ) and writes (DATA_WRITE)
+ * of objects; Admin Activity is always on. Set by the bootstrap, never by a stack: an audit config is part
+ * of the project's IAM policy, and changing it takes resourcemanager.projects.setIamPolicy, with which a
+ * deploy account could grant itself any role on the project.
+ * https://cloud.google.com/logging/docs/audit/configure-data-access, https://cloud.google.com/storage/docs/audit-logging
+ */
+export const GCP_AUDITED_SERVICE = 'storage.googleapis.com';
+export const GCP_AUDIT_LOG_TYPES = ['DATA_READ', 'DATA_WRITE'] as const;
+
+export function gcpAuditLogConfigs(
+  exemptedMembers: readonly string[],
+): { logType: string; exemptedMembers?: string[] }[] {
+  return GCP_AUDIT_LOG_TYPES.map((logType) => ({
+    logType,
+    ...(exemptedMembers.length > 0 ? { exemptedMembers: [...exemptedMembers] } : {}),
+  }));
 }

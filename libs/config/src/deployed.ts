@@ -9,7 +9,7 @@ export interface DeployedStore {
 
 /** A store setting that the cloud cannot change in place: a new value replaces a data holder or drops its key. */
 export interface ReplacingSetting {
-  key: 'tier' | 'location' | 'zone' | 'encryption';
+  key: 'tier' | 'location' | 'zone' | 'encryption' | 'recovery';
   /** What a change of it does to the store, e.g. `a new tier replaces its bucket, and the new one starts empty`. */
   consequence: string;
   /** Whether going from `before` to `after` is refused; default: any change. */

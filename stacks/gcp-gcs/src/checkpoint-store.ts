@@ -9,13 +9,17 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/policy';
-import { checkpointBucketArgs } from './bucket';
+import { checkpointBucketArgs, keyLocation } from './bucket';
 import { createAnywhereCache } from './cache';
 import { createCustomerManagedKey } from './encryption';
 import { createStoreIdentities, grantBucketAccess, type StoreIdentities } from './identities';
 
 export interface CheckpointStoreArgs {
   store: StoreSpec;
+  /** `gcp:project`: where the bucket, its identities and its Data Access audit config live. */
+  project: string;
+  /** `checkpoints:auditExemptMembers`: whose own access the project's audit config leaves unrecorded. */
+  auditExemptMembers: readonly string[];
   /** The bucket's region: the store's `location`, else `gcp:region`. */
   location: string;
   names: NameContext;
@@ -37,7 +41,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super('checkpoints:gcp:CheckpointStore', name, storeComponentInputs(args.store, args.location), {
+    super('checkpoints:gcp:CheckpointStore', name, gcpStoreInputs(args), {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });
@@ -48,7 +52,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const identities = createStoreIdentities(this, name, args.names);
     const key =
       store.encryption === 'customer-managed'
-        ? createCustomerManagedKey(this, name, { names: args.names, location, labels, protection })
+        ? createCustomerManagedKey(this, name, {
+            names: args.names,
+            location: keyLocation(location, store),
+            labels,
+            protection,
+            generation: store.keyGeneration,
+          })
         : undefined;
     const bucket = new Bucket(
       `${name}-bucket`,
@@ -73,6 +83,27 @@ export class CheckpointStore extends pulumi.ComponentResource {
     this.outputs = storeOutputs(bucket, location, identities);
     this.registerOutputs(this.outputs);
   }
+}
+
+/**
+ * The component's inputs: the common ones, the store's recovery options (a replica region changes where
+ * the bucket lives, which a previous render is compared with), and what the Data Access audit rule checks
+ * against the bootstrap render: whether the store is audited, in which project, with which exemptions.
+ */
+export function gcpStoreInputs(
+  args: Pick<CheckpointStoreArgs, 'store' | 'location' | 'project' | 'auditExemptMembers'>,
+): Record<string, unknown> {
+  return {
+    ...storeComponentInputs(args.store, args.location),
+    recovery: args.store.recovery,
+    // The gcp-gcs-ip-filter rule reads it: a prod bucket without a filter is compliant only when declared public.
+    ...(args.store.network === undefined ? {} : { network: args.store.network }),
+    audit: {
+      enabled: args.store.audit,
+      project: args.project,
+      exemptMembers: [...args.auditExemptMembers],
+    },
+  };
 }
 
 /** DESIGN section 5; `env` is what a training job needs as is: no key or token, only names. */
@@ -108,9 +139,21 @@ export const STORE_REPLACING_SETTINGS: readonly ReplacingSetting[] = [
       "a bucket's location is set when it is created, so the bucket would be replaced by a new, empty one",
   },
   {
+    key: 'recovery',
+    consequence:
+      "adding, changing or removing recovery.replicaRegion changes the bucket's location (a dual-region is its own location, set when the bucket is created), so the bucket would be replaced by a new, empty one",
+    refuses: (before, after) => replicaOf(before) !== replicaOf(after),
+  },
+  {
     key: 'encryption',
     consequence:
       'dropping the customer-managed key would leave the checkpoints encrypted with a key ring and key the stack no longer manages',
     refuses: (before, after) => before === 'customer-managed' && after !== 'customer-managed',
   },
 ];
+
+function replicaOf(recovery: unknown): unknown {
+  return typeof recovery === 'object' && recovery !== null
+    ? (recovery as { replicaRegion?: unknown }).replicaRegion
+    : undefined;
+}

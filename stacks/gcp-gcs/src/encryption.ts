@@ -17,10 +17,37 @@ export interface CustomerManagedKey {
 
 export interface KeySettings {
   names: NameContext;
-  /** The bucket's region: a Cloud KMS key must live where the bucket does. */
+  /** Where the bucket's data is (its region, or a dual-region's KMS multi-region): a key must live there. */
   location: string;
   labels: Record<string, string>;
   protection: { protect: boolean; retainOnDelete: boolean };
+  /** `keyGeneration`: 1 keeps the names the store always had; from 2 every name carries `-g<N>`. */
+  generation: number;
+}
+
+/** Longest key ring and crypto key name Cloud KMS takes (libs/naming rules gcpKeyRing, gcpCryptoKey). */
+const KMS_NAME_MAX = 63;
+
+/**
+ * The name of a key generation. Cloud KMS never deletes a key ring or key, so a store whose key names are
+ * taken (removed and re-added, destroyed then deployed again, re-keyed) needs new ones: generation N >= 2
+ * appends `-gN`, cutting the name before its last segment (the store hash) if it would grow too long.
+ * Generation 1 is the name as it always was, so nothing deployed changes.
+ */
+export function generationName(name: string, generation: number, max = KMS_NAME_MAX): string {
+  if (generation === 1) return name;
+  const suffix = `-g${generation}`;
+  const excess = name.length + suffix.length - max;
+  if (excess <= 0) return `${name}${suffix}`;
+  const last = name.lastIndexOf('-');
+  const head = last > 0 ? name.slice(0, last) : name;
+  const tail = last > 0 ? name.slice(last) : '';
+  return `${head.slice(0, Math.max(1, head.length - excess)).replace(/-+$/, '')}${tail}${suffix}`;
+}
+
+/** The logical (Pulumi) name of a key resource: generation 1 keeps today's URN, later ones get their own. */
+function generationLogicalName(name: string, generation: number): string {
+  return generation === 1 ? name : `${name}-g${generation}`;
 }
 
 /**
@@ -33,15 +60,16 @@ export function createCustomerManagedKey(
   name: string,
   settings: KeySettings,
 ): CustomerManagedKey {
+  const { generation } = settings;
   const keyRing = new KeyRing(
-    `${name}-key-ring`,
-    { name: names.gcpKeyRing(settings.names), location: settings.location },
+    generationLogicalName(`${name}-key-ring`, generation),
+    { name: generationName(names.gcpKeyRing(settings.names), generation), location: settings.location },
     { parent, ...settings.protection },
   );
   const key = new CryptoKey(
-    `${name}-key`,
+    generationLogicalName(`${name}-key`, generation),
     {
-      name: names.gcpCryptoKey(settings.names),
+      name: generationName(names.gcpCryptoKey(settings.names), generation),
       keyRing: keyRing.id,
       purpose: 'ENCRYPT_DECRYPT',
       rotationPeriod: KEY_ROTATION_PERIOD,
@@ -51,10 +79,13 @@ export function createCustomerManagedKey(
   );
   const storageServiceAgent = getProjectServiceAccountOutput({}, { parent });
   const serviceAgentGrant = new CryptoKeyIAMMember(
-    `${name}-key-storage-agent`,
+    generationLogicalName(`${name}-key-storage-agent`, generation),
     { cryptoKeyId: key.id, role: KEY_USER_ROLE, member: storageServiceAgent.member },
-    // Without this grant Cloud Storage cannot read what it encrypted: it outlives the store like the key.
-    { parent, retainOnDelete: true },
+    // Without this grant Cloud Storage cannot read what it encrypted: it outlives the store like the key,
+    // and outlives its generation too. A new generation releases the earlier key, ring and grant (the
+    // program forgets them, the cloud keeps them): objects written under the earlier key stay readable
+    // while its versions are enabled, because this grant stays in the key's IAM policy.
+    { parent, ...settings.protection, retainOnDelete: true },
   );
   return { key, serviceAgentGrant };
 }

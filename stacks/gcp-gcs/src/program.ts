@@ -2,13 +2,13 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   ConfigError,
   firstName,
+  gcpAuditExemptionIssues,
   gcpProjectIssues,
   gcpQuotaWarnings,
   gcpRules,
   loadStackSpec,
   physicalNameIssues,
   replacementIssues,
-  storeComponentInputs,
   type ConfigIssue,
   type StackSpec,
   type StoreOutputs,
@@ -16,14 +16,19 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcpLabels, standardTags } from '@checkpoints/tagging';
-import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
+import { auditOutputs, type AuditOutputs } from './audit';
+import { CheckpointStore, gcpStoreInputs, STORE_REPLACING_SETTINGS } from './checkpoint-store';
+import { generationName } from './encryption';
 
 /**
  * Validates the stack config (every problem at once, before any resource exists), then creates one
  * CheckpointStore per store and returns their outputs by store name.
  */
-export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
-  const { spec, region } = loadGcpStackSpec();
+export function checkpointStack(): {
+  stores: Record<string, StoreOutputs<pulumi.Output<string>>>;
+  audit: AuditOutputs;
+} {
+  const { spec, region, gcpProject } = loadGcpStackSpec();
   for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
@@ -31,6 +36,8 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
   for (const store of spec.stores) {
     const checkpointStore = new CheckpointStore(store.name, {
       store,
+      project: gcpProject,
+      auditExemptMembers: spec.auditExemptMembers ?? [],
       location: bucketLocation(store, region),
       names: { project, stack, store: firstName(store) },
       labels: gcpLabels(
@@ -45,11 +52,11 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
     });
     stores[store.name] = checkpointStore.outputs;
   }
-  return { stores };
+  return { stores, audit: auditOutputs(spec, gcpProject) };
 }
 
 /** The common spec with the GCP rules, and the provider's own keys, every problem reported at once. */
-function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined } {
+function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined; gcpProject: string } {
   const source = `Pulumi.${pulumi.getStack()}.yaml`;
   const gcp = new pulumi.Config('gcp');
   const region = gcp.get('region');
@@ -74,17 +81,41 @@ function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined } {
     issues.push(...error.issues);
   }
   if (spec) issues.push(...physicalNameIssues(spec.stores, gcpPhysicalNames));
-  if (spec && issues.length === 0) {
+  if (spec && project) {
+    issues.push(
+      ...gcpAuditExemptionIssues(spec.auditExemptMembers, {
+        environment: spec.environment,
+        readers: spec.stores.flatMap((store) => [
+          { member: storeReaderMember(store, project), store: store.name },
+          ...store.access.readers.map((member) => ({ member, store: store.name })),
+        ]),
+      }),
+    );
+  }
+  if (spec && project && issues.length === 0) {
+    const exempt = spec.auditExemptMembers ?? [];
     issues.push(
       ...replacementIssues(
         spec.stores,
-        (store) => storeComponentInputs(store, bucketLocation(store, region)),
+        (store) =>
+          gcpStoreInputs({
+            store,
+            location: bucketLocation(store, region),
+            project,
+            auditExemptMembers: exempt,
+          }),
         STORE_REPLACING_SETTINGS,
       ),
     );
   }
-  if (spec === undefined || issues.length > 0) throw new ConfigError(issues, source);
-  return { spec, region };
+  if (spec === undefined || !project || issues.length > 0) throw new ConfigError(issues, source);
+  return { spec, region, gcpProject: project };
+}
+
+/** The store's own reader service account, as an IAM member. */
+function storeReaderMember(store: StoreSpec, project: string): string {
+  const ctx = { project: pulumi.getProject(), stack: pulumi.getStack(), store: firstName(store) };
+  return `serviceAccount:${names.gcpServiceAccountId(ctx, 'reader')}@${project}.iam.gserviceaccount.com`;
 }
 
 /** Every name the stack derives for a store that must be unique in the project (or globally, for buckets). */
@@ -97,7 +128,7 @@ export function gcpPhysicalNames(store: StoreSpec): Record<string, string | stri
   return {
     'GCS bucket': names.gcsBucket(ctx),
     'service account': [names.gcpServiceAccountId(ctx, 'writer'), names.gcpServiceAccountId(ctx, 'reader')],
-    'KMS key ring': names.gcpKeyRing(ctx),
+    'KMS key ring': generationName(names.gcpKeyRing(ctx), store.keyGeneration),
   };
 }
 

@@ -48,6 +48,31 @@ describe('synth --base on GCS: changes that would replace a data holder are refu
     },
   );
 
+  it('adding a replica region (a dual-region is another location): exit 2 with the migration path', async () => {
+    const result = await synthAgainst([store()], [store({ recovery: { replicaRegion: 'us-east1' } })]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('checkpoints:stores[0].recovery: got');
+    expect(result.stderr).toContain(
+      "adding, changing or removing recovery.replicaRegion changes the bucket's location",
+    );
+    expect(result.stderr).toContain('add a new store with');
+  });
+
+  it('raising keyGeneration releases the earlier key and creates the next: exit 0, no data-loss exit', async () => {
+    const result = await synthAgainst([cmek], [{ ...cmek, keyGeneration: 2 }]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    for (const line of [
+      'release llm-pretrain-key (gcp:kms/cryptoKey:CryptoKey) [key]: released',
+      'release llm-pretrain-key-ring (gcp:kms/keyRing:KeyRing) [key]: released',
+      'release llm-pretrain-key-storage-agent (gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember) [key]: released',
+      '+       llm-pretrain-key-g2 (gcp:kms/cryptoKey:CryptoKey) [key]: created',
+      'No resource holding checkpoints or their keys would be deleted or replaced.',
+    ]) {
+      expect(result.stdout).toContain(line);
+    }
+  });
+
   it('a renamed store is judged against its former name', async () => {
     const result = await synthAgainst(
       [store()],

@@ -126,6 +126,15 @@ describe('standard tier, defaults (dev)', () => {
           },
         },
       },
+      audit: {
+        project: GCP_PROJECT,
+        service: 'storage.googleapis.com',
+        logTypes: ['DATA_READ', 'DATA_WRITE'],
+        logName: `projects/${GCP_PROJECT}/logs/cloudaudit.googleapis.com%2Fdata_access`,
+        configuredBy: 'bootstrap (IAMAuditConfig of the stack project; see docs/gcp.md, "Audit")',
+        exemptMembers: [],
+        auditedStores: [],
+      },
     });
   });
 });
@@ -290,9 +299,9 @@ describe('protection and labels', () => {
     );
   });
 
-  it('protects the bucket, the key and its ring in prod, and retains them and the key grant', () => {
+  it('protects and retains the bucket, the key, its ring and the storage agent grant in prod', () => {
     const protectedTypes = snapshot.resources.filter((resource) => resource.protect).map((r) => r.type);
-    expect(protectedTypes.sort()).toEqual([KEY, KEY_RING, BUCKET].sort());
+    expect(protectedTypes.sort()).toEqual([KEY, KEY_RING, KEY_MEMBER, BUCKET].sort());
     const holders = dataHolders(snapshot).map(
       (holder) => `${holder.type} ${holder.holds} ${holder.retainOnDelete}`,
     );

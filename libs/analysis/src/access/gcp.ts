@@ -343,3 +343,120 @@ function principalsOf(
   }
   return [...principals.values()];
 }
+
+/** Where a request to a bucket comes from: the internet (a public address) or a VPC network. */
+export type GcsRequestSource =
+  | { internet: string }
+  /** `network` as `projects/P/global/networks/N`; `otherOrganization`: the network is not in the bucket's organization. */
+  | { network: string; ip: string; otherOrganization?: boolean };
+
+export interface GcsNetworkRequest {
+  from: GcsRequestSource;
+  /** Object reads and writes, or the bucket-level calls the IP filter exemption covers. */
+  operation: 'object' | 'bucket-get' | 'bucket-update' | 'bucket-delete';
+  /** A Google service acting as its own service agent. */
+  serviceAgent?: boolean;
+  /** The caller holds storage.buckets.exemptFromIpFilter. */
+  exemptFromIpFilter?: boolean;
+}
+
+export interface GcsNetworkVerdict {
+  allowed: boolean;
+  /** The documented rule that decided it. */
+  rule: string;
+}
+
+interface IpFilterInput {
+  mode?: string;
+  allowAllServiceAgentAccess?: boolean;
+  allowCrossOrgVpcs?: boolean;
+  publicNetworkSource?: { allowedIpCidrRanges?: string[] };
+  vpcNetworkSources?: { network?: string; allowedIpCidrRanges?: string[] }[];
+}
+
+const IP_FILTER = 'https://cloud.google.com/storage/docs/ip-filtering-overview';
+const BYPASS = 'https://cloud.google.com/storage/docs/bypass-ip-filter';
+
+/**
+ * Whether a bucket's IP filter lets a request through (IAM still decides what it may do), per the documented
+ * semantics: the filter applies only in mode Enabled (@pulumi/gcp 9.37 BucketIpFilter.mode: "When set to
+ * `Disabled`, IP filtering rules are not applied"); then a request from the internet needs a source address
+ * in `publicNetworkSource.allowedIpCidrRanges`, one from a VPC network needs that network listed in
+ * `vpcNetworkSources` with the address in its ranges (IP_FILTER); a network of another organization counts
+ * only with `allowCrossOrgVpcs`, a service agent passes only with `allowAllServiceAgentAccess`
+ * (BucketIpFilter field docs); a caller with storage.buckets.exemptFromIpFilter passes for getting, updating
+ * and deleting the bucket, never for objects (BYPASS, "Supported operations").
+ */
+export function gcsIpFilterVerdict(ipFilter: unknown, request: GcsNetworkRequest): GcsNetworkVerdict {
+  const filter = (typeof ipFilter === 'object' && ipFilter !== null ? ipFilter : {}) as IpFilterInput;
+  if (filter.mode !== 'Enabled') {
+    return {
+      allowed: true,
+      rule: `no IP filter in mode Enabled: every network may reach the bucket (${IP_FILTER})`,
+    };
+  }
+  if (request.exemptFromIpFilter && request.operation !== 'object') {
+    return {
+      allowed: true,
+      rule: `storage.buckets.exemptFromIpFilter exempts ${request.operation} (${BYPASS})`,
+    };
+  }
+  if (request.serviceAgent) {
+    return filter.allowAllServiceAgentAccess === true
+      ? { allowed: true, rule: 'allowAllServiceAgentAccess admits service agents' }
+      : {
+          allowed: false,
+          rule: 'service agents are filtered like any caller unless allowAllServiceAgentAccess',
+        };
+  }
+  const { from } = request;
+  if ('internet' in from) {
+    const ranges = filter.publicNetworkSource?.allowedIpCidrRanges ?? [];
+    return ranges.some((range) => ipInRange(from.internet, range))
+      ? { allowed: true, rule: `${from.internet} is in publicNetworkSource.allowedIpCidrRanges` }
+      : { allowed: false, rule: `${from.internet} is in no range of publicNetworkSource (${IP_FILTER})` };
+  }
+  if (from.otherOrganization && filter.allowCrossOrgVpcs !== true) {
+    return {
+      allowed: false,
+      rule: `${from.network} is in another organization and allowCrossOrgVpcs is not set`,
+    };
+  }
+  const source = (filter.vpcNetworkSources ?? []).find((candidate) => candidate.network === from.network);
+  if (!source)
+    return { allowed: false, rule: `${from.network} is not one of vpcNetworkSources (${IP_FILTER})` };
+  return (source.allowedIpCidrRanges ?? []).some((range) => ipInRange(from.ip, range))
+    ? { allowed: true, rule: `${from.network} is listed and ${from.ip} is in its allowedIpCidrRanges` }
+    : { allowed: false, rule: `${from.ip} is in no allowedIpCidrRanges of ${from.network}` };
+}
+
+/** Whether an IPv4 or IPv6 address lies in a CIDR range of the same family. */
+export function ipInRange(ip: string, cidr: string): boolean {
+  const [base = '', bitsText] = cidr.split('/');
+  const address = parseIp(ip);
+  const network = parseIp(base);
+  if (!address || !network || address.bits !== network.bits) return false;
+  const prefix = bitsText === undefined ? network.bits : Number(bitsText);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > network.bits) return false;
+  const shift = BigInt(network.bits - prefix);
+  return address.value >> shift === network.value >> shift;
+}
+
+function parseIp(text: string): { value: bigint; bits: number } | undefined {
+  if (text.includes('.')) {
+    const parts = text.split('.');
+    if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255))
+      return undefined;
+    return { value: parts.reduce((sum, part) => (sum << 8n) + BigInt(part), 0n), bits: 32 };
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (half: string | undefined) => (half ? half.split(':') : []);
+  const head = groups(halves[0]);
+  const tail = groups(halves[1]);
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const all = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill('0'), ...tail];
+  if (!all.every((group) => /^[0-9a-fA-F]{1,4}$/.test(group))) return undefined;
+  return { value: all.reduce((sum, group) => (sum << 16n) + BigInt(`0x${group}`), 0n), bits: 128 };
+}

@@ -3,6 +3,13 @@ import { storesOf, type Render } from '../render';
 import { awsStoreAccess } from './aws';
 import { azureStoreAccess } from './azure';
 import { gcpStoreAccess } from './gcp';
+export {
+  gcsIpFilterVerdict,
+  ipInRange,
+  type GcsNetworkRequest,
+  type GcsNetworkVerdict,
+  type GcsRequestSource,
+} from './gcp';
 import {
   environmentOf,
   type AccessAnalysis,

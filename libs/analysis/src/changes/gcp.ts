@@ -22,6 +22,11 @@ export const gcpChangeRules: CloudChangeRules = {
           input: 'hierarchicalNamespace.enabled',
           source: `${TF}/storage_bucket: hierarchical_namespace - (Optional, ForceNew); https://cloud.google.com/storage/docs/hns-overview: hierarchical namespace can only be enabled when the bucket is created`,
         },
+        {
+          input: 'customPlacementConfig',
+          source:
+            '@pulumi/gcp 9.37 BucketCustomPlacementConfig.dataLocations: "If any of the dataLocations changes, it will recreate the bucket" (https://cloud.google.com/storage/docs/locations#key-concepts: the regions of a dual-region are its location)',
+        },
       ],
     },
     'gcp:kms/keyRing:KeyRing': {

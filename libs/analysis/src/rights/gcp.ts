@@ -5,15 +5,18 @@ import { neededOperations, type MissingRight, type ResourceRights, type RightsIn
 
 const STORAGE = 'https://cloud.google.com/storage/docs/access-control/iam-json';
 const KMS = 'https://cloud.google.com/kms/docs/reference/permissions-and-roles';
+const IP_FILTER =
+  'https://cloud.google.com/storage/docs/create-ip-filter (storage.buckets.create, storage.buckets.setIpFilter); https://cloud.google.com/storage/docs/update-ip-filter (storage.buckets.update, storage.buckets.setIpFilter); https://cloud.google.com/storage/docs/bypass-ip-filter (storage.buckets.exemptFromIpFilter exempts getting, updating and deleting a bucket from its IP filter, so CI reaches a filtered bucket from outside its networks); https://cloud.google.com/storage/docs/access-control/iam-permissions (storage.buckets.getIpFilter reads the filter)';
 
 /** The permission each API method the provider calls needs, per the services' method references. */
 export const GCP_RIGHTS: Readonly<Record<string, ResourceRights>> = {
+  // Every bucket's rights include its IP filter's: prod buckets always have one (a declared network).
   'gcp:storage/bucket:Bucket': {
-    create: ['storage.buckets.create'],
-    update: ['storage.buckets.update'],
-    delete: ['storage.buckets.delete'],
-    read: ['storage.buckets.get'],
-    source: STORAGE,
+    create: ['storage.buckets.create', 'storage.buckets.setIpFilter'],
+    update: ['storage.buckets.update', 'storage.buckets.setIpFilter', 'storage.buckets.exemptFromIpFilter'],
+    delete: ['storage.buckets.delete', 'storage.buckets.exemptFromIpFilter'],
+    read: ['storage.buckets.get', 'storage.buckets.getIpFilter', 'storage.buckets.exemptFromIpFilter'],
+    source: `${STORAGE}; ${IP_FILTER}`,
   },
   'gcp:storage/bucketIAMMember:BucketIAMMember': {
     create: ['storage.buckets.getIamPolicy', 'storage.buckets.setIamPolicy'],

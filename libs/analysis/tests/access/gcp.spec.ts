@@ -22,6 +22,12 @@ const projectRole = (member: string, role: string) => ({
   inputs: { project: PROJECT, role, member },
 });
 
+/** A custom role of the stack project holding `permissions`, and its grant to CI. */
+const customRole = (roleId: string, permissions: string[]) => [
+  { type: 'gcp:projects/iAMCustomRole:IAMCustomRole', inputs: { project: PROJECT, roleId, permissions } },
+  projectRole(CI, `projects/${PROJECT}/roles/${roleId}`),
+];
+
 const rows: Row[] = [
   {
     rule: 'a role granted on the project applies to every bucket in it',
@@ -89,6 +95,23 @@ const rows: Row[] = [
     principal: 'ci deploy-prod',
     operation: 'self-grant',
     expected: true,
+  },
+  {
+    rule: "resourcemanager.projects.setIamPolicy, which setting a project's Data Access audit config takes, lets a principal grant itself anything",
+    source:
+      'https://cloud.google.com/logging/docs/audit/configure-data-access (audit configs are part of the IAM policy: setIamPolicy); https://cloud.google.com/resource-manager/docs/access-control-proj',
+    bindings: customRole('auditConfigurer', ['resourcemanager.projects.setIamPolicy']),
+    principal: 'ci deploy-prod',
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'storage.buckets.exemptFromIpFilter lets bucket metadata calls through an IP filter and reads no data',
+    source: 'https://cloud.google.com/storage/docs/bypass-ip-filter',
+    bindings: customRole('checkpointsBucketPerimeter', ['storage.buckets.exemptFromIpFilter']),
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: false,
   },
   {
     rule: 'cloudkms.admin destroys key versions',

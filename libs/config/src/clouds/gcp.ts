@@ -1,8 +1,17 @@
-import { GCP_PROJECT_ID, GCP_REGIONS, GCP_ZONES_BY_REGION, gcpZonesOf } from '../facts/gcp';
+import {
+  GCP_NETWORK_NAME,
+  GCP_PROJECT_ID,
+  GCP_REGIONS,
+  GCP_VPC_NETWORK,
+  GCP_ZONES_BY_REGION,
+  GCS_DUAL_REGION_GROUPS,
+  gcpZonesOf,
+  gcsDualRegionCode,
+} from '../facts/gcp';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
-import type { RetentionSpec, StoreSpec } from '../spec';
+import type { Environment, RetentionSpec, StoreSpec } from '../spec';
 
 /** What the GCP rules need from outside the `checkpoints:` namespace. */
 export interface GcpProviderSettings {
@@ -70,6 +79,13 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
       store.access.readers.forEach((member, index) =>
         checkMember(member, `access.readers[${index}]`, report),
       );
+      store.network?.networks.forEach((network, index) =>
+        checkNetworkName(network, `network.networks[${index}]`, report),
+      );
+      store.network?.cidrs.forEach((cidr, index) =>
+        checkPublicRange(cidr, `network.cidrs[${index}]`, report),
+      );
+      checkRecovery(store, region, report);
     },
   };
 }
@@ -89,7 +105,7 @@ const GCS_SOFT_DELETE_DAYS = { min: 7, max: 90 } as const;
 
 const REGIONAL_ONLY =
   'checkpoint stores are regional (next to the accelerators, with their KMS key and Anywhere Cache in the ' +
-  'same region), so multi-region and dual-region locations are not offered';
+  'same region), so multi-region and dual-region locations are not offered (for a copy in a second region, set recovery.replicaRegion)';
 
 /** Validates the bucket location (the store's own, else gcp:region); returns it when it is a region. */
 function checkLocation(store: StoreSpec, provider: GcpProviderSettings, report: Report): string | undefined {
@@ -280,4 +296,186 @@ function specificHint(member: string): string {
     return 'names the project by ID: workload identity pools are addressed by project number; ';
   }
   return 'is not a GCP IAM member; ';
+}
+
+function checkNetworkName(network: string, path: string, report: Report): void {
+  const match = GCP_VPC_NETWORK.exec(network);
+  if (!match) {
+    const hint = network.includes('/')
+      ? ''
+      : ` (a bare name; write projects/PROJECT_ID/global/networks/${network})`;
+    report(path, network, `must be a VPC network as projects/PROJECT_ID/global/networks/NETWORK_NAME${hint}`);
+    return;
+  }
+  const [, project = '', name = ''] = match;
+  if (!GCP_PROJECT_ID.test(project)) {
+    report(
+      path,
+      network,
+      `names project '${project}', which is not a project ID (6 to 30 lowercase letters, digits and hyphens, starting with a letter${/^[0-9]+$/.test(project) ? '; that is a project number' : ''})`,
+    );
+  }
+  if (!GCP_NETWORK_NAME.test(name)) {
+    report(
+      path,
+      network,
+      `names network '${name}', which is not a VPC network name (1 to 63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen)`,
+    );
+  }
+}
+
+/**
+ * Private and link-local ranges (RFC 1918, RFC 6598 shared space, loopback, link-local; IPv6 unique-local
+ * and link-local): no request from the internet comes from them, so in `publicNetworkSource` they admit
+ * nothing; a VPC's own addresses are admitted by listing the network in `networks`
+ * (https://cloud.google.com/storage/docs/ip-filtering-overview: public network sources and VPC network sources).
+ */
+const PRIVATE_V4 = [
+  { base: [10], bits: 8 },
+  { base: [172, 16], bits: 12 },
+  { base: [192, 168], bits: 16 },
+  { base: [100, 64], bits: 10 },
+  { base: [127], bits: 8 },
+  { base: [169, 254], bits: 16 },
+];
+
+function isPrivateRange(cidr: string): boolean {
+  const [address = ''] = cidr.split('/');
+  if (address.includes(':')) return /^(f[cd][0-9a-f]{0,2}:|fe[89ab][0-9a-f]?:|::1$)/i.test(address);
+  const value = address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  return PRIVATE_V4.some(({ base, bits }) => {
+    const start = [...base, 0, 0, 0].slice(0, 4).reduce((sum, part) => sum * 256 + part, 0);
+    return Math.floor(value / 2 ** (32 - bits)) === Math.floor(start / 2 ** (32 - bits));
+  });
+}
+
+function checkPublicRange(cidr: string, path: string, report: Report): void {
+  if (!isPrivateRange(cidr)) return;
+  report(
+    path,
+    cidr,
+    'is a private range: the IP filter matches cidrs against requests from the internet, which never come from it; list the VPC network in network.networks instead (projects/PROJECT_ID/global/networks/NAME)',
+  );
+}
+
+/**
+ * A replica region makes the bucket a configurable dual-region (both regions of one continent group);
+ * turbo replication exists only on dual-regions. The high-throughput tier stays regional, next to the
+ * accelerators and its Anywhere Cache. GCS has no retention lock scoped to a prefix, so none is offered.
+ */
+function checkRecovery(store: StoreSpec, region: string | undefined, report: Report): void {
+  const { replicaRegion, turboReplication, retentionLock } = store.recovery;
+  if (replicaRegion !== undefined) {
+    if (store.tier === 'high-throughput') {
+      report(
+        'recovery.replicaRegion',
+        replicaRegion,
+        'is not offered on tier high-throughput: its hierarchical-namespace bucket stays in one region, next to the accelerators and its Anywhere Cache; keep the copy in a standard store instead',
+      );
+    } else if (!GCP_REGIONS.includes(replicaRegion)) {
+      report(
+        'recovery.replicaRegion',
+        replicaRegion,
+        `is not a Google Cloud region (libs/config/src/facts/gcp.ts); did you mean ${nearestValues(replicaRegion, GCP_REGIONS).join(', ')}?`,
+      );
+    } else if (region !== undefined && gcsDualRegionCode(region, replicaRegion) === undefined) {
+      report(
+        'recovery.replicaRegion',
+        replicaRegion,
+        replicaRegion === region
+          ? `is the bucket's own region; a replica goes to a second region of the same continent`
+          : `cannot pair with the bucket's region ${region} in a configurable dual-region: both must be in one group, ${dualRegionChoices(region)}`,
+      );
+    }
+  }
+  if (turboReplication && replicaRegion === undefined) {
+    report(
+      'recovery.turboReplication',
+      true,
+      'applies to a dual-region bucket only: set recovery.replicaRegion as well, or remove turboReplication',
+    );
+  }
+  if (retentionLock !== undefined) {
+    report(
+      'recovery.retentionLock',
+      retentionLock,
+      'is not offered on Cloud Storage: a bucket retention policy locks every object of the bucket (latest.pt and the runs the job deletes included), ' +
+        'and Object Retention Lock is set object by object by the request that writes it, so no bucket setting can lock one prefix; ' +
+        'remove it (docs/gcp.md, "Retention lock")',
+    );
+  }
+}
+
+function dualRegionChoices(region: string): string {
+  const code = (Object.keys(GCS_DUAL_REGION_GROUPS) as (keyof typeof GCS_DUAL_REGION_GROUPS)[]).find(
+    (candidate) => GCS_DUAL_REGION_GROUPS[candidate].includes(region),
+  );
+  if (code === undefined)
+    return `and ${region} is in none of them (configurable dual-regions exist in ASIA, EU and US only)`;
+  const others = GCS_DUAL_REGION_GROUPS[code].filter((candidate) => candidate !== region);
+  return `for ${region} one of ${others.join(', ')}`;
+}
+
+/**
+ * The member forms an audit config exempts: @pulumi/gcp 9.37 IAMAuditConfigAuditLogConfig.exemptedMembers
+ * ("Each entry can have one of the following values: user:{emailid}, serviceAccount:{emailid},
+ * group:{emailid}, domain:{domain}"), as https://cloud.google.com/logging/docs/audit/configure-data-access#exempt describes.
+ */
+const AUDIT_EXEMPTION_FORMS = /^(user|serviceAccount|group|domain):/;
+
+/** What `gcpAuditExemptionIssues` needs to know of the stack. */
+export interface AuditExemptionContext {
+  environment: Environment;
+  /** Members that read a store's checkpoints (its reader identity, `access.readers`), with the store's name. */
+  readers: readonly { member: string; store: string }[];
+}
+
+/**
+ * `checkpoints:auditExemptMembers`: each a member an audit config can exempt. In prod an exemption is never
+ * a reader of a store, nor a member that stands for people the stack does not know (a domain, a group),
+ * since those could include readers: who read the checkpoints is what an audit is asked first.
+ */
+export function gcpAuditExemptionIssues(
+  members: readonly string[] | undefined,
+  context: AuditExemptionContext,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  (members ?? []).forEach((member, index) => {
+    const path = `checkpoints:auditExemptMembers[${index}]`;
+    const problem = memberProblem(member);
+    if (problem !== undefined) {
+      issues.push({ path, value: member, message: problem });
+      return;
+    }
+    if (!AUDIT_EXEMPTION_FORMS.test(member)) {
+      issues.push({
+        path,
+        value: member,
+        message:
+          'is not a member an audit config can exempt: exemptedMembers takes user:EMAIL, serviceAccount:EMAIL, group:EMAIL or domain:DOMAIN (for a workload identity, exempt the service account it acts as)',
+      });
+      return;
+    }
+    if (members?.indexOf(member) !== index) {
+      issues.push({ path, value: member, message: 'is listed twice' });
+      return;
+    }
+    if (context.environment !== 'prod') return;
+    const reader = context.readers.find((candidate) => candidate.member === member);
+    if (reader) {
+      issues.push({
+        path,
+        value: member,
+        message: `reads the checkpoints of store ${reader.store}: in prod every read is recorded; exempt a writer (for log volume) and never a reader`,
+      });
+    } else if (/^(domain|group):/.test(member)) {
+      issues.push({
+        path,
+        value: member,
+        message:
+          'stands for every member of a domain or group, which can include readers: in prod exempt individual writer identities only (serviceAccount:… or user:…)',
+      });
+    }
+  });
+  return issues;
 }

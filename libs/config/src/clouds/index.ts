@@ -1,5 +1,5 @@
 export { awsRules } from './aws';
-export { gcpProjectIssues, gcpRules } from './gcp';
+export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
   azureLocationIssues,
   azureReplicaIssues,

@@ -89,3 +89,64 @@ export const GCP_DEFAULT_QUOTAS = {
  * accepted as the same rule after the domain.
  */
 export const GCP_PROJECT_ID = /^(?:[a-z][a-z0-9.-]*[a-z0-9]:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+
+/**
+ * Regions a configurable (custom) dual-region may pair, by the multi-region code the bucket's `location`
+ * takes: both regions must come from the same group. Source: "Bucket locations", Cloud Storage
+ * documentation, https://cloud.google.com/storage/docs/locations#configurable ("A dual-region is a specific
+ * pair of regions ... Dual-region pairings can be predefined or configurable"; the table "Configurable
+ * dual-regions" lists the regions per continent), and the API reference of `customPlacementConfig`,
+ * https://cloud.google.com/python/docs/reference/google-cloud-storage-control/latest/google.cloud.storage_control_v2.types.StorageLayout.CustomPlacementConfig
+ * ("It should specify precisely two eligible regions within the same Multiregion"), read 2026-12-01. The
+ * search corpus held the page's introduction but not the table itself: the groups below are the table as
+ * published before that date; a region missing here is refused until the table is refreshed.
+ */
+export const GCS_DUAL_REGION_GROUPS: Readonly<Record<'ASIA' | 'EU' | 'US', readonly string[]>> = {
+  ASIA: [
+    'asia-east1',
+    'asia-east2',
+    'asia-northeast1',
+    'asia-northeast2',
+    'asia-northeast3',
+    'asia-southeast1',
+  ],
+  EU: [
+    'europe-central2',
+    'europe-north1',
+    'europe-southwest1',
+    'europe-west1',
+    'europe-west3',
+    'europe-west4',
+    'europe-west8',
+    'europe-west9',
+  ],
+  US: [
+    'us-central1',
+    'us-east1',
+    'us-east4',
+    'us-east5',
+    'us-south1',
+    'us-west1',
+    'us-west2',
+    'us-west3',
+    'us-west4',
+  ],
+};
+
+/** The multi-region code a configurable dual-region of these two regions takes, if they may pair. */
+export function gcsDualRegionCode(region: string, replicaRegion: string): 'ASIA' | 'EU' | 'US' | undefined {
+  if (region === replicaRegion) return undefined;
+  return (Object.keys(GCS_DUAL_REGION_GROUPS) as ('ASIA' | 'EU' | 'US')[]).find(
+    (code) =>
+      GCS_DUAL_REGION_GROUPS[code].includes(region) && GCS_DUAL_REGION_GROUPS[code].includes(replicaRegion),
+  );
+}
+
+/**
+ * A VPC network as bucket IP filtering names it: `projects/PROJECT_ID/global/networks/NETWORK_NAME`
+ * (@pulumi/gcp 9.37 `BucketIpFilterVpcNetworkSource.network`; https://cloud.google.com/storage/docs/create-ip-filter).
+ * Network names follow RFC 1035: 1-63 lowercase letters, digits and hyphens, starting with a letter and
+ * not ending with a hyphen (https://cloud.google.com/compute/docs/naming-resources).
+ */
+export const GCP_VPC_NETWORK = /^projects\/([^/]+)\/global\/networks\/([^/]+)$/;
+export const GCP_NETWORK_NAME = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;

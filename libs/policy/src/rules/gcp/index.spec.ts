@@ -7,6 +7,9 @@ import {
   GCS_BUCKET_OBJECT,
   GCS_HMAC_KEY,
   KMS_CRYPTO_KEY,
+  KMS_CRYPTO_KEY_IAM_MEMBER,
+  KMS_KEY_RING,
+  PROJECT_AUDIT_CONFIG,
   SERVICE_ACCOUNT_KEY,
 } from './tokens';
 
@@ -28,6 +31,9 @@ describe('gcpPolicies', () => {
       GCS_BUCKET_OBJECT,
       GCS_HMAC_KEY,
       KMS_CRYPTO_KEY,
+      KMS_CRYPTO_KEY_IAM_MEMBER,
+      KMS_KEY_RING,
+      PROJECT_AUDIT_CONFIG,
       SERVICE_ACCOUNT_KEY,
       ...GCS_ACL_TYPES,
       ...GCP_IAM_TYPES,

@@ -1,7 +1,9 @@
 import type { SourcedPolicy } from '../define';
 import { gcpGcsBucketObjectRoles } from './gcp-gcs-bucket-object-roles';
+import { gcpGcsDataAccessAudit } from './gcp-gcs-data-access-audit';
 import { gcpGcsEncryptionKey } from './gcp-gcs-encryption-key';
 import { gcpGcsHierarchicalNamespace } from './gcp-gcs-hierarchical-namespace';
+import { gcpGcsIpFilter } from './gcp-gcs-ip-filter';
 import { gcpGcsLifecycleAbortIncompleteUploads } from './gcp-gcs-lifecycle-abort-incomplete-uploads';
 import { gcpGcsNoBucketObjects } from './gcp-gcs-no-bucket-objects';
 import { gcpGcsNoForceDestroy } from './gcp-gcs-no-force-destroy';
@@ -14,6 +16,7 @@ import { gcpGcsVersioning } from './gcp-gcs-versioning';
 import { gcpIamNoPrimitiveRoles } from './gcp-iam-no-primitive-roles';
 import { gcpIamNoPublicMembers } from './gcp-iam-no-public-members';
 import { gcpIamNoServiceAccountKeys } from './gcp-iam-no-service-account-keys';
+import { gcpKmsKeyProtection } from './gcp-kms-key-protection';
 import { gcpKmsKeyRotation } from './gcp-kms-key-rotation';
 
 /** The GCP rules, in the order docs/policies-gcp.md lists them (DESIGN section 4 rows, then least privilege). */
@@ -34,4 +37,7 @@ export const gcpPolicies: SourcedPolicy[] = [
   gcpIamNoPublicMembers,
   gcpIamNoPrimitiveRoles,
   gcpGcsBucketObjectRoles,
+  gcpGcsIpFilter,
+  gcpGcsDataAccessAudit,
+  gcpKmsKeyProtection,
 ];

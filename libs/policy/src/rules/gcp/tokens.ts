@@ -16,3 +16,9 @@ export const GCS_ACL_TYPES: readonly string[] = [
 ];
 
 export const SECONDS_PER_DAY = 86_400;
+
+export const KMS_KEY_RING = 'gcp:kms/keyRing:KeyRing';
+export const KMS_CRYPTO_KEY_IAM_MEMBER = 'gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember';
+export const PROJECT_AUDIT_CONFIG = 'gcp:projects/iAMAuditConfig:IAMAuditConfig';
+/** The store component of stacks/gcp-gcs: its inputs carry the spec the stack rules judge against. */
+export const GCP_STORE_COMPONENT = 'checkpoints:gcp:CheckpointStore';

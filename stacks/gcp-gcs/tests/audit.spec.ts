@@ -1,0 +1,53 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runSynth, type SynthRun } from '@checkpoints/synth';
+import { stackConfig, store } from './render';
+
+const projectDir = join(__dirname, '..');
+// Two renders through the CLI, the first one with the bootstrap stack.
+jest.setTimeout(120_000);
+
+// A confidential store is audited in dev too; ml-platform-dev-4821 is the dev project of bootstrap/Pulumi.ci.yaml.
+const config = stackConfig([store({ dataClassification: 'confidential' })], {
+  'gcp:project': 'ml-platform-dev-4821',
+});
+
+/** The bootstrap render runSynth made for this process (libs/synth caches its path under this symbol). */
+function bootstrapRenderPath(): string {
+  const path = (globalThis as Record<symbol, unknown>)[
+    Symbol.for('checkpoints.synth.run-cli.bootstrap-render')
+  ];
+  if (typeof path !== 'string') throw new Error('no bootstrap render yet');
+  return path;
+}
+
+describe('Data Access audit on GCS, judged against the bootstrap render', () => {
+  let shipped: SynthRun;
+  beforeAll(async () => {
+    shipped = await runSynth(projectDir, config);
+  });
+
+  it('passes with the bootstrap as shipped: it records reads and writes in the stack project', () => {
+    expect(shipped.stdout).toContain('llm-pretrain-bucket');
+    expect(shipped.stdout).not.toContain('gcp-gcs-data-access-audit');
+    expect(shipped.status).toBe(0);
+  });
+
+  it('fails when the bootstrap render does not configure the audit of the stack project', async () => {
+    const render = JSON.parse(readFileSync(bootstrapRenderPath(), 'utf8')) as {
+      resources: { type: string }[];
+    };
+    render.resources = render.resources.filter(
+      (resource) => resource.type !== 'gcp:projects/iAMAuditConfig:IAMAuditConfig',
+    );
+    const withoutAudit = join(shipped.renderPath, '..', 'bootstrap-without-audit.json');
+    writeFileSync(withoutAudit, JSON.stringify(render));
+    // The program loads afresh for the second render, as runSynthAgainst does.
+    jest.resetModules();
+    const result = await runSynth(projectDir, config, [`--bootstrap=${withoutAudit}`]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      'gcp-gcs-data-access-audit: store llm-pretrain: the bootstrap render has no Data Access audit config recording DATA_READ and DATA_WRITE for storage.googleapis.com in project ml-platform-dev-4821',
+    );
+  });
+});
