@@ -1,3 +1,3 @@
-export { awsRules } from './aws';
+export { AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
 export { gcpProjectIssues, gcpRules } from './gcp';
 export { azureLocationIssues, azureRules } from './azure';
