@@ -360,7 +360,11 @@ describe('awsRules: network, recovery and audit keys', () => {
   const vpce = 'vpce-0a1b2c3d4e5f60718';
   it('accepts 8- and 17-character endpoint and VPC IDs, public CIDRs, and a replica in another region of the partition', () => {
     const ok = store({
-      network: { vpcEndpoints: [vpce, 'vpce-1a2b3c4d'], vpcs: ['vpc-0a1b2c3d4e5f60718'], cidrs: ['203.0.113.0/24'] },
+      network: {
+        vpcEndpoints: [vpce, 'vpce-1a2b3c4d'],
+        vpcs: ['vpc-0a1b2c3d4e5f60718'],
+        cidrs: ['203.0.113.0/24'],
+      },
       recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } },
     });
     expect(issuesOf([ok])).toEqual([]);

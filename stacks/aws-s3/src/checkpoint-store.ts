@@ -14,7 +14,8 @@ import { createDirectoryBucket } from './directory-bucket';
 import { createStoreKey } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
-import type { StoreScope } from './scope';
+import { perimeterOf } from './perimeter';
+import type { BucketPolicyInputs, StoreScope } from './scope';
 
 export interface CheckpointStoreArgs {
   store: StoreSpec;
@@ -29,6 +30,8 @@ export interface CheckpointStoreArgs {
    * `names.awsStoreRoleBoundary` of this project and stack, which the bootstrap project creates.
    */
   roleBoundaryArn: pulumi.Input<string>;
+  /** The CI roles (awsCiRoleArnPatterns), which refresh buckets from outside any perimeter. */
+  ciRoleArnPatterns: pulumi.Output<string[]>;
 }
 
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
@@ -64,10 +67,14 @@ export class CheckpointStore extends pulumi.ComponentResource {
       parent: this,
     };
     const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
+    const policyInputs: BucketPolicyInputs = {
+      keyArn: key ? key.arn : pulumi.output(undefined),
+      perimeter: perimeterOf(store, args.ciRoleArnPatterns, []),
+    };
     const bucket =
       store.tier === 'high-throughput'
-        ? createDirectoryBucket(scope, key)
-        : createGeneralPurposeBucket(scope, key);
+        ? createDirectoryBucket(scope, key, policyInputs)
+        : createGeneralPurposeBucket(scope, key, policyInputs);
     const target = pulumi
       .all([bucket.arn, key?.arn])
       .apply(([bucketArn, keyArn]): AwsStoreTarget => ({ tier: store.tier, bucketArn, keyArn, region }));

@@ -19,7 +19,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { awsTrustPolicy } from '@checkpoints/policy';
+import { awsCiRoleArnPatterns, awsTrustPolicy } from '@checkpoints/policy';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
@@ -30,6 +30,9 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
   const stackName = pulumi.getStack();
   const account = deployingAccount();
   const accountRootArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:root`;
+  const ciRoleArnPatterns = pulumi
+    .all([account.partition, account.accountId])
+    .apply(([partition, accountId]) => awsCiRoleArnPatterns(partition, accountId));
   const roleBoundaryArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:policy/${names.awsStoreRoleBoundary({ project, stack: stackName })}`;
   const stores = spec.stores.map(
     (store) =>
@@ -41,6 +44,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
         stackName,
         accountRootArn,
         roleBoundaryArn,
+        ciRoleArnPatterns,
       }),
   );
   return { stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])) };

@@ -12,6 +12,7 @@ import {
 } from './model';
 
 export * from './model';
+export { awsStoreAccess, insideOrigin, type AwsNetworkOrigin } from './aws';
 
 const BY_CLOUD: Record<Cloud, (input: StoreAccessInput) => Promise<AccessGrant[]>> = {
   aws: awsStoreAccess,

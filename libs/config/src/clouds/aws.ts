@@ -381,7 +381,10 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
  * events instead of a stack trail, in the stack's partition. The stack cannot read the trail's selectors, so
  * the docs say what it must record.
  */
-export function organizationTrailIssues(trail: string | undefined, region: string | undefined): ConfigIssue[] {
+export function organizationTrailIssues(
+  trail: string | undefined,
+  region: string | undefined,
+): ConfigIssue[] {
   if (trail === undefined) return [];
   const path = 'checkpoints:organizationTrail';
   const match = AWS_TRAIL_ARN.exec(trail);

@@ -169,7 +169,12 @@ export const AWS_VPC_ID = /^vpc-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
  * aws:SourceIp, https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-sourceip
  * (read 2026-12-01).
  */
-export const PRIVATE_IPV4_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'] as const;
+export const PRIVATE_IPV4_RANGES = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+] as const;
 
 /**
  * A trail's ARN, `arn:PARTITION:cloudtrail:REGION:ACCOUNT:trail/NAME`; a trail name has 3-128 ASCII letters,
