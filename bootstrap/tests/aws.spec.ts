@@ -186,6 +186,20 @@ describe('AWS CI identities', () => {
           ],
         },
         {
+          Sid: 'ReadStackTrails',
+          Effect: 'Allow',
+          Action: [
+            'cloudtrail:GetEventSelectors',
+            'cloudtrail:GetInsightSelectors',
+            'cloudtrail:GetTrailStatus',
+            'cloudtrail:ListTags',
+          ],
+          Resource: [
+            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-dev-*',
+            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
+          ],
+        },
+        {
           Sid: 'ReadStackKeys',
           Effect: 'Allow',
           Action: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
@@ -204,6 +218,7 @@ describe('AWS CI identities', () => {
           Resource: ['*'],
         },
         { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+        { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
         ...CI_GUARDS,
         {
           Sid: 'NeverOpenDataSessions',
@@ -369,6 +384,26 @@ describe('AWS CI identities', () => {
           Condition: prodTags('aws:ResourceTag'),
         },
         {
+          Sid: 'ManageStackTrails',
+          Effect: 'Allow',
+          Action: [
+            'cloudtrail:AddTags',
+            'cloudtrail:CreateTrail',
+            'cloudtrail:DeleteTrail',
+            'cloudtrail:GetEventSelectors',
+            'cloudtrail:GetInsightSelectors',
+            'cloudtrail:GetTrailStatus',
+            'cloudtrail:ListTags',
+            'cloudtrail:PutEventSelectors',
+            'cloudtrail:RemoveTags',
+            'cloudtrail:StartLogging',
+            'cloudtrail:UpdateTrail',
+          ],
+          Resource: [
+            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
+          ],
+        },
+        {
           Sid: 'ManageStackKeyAliases',
           Effect: 'Allow',
           Action: ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
@@ -381,11 +416,18 @@ describe('AWS CI identities', () => {
           Resource: ['*'],
         },
         { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+        { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
         ...CI_GUARDS,
         {
           Sid: 'BreakGlassOnlyInProd',
           Effect: 'Deny',
-          Action: ['kms:ScheduleKeyDeletion', 's3:DeleteBucket', 's3express:DeleteBucket'],
+          Action: [
+            'cloudtrail:DeleteTrail',
+            'cloudtrail:StopLogging',
+            'kms:ScheduleKeyDeletion',
+            's3:DeleteBucket',
+            's3express:DeleteBucket',
+          ],
           Resource: ['*'],
         },
       ],

@@ -57,7 +57,7 @@ export const S3_LISTING_ACTIONS = [
   's3:ListBucketMultipartUploads',
 ] as const;
 
-const MIN_TLS_VERSION = 1.2;
+export const MIN_TLS_VERSION = 1.2;
 
 /**
  * The resource policy of a general purpose bucket: no plain HTTP, no TLS before 1.2 and, with a
@@ -208,7 +208,7 @@ function directoryPerimeter(bucketArn: string, perimeter: S3Perimeter): AwsPolic
   ];
 }
 
-function denyAll(
+export function denyAll(
   sid: string,
   actions: string[],
   resources: string[],
