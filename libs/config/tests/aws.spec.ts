@@ -358,16 +358,25 @@ describe('awsRules.regionIssues', () => {
 
 describe('awsRules: network, recovery and audit keys', () => {
   const vpce = 'vpce-0a1b2c3d4e5f60718';
-  it('accepts 8- and 17-character endpoint and VPC IDs, public CIDRs, and a replica in another region of the partition', () => {
+  it('accepts 8- and 17-character endpoint and VPC IDs and public CIDRs', () => {
     const ok = store({
       network: {
         vpcEndpoints: [vpce, 'vpce-1a2b3c4d'],
         vpcs: ['vpc-0a1b2c3d4e5f60718'],
         cidrs: ['203.0.113.0/24'],
       },
-      recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } },
     });
     expect(issuesOf([ok])).toEqual([]);
+  });
+
+  it('refuses the recovery options not built on AWS yet, rather than deploying without them', () => {
+    const issues = issuesOf([
+      store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
+    ]);
+    expect(issues.map((issue) => [issue.path, issue.message.split(' (')[0]])).toEqual([
+      ['checkpoints:stores[0].recovery.retentionLock', 'is not built on AWS yet'],
+      ['checkpoints:stores[0].recovery.replicaRegion', 'is not built on AWS yet'],
+    ]);
   });
 
   // One row per refusal; the EC2 ID format is https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/resource-ids.html.

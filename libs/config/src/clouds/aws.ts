@@ -348,6 +348,13 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
     }
     return;
   }
+  if (retentionLock !== undefined) {
+    report(
+      'recovery.retentionLock',
+      retentionLock,
+      'is not built on AWS yet (S3 Object Lock in governance mode, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no lock while the config promised one',
+    );
+  }
   if (replicaRegion === undefined) return;
   if (!AWS_REGIONS.includes(replicaRegion)) {
     report(
@@ -373,7 +380,13 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
       replicaRegion,
       `is in partition ${String(awsPartitionOf(replicaRegion))}, but aws:region ${region} is in ${String(home)}: S3 replicates within a partition only; name a region of ${String(home)}`,
     );
+    return;
   }
+  report(
+    'recovery.replicaRegion',
+    replicaRegion,
+    'is not built on AWS yet (S3 Cross-Region Replication, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no replica while the config promised one',
+  );
 }
 
 /**

@@ -207,6 +207,8 @@ export interface AwsRenderedStore {
   /** The store's own customer-managed key, if any. */
   key: RenderedResource | undefined;
   bucketPolicy: RenderedResource | undefined;
+  /** The account the store lives in. */
+  accountId: string;
 }
 
 /** The AWS stores of a render; the account and region come from the ARNs the render spells. */
@@ -237,6 +239,7 @@ export function awsStoresOf(resources: readonly RenderedResource[]): AwsRendered
           : `arn:${partition}:s3:::${name}`,
         key: own.find((r) => r.type === 'aws:kms/key:Key'),
         bucketPolicy: own.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy'),
+        accountId: account,
       },
     ];
   });
