@@ -10,6 +10,7 @@ import {
   type PolicyDocument,
   type PolicyStatement,
 } from '../src/aws/policies';
+import { awsCiRoleArnPatterns } from '@checkpoints/policy';
 import { ciNames } from '../src/names';
 import {
   actionDetails,
@@ -399,9 +400,7 @@ describe('AWS CI identities', () => {
             'cloudtrail:StartLogging',
             'cloudtrail:UpdateTrail',
           ],
-          Resource: [
-            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
-          ],
+          Resource: ['arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*'],
         },
         {
           Sid: 'ManageStackKeyAliases',
@@ -705,4 +704,34 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
       expect(total).toBeLessThan(10_240);
     },
   );
+});
+
+describe('the CI role names the stores’ perimeters exempt (awsCiRoleArnPatterns)', () => {
+  const matches = (pattern: string, arn: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(arn);
+  const patterns = awsCiRoleArnPatterns('aws', '123456789012');
+  const role = (name: string) => `arn:aws:iam::123456789012:role/${name}`;
+
+  it.each(['ci', 'org-main'])('cover every CI role of bootstrap stack %s', (stack) => {
+    const context = { project: 'checkpoints-bootstrap', stack };
+    for (const purpose of [
+      'preview',
+      ...ENVIRONMENTS.map((environment) => `deploy-${environment}`),
+    ] as const) {
+      const arn = role(ciNames.awsRole(context, purpose as 'preview'));
+      expect([arn, patterns.some((pattern) => matches(pattern, arn))]).toEqual([arn, true]);
+    }
+  });
+
+  it.each(['x-preview', 'x-deploy-prod', 'deploy-prod'])('and no store role (store %s)', (name) => {
+    const store: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: name };
+    for (const purpose of ['writer', 'reader'] as const) {
+      expect(patterns.some((pattern) => matches(pattern, role(names.iamRole(store, purpose))))).toBe(false);
+    }
+  });
 });

@@ -154,7 +154,9 @@ describe('the perimeter statements', () => {
           'aws:PrincipalArn': [
             'arn:aws:iam::123456789012:role/replication',
             'arn:aws:iam::123456789012:role/checkpoints-*-preview',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-*',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-dev',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-staging',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-prod',
           ],
         },
       ],

@@ -1,3 +1,4 @@
+import { ENVIRONMENTS } from '@checkpoints/config';
 import { awsPolicyDocument, type AwsPolicyDocument, type AwsPolicyStatement } from './types';
 
 export interface S3BucketPolicyTarget {
@@ -28,11 +29,14 @@ export interface S3Perimeter {
 /**
  * ARN patterns of the bootstrap project's CI roles, `checkpoints-<bootstrap stack>-preview` and
  * `checkpoints-<bootstrap stack>-deploy-<environment>` (bootstrap/src/names.ts `ciNames.awsRole`; a
- * bootstrap test checks both agree). A store role's name ends in its hash, so matches neither.
+ * bootstrap test checks both agree). A store role's name ends in its hash, so matches none.
  */
 export function awsCiRoleArnPatterns(partition: string, accountId: string): string[] {
   const role = (name: string) => `arn:${partition}:iam::${accountId}:role/${name}`;
-  return [role('checkpoints-*-preview'), role('checkpoints-*-deploy-*')];
+  return [
+    role('checkpoints-*-preview'),
+    ...ENVIRONMENTS.map((environment) => role(`checkpoints-*-deploy-${environment}`)),
+  ];
 }
 
 /**
