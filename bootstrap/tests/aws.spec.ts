@@ -10,6 +10,11 @@ import {
   type PolicyDocument,
   type PolicyStatement,
 } from '../src/aws/policies';
+import {
+  awsRequestAllowed,
+  type AwsPrincipal,
+  type PolicyDocument as AnalysisPolicyDocument,
+} from '@checkpoints/analysis';
 import { awsCiRoleArnPatterns } from '@checkpoints/policy';
 import { ciNames } from '../src/names';
 import {
@@ -733,5 +738,34 @@ describe('the CI role names the stores’ perimeters exempt (awsCiRoleArnPattern
     for (const purpose of ['writer', 'reader'] as const) {
       expect(patterns.some((pattern) => matches(pattern, role(names.iamRole(store, purpose))))).toBe(false);
     }
+  });
+});
+
+describe('no deploy identity blinds the audit or deletes its log (judged by iam-simulate)', () => {
+  const trailArn = `arn:aws:cloudtrail:us-east-1:${AWS_ACCOUNT_ID}:trail/${names.s3Bucket({ project: 'checkpoints-aws', stack: 'prod', store: 'audit-log' })}`;
+  const logBucket = `arn:aws:s3:::${names.s3Bucket({ project: 'checkpoints-aws', stack: 'prod', store: 'audit-log' })}`;
+  const deploy = (environment: Environment): AwsPrincipal => ({
+    principal: { id: environment, label: `deploy-${environment}`, kind: 'ci-deploy' },
+    arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-deploy-${environment}`,
+    policies: [
+      { name: 'ci', policy: deployPolicy(ACCOUNT, environment) as unknown as AnalysisPolicyDocument },
+    ],
+  });
+  const allowed = (action: string, resource: string) =>
+    awsRequestAllowed(deploy('prod'), { action, resource });
+
+  it.each([
+    ['cloudtrail:StopLogging', trailArn],
+    ['cloudtrail:DeleteTrail', trailArn],
+    ['s3:DeleteBucket', logBucket],
+    ['s3:DeleteObject', `${logBucket}/AWSLogs/${AWS_ACCOUNT_ID}/CloudTrail/x.json.gz`],
+    ['s3:GetObject', `${logBucket}/AWSLogs/${AWS_ACCOUNT_ID}/CloudTrail/x.json.gz`],
+  ])('prod: %s is denied', async (action, resource) => {
+    expect(await allowed(action, resource)).toBeUndefined();
+  });
+
+  it('while creating the trail and adding a store to its selectors is allowed', async () => {
+    expect(await allowed('cloudtrail:CreateTrail', trailArn)).toBeDefined();
+    expect(await allowed('cloudtrail:PutEventSelectors', trailArn)).toBeDefined();
   });
 });
