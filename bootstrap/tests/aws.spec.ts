@@ -10,6 +10,12 @@ import {
   type PolicyDocument,
   type PolicyStatement,
 } from '../src/aws/policies';
+import {
+  awsRequestAllowed,
+  type AwsPrincipal,
+  type PolicyDocument as AnalysisPolicyDocument,
+} from '@checkpoints/analysis';
+import { awsCiRoleArnPatterns } from '@checkpoints/policy';
 import { ciNames } from '../src/names';
 import {
   actionDetails,
@@ -186,6 +192,20 @@ describe('AWS CI identities', () => {
           ],
         },
         {
+          Sid: 'ReadStackTrails',
+          Effect: 'Allow',
+          Action: [
+            'cloudtrail:GetEventSelectors',
+            'cloudtrail:GetInsightSelectors',
+            'cloudtrail:GetTrailStatus',
+            'cloudtrail:ListTags',
+          ],
+          Resource: [
+            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-dev-*',
+            'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
+          ],
+        },
+        {
           Sid: 'ReadStackKeys',
           Effect: 'Allow',
           Action: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
@@ -204,6 +224,7 @@ describe('AWS CI identities', () => {
           Resource: ['*'],
         },
         { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+        { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
         ...CI_GUARDS,
         {
           Sid: 'NeverOpenDataSessions',
@@ -369,6 +390,24 @@ describe('AWS CI identities', () => {
           Condition: prodTags('aws:ResourceTag'),
         },
         {
+          Sid: 'ManageStackTrails',
+          Effect: 'Allow',
+          Action: [
+            'cloudtrail:AddTags',
+            'cloudtrail:CreateTrail',
+            'cloudtrail:DeleteTrail',
+            'cloudtrail:GetEventSelectors',
+            'cloudtrail:GetInsightSelectors',
+            'cloudtrail:GetTrailStatus',
+            'cloudtrail:ListTags',
+            'cloudtrail:PutEventSelectors',
+            'cloudtrail:RemoveTags',
+            'cloudtrail:StartLogging',
+            'cloudtrail:UpdateTrail',
+          ],
+          Resource: ['arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*'],
+        },
+        {
           Sid: 'ManageStackKeyAliases',
           Effect: 'Allow',
           Action: ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
@@ -381,11 +420,18 @@ describe('AWS CI identities', () => {
           Resource: ['*'],
         },
         { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+        { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
         ...CI_GUARDS,
         {
           Sid: 'BreakGlassOnlyInProd',
           Effect: 'Deny',
-          Action: ['kms:ScheduleKeyDeletion', 's3:DeleteBucket', 's3express:DeleteBucket'],
+          Action: [
+            'cloudtrail:DeleteTrail',
+            'cloudtrail:StopLogging',
+            'kms:ScheduleKeyDeletion',
+            's3:DeleteBucket',
+            's3express:DeleteBucket',
+          ],
           Resource: ['*'],
         },
       ],
@@ -663,4 +709,63 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
       expect(total).toBeLessThan(10_240);
     },
   );
+});
+
+describe('the CI role names the stores’ perimeters exempt (awsCiRoleArnPatterns)', () => {
+  const matches = (pattern: string, arn: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(arn);
+  const patterns = awsCiRoleArnPatterns('aws', '123456789012');
+  const role = (name: string) => `arn:aws:iam::123456789012:role/${name}`;
+
+  it.each(['ci', 'org-main'])('cover every CI role of bootstrap stack %s', (stack) => {
+    const context = { project: 'checkpoints-bootstrap', stack };
+    for (const purpose of [
+      'preview',
+      ...ENVIRONMENTS.map((environment) => `deploy-${environment}`),
+    ] as const) {
+      const arn = role(ciNames.awsRole(context, purpose as 'preview'));
+      expect([arn, patterns.some((pattern) => matches(pattern, arn))]).toEqual([arn, true]);
+    }
+  });
+
+  it.each(['x-preview', 'x-deploy-prod', 'deploy-prod'])('and no store role (store %s)', (name) => {
+    const store: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: name };
+    for (const purpose of ['writer', 'reader'] as const) {
+      expect(patterns.some((pattern) => matches(pattern, role(names.iamRole(store, purpose))))).toBe(false);
+    }
+  });
+});
+
+describe('no deploy identity blinds the audit or deletes its log (judged by iam-simulate)', () => {
+  const trailArn = `arn:aws:cloudtrail:us-east-1:${AWS_ACCOUNT_ID}:trail/${names.s3Bucket({ project: 'checkpoints-aws', stack: 'prod', store: 'audit-log' })}`;
+  const logBucket = `arn:aws:s3:::${names.s3Bucket({ project: 'checkpoints-aws', stack: 'prod', store: 'audit-log' })}`;
+  const deploy = (environment: Environment): AwsPrincipal => ({
+    principal: { id: environment, label: `deploy-${environment}`, kind: 'ci-deploy' },
+    arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-deploy-${environment}`,
+    policies: [
+      { name: 'ci', policy: deployPolicy(ACCOUNT, environment) as unknown as AnalysisPolicyDocument },
+    ],
+  });
+  const allowed = (action: string, resource: string) =>
+    awsRequestAllowed(deploy('prod'), { action, resource });
+
+  it.each([
+    ['cloudtrail:StopLogging', trailArn],
+    ['cloudtrail:DeleteTrail', trailArn],
+    ['s3:DeleteBucket', logBucket],
+    ['s3:DeleteObject', `${logBucket}/AWSLogs/${AWS_ACCOUNT_ID}/CloudTrail/x.json.gz`],
+    ['s3:GetObject', `${logBucket}/AWSLogs/${AWS_ACCOUNT_ID}/CloudTrail/x.json.gz`],
+  ])('prod: %s is denied', async (action, resource) => {
+    expect(await allowed(action, resource)).toBeUndefined();
+  });
+
+  it('while creating the trail and adding a store to its selectors is allowed', async () => {
+    expect(await allowed('cloudtrail:CreateTrail', trailArn)).toBeDefined();
+    expect(await allowed('cloudtrail:PutEventSelectors', trailArn)).toBeDefined();
+  });
 });

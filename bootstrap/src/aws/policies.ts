@@ -119,8 +119,35 @@ function stackResources(account: AwsAccount, environments: readonly Environment[
       .flatMap((p) => p.keyAliases)
       .map((prefix) => `arn:${partition}:kms:*:${accountId}:${prefix}*`),
     keys: [`arn:${partition}:kms:*:${accountId}:key/*`],
+    // The stack trail is named as its log bucket is (one per stack, the audit log's name in place of a store's).
+    trails: prefixes
+      .flatMap((p) => p.buckets)
+      .map((prefix) => `arn:${partition}:cloudtrail:*:${accountId}:trail/${prefix}*`),
   };
 }
+
+/** What a refresh of the stack trail reads. DescribeTrails supports no resource but `*`. */
+const TRAIL_READS = [
+  'cloudtrail:GetEventSelectors',
+  'cloudtrail:GetInsightSelectors',
+  'cloudtrail:GetTrailStatus',
+  'cloudtrail:ListTags',
+];
+
+/**
+ * What creating, changing and (outside prod) deleting the stack trail takes (list_awscloudtrail.html of the
+ * Service Authorization Reference). Never StopLogging: the trail always logs, and a deploy identity that could
+ * stop it could blind the audit of the stores it deploys; in prod DeleteTrail is denied as well (break-glass).
+ */
+const TRAIL_WRITES = [
+  'cloudtrail:AddTags',
+  'cloudtrail:CreateTrail',
+  'cloudtrail:DeleteTrail',
+  'cloudtrail:PutEventSelectors',
+  'cloudtrail:RemoveTags',
+  'cloudtrail:StartLogging',
+  'cloudtrail:UpdateTrail',
+];
 
 /** Bucket-level reads a refresh of the stack's buckets makes; no object is ever read. */
 const BUCKET_READS = [
@@ -232,6 +259,8 @@ function sharedStatements(): PolicyStatement[] {
     statement('ListDirectoryBuckets', ['s3express:ListAllMyDirectoryBuckets'], ['*']),
     // ListAliases supports no resource but `*`; reading an alias means listing the account's aliases.
     statement('ListKeyAliases', ['kms:ListAliases'], ['*']),
+    // DescribeTrails supports no resource but `*`; it reads trail settings, never a log file.
+    statement('ListTrails', ['cloudtrail:DescribeTrails'], ['*']),
   ];
 }
 
@@ -262,8 +291,17 @@ function ciGuards(): PolicyStatement[] {
   ];
 }
 
-/** Break-glass only: in prod, no CI role deletes a bucket or schedules a key's deletion (DESIGN 5a). */
-const PROD_BREAK_GLASS = ['kms:ScheduleKeyDeletion', 's3:DeleteBucket', 's3express:DeleteBucket'];
+/**
+ * Break-glass only: in prod, no CI role deletes a bucket, schedules a key's deletion (DESIGN 5a), or stops or
+ * deletes a trail (which would blind the audit of the stores: docs/aws.md, Break-glass).
+ */
+const PROD_BREAK_GLASS = [
+  'cloudtrail:DeleteTrail',
+  'cloudtrail:StopLogging',
+  'kms:ScheduleKeyDeletion',
+  's3:DeleteBucket',
+  's3express:DeleteBucket',
+];
 
 function stackTagCondition(
   prefix: 'aws:ResourceTag' | 'aws:RequestTag',
@@ -291,6 +329,7 @@ export function previewPolicy(account: AwsAccount, environments: readonly Enviro
       statement('ReadStackBuckets', BUCKET_READS, resources.buckets),
       statement('ReadStackDirectoryBuckets', DIRECTORY_BUCKET_READS, resources.directoryBuckets),
       statement('ReadStackRoles', ROLE_READS, resources.roles),
+      statement('ReadStackTrails', TRAIL_READS, resources.trails),
       statement(
         'ReadStackKeys',
         KEY_READS,
@@ -431,6 +470,7 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
         resources.keys,
         stackTagCondition('aws:ResourceTag', [environment]),
       ),
+      statement('ManageStackTrails', [...TRAIL_READS, ...TRAIL_WRITES], resources.trails),
       // Alias operations are authorised on the alias and on its key: the key side is ManageStackKeys.
       statement(
         'ManageStackKeyAliases',

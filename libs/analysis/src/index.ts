@@ -3,3 +3,4 @@ export * from './changes';
 export * from './retention';
 export * from './access';
 export * from './rights';
+export * from './audit/aws';

@@ -1,4 +1,11 @@
-import { awsRules, ConfigError, loadStackSpec, type CloudRules, type ConfigIssue } from '../src';
+import {
+  awsRules,
+  ConfigError,
+  loadStackSpec,
+  organizationTrailIssues,
+  type CloudRules,
+  type ConfigIssue,
+} from '../src';
 
 function config(stores: unknown[], environment = 'prod'): Record<string, string> {
   return {
@@ -346,5 +353,126 @@ describe('awsRules.regionIssues', () => {
     ],
   ])('%s', (region, issues) => {
     expect(awsRules.regionIssues(region)).toEqual(issues);
+  });
+});
+
+describe('awsRules: network, recovery and audit keys', () => {
+  const vpce = 'vpce-0a1b2c3d4e5f60718';
+  it('accepts 8- and 17-character endpoint and VPC IDs and public CIDRs', () => {
+    const ok = store({
+      network: {
+        vpcEndpoints: [vpce, 'vpce-1a2b3c4d'],
+        vpcs: ['vpc-0a1b2c3d4e5f60718'],
+        cidrs: ['203.0.113.0/24'],
+      },
+    });
+    expect(issuesOf([ok])).toEqual([]);
+  });
+
+  it('refuses the recovery options not built on AWS yet, rather than deploying without them', () => {
+    const issues = issuesOf([
+      store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
+    ]);
+    expect(issues.map((issue) => [issue.path, issue.message.split(' (')[0]])).toEqual([
+      ['checkpoints:stores[0].recovery.retentionLock', 'is not built on AWS yet'],
+      ['checkpoints:stores[0].recovery.replicaRegion', 'is not built on AWS yet'],
+    ]);
+  });
+
+  // One row per refusal; the EC2 ID format is https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/resource-ids.html.
+  it.each<[string, Record<string, unknown>, string, unknown, string]>([
+    [
+      'an endpoint ID of the wrong form',
+      store({ network: { vpcEndpoints: ['vpce-XYZ'] } }),
+      'network.vpcEndpoints[0]',
+      'vpce-XYZ',
+      'allowed: a VPC endpoint ID, vpce- and 8 or 17 lowercase hexadecimal characters, e.g. vpce-0a1b2c3d4e5f60718 (aws ec2 describe-vpc-endpoints)',
+    ],
+    [
+      'a VPC endpoint ID where a VPC ID belongs',
+      store({ network: { vpcs: [vpce] } }),
+      'network.vpcs[0]',
+      vpce,
+      'allowed: a VPC ID, vpc- and 8 or 17 lowercase hexadecimal characters, e.g. vpc-0a1b2c3d4e5f60718 (aws ec2 describe-vpcs)',
+    ],
+    [
+      'a private CIDR, which aws:SourceIp never holds',
+      store({ network: { cidrs: ['10.20.0.0/16'] } }),
+      'network.cidrs[0]',
+      '10.20.0.0/16',
+      'is a private range (within 10.0.0.0/8): S3 never sees a private source address in aws:SourceIp, since private traffic reaches it through a VPC endpoint; list that endpoint in network.vpcEndpoints or its VPC in network.vpcs instead',
+    ],
+    [
+      'a replica on a directory bucket',
+      fast({ recovery: { replicaRegion: 'us-west-2' } }),
+      'recovery.replicaRegion',
+      'us-west-2',
+      'S3 directory buckets (tier high-throughput) have no replication; remove recovery.replicaRegion, or copy released checkpoints to a standard store that has one',
+    ],
+    [
+      'a retention lock on a directory bucket',
+      fast({ recovery: { retentionLock: { prefix: 'releases/', days: 30 } } }),
+      'recovery.retentionLock',
+      { prefix: 'releases/', days: 30 },
+      'S3 directory buckets (tier high-throughput) have no Object Lock; remove recovery.retentionLock, or keep released checkpoints in a standard store that has one',
+    ],
+    [
+      "a replica in the store's own region",
+      store({ recovery: { replicaRegion: 'us-east-1' } }),
+      'recovery.replicaRegion',
+      'us-east-1',
+      "is the store's own region (aws:region us-east-1): a replica there survives no regional outage; name another region",
+    ],
+    [
+      'a replica in no region',
+      store({ recovery: { replicaRegion: 'us-west-9' } }),
+      'recovery.replicaRegion',
+      'us-west-9',
+      'is not an AWS region (the published list is in libs/config/src/facts/aws.ts); did you mean us-west-1, us-west-2, ca-west-1?',
+    ],
+    [
+      'a replica in another partition',
+      store({ recovery: { replicaRegion: 'cn-north-1' } }),
+      'recovery.replicaRegion',
+      'cn-north-1',
+      'is in partition aws-cn, but aws:region us-east-1 is in aws: S3 replicates within a partition only; name a region of aws',
+    ],
+    [
+      "the audit log's name",
+      store({ name: 'audit-log' }),
+      'name',
+      'audit-log',
+      "is the name the stack's audit log bucket is derived from (its CloudTrail trail writes there); choose another store name",
+    ],
+  ])('%s', (_title, refused, path, value, message) => {
+    expect(issuesOf([refused])).toEqual([{ path: `checkpoints:stores[0].${path}`, value, message }]);
+  });
+
+  it.each<[string, ConfigIssue[]]>([
+    ['arn:aws:cloudtrail:us-east-1:123456789012:trail/org-trail', []],
+    [
+      'org-trail',
+      [
+        {
+          path: 'checkpoints:organizationTrail',
+          value: 'org-trail',
+          message:
+            'allowed: a trail ARN, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME (NAME: 3-128 letters, digits, ".", "_" or "-", a letter or digit at both ends); aws cloudtrail describe-trails prints it as TrailARN',
+        },
+      ],
+    ],
+    [
+      'arn:aws-cn:cloudtrail:cn-north-1:123456789012:trail/org-trail',
+      [
+        {
+          path: 'checkpoints:organizationTrail',
+          value: 'arn:aws-cn:cloudtrail:cn-north-1:123456789012:trail/org-trail',
+          message:
+            'is in partition aws-cn, but aws:region us-east-1 is in aws: a trail records the events of its own partition only',
+        },
+      ],
+    ],
+  ])('organizationTrail %s', (trail, issues) => {
+    expect(organizationTrailIssues(trail, 'us-east-1')).toEqual(issues);
   });
 });

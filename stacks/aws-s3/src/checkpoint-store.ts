@@ -11,10 +11,11 @@ import {
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import type { AwsStoreTarget } from '@checkpoints/policy';
 import { createDirectoryBucket } from './directory-bucket';
-import { createStoreKey } from './encryption';
+import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
-import type { StoreScope } from './scope';
+import { perimeterOf } from './perimeter';
+import type { BucketPolicyInputs, StoreScope } from './scope';
 
 export interface CheckpointStoreArgs {
   store: StoreSpec;
@@ -29,11 +30,15 @@ export interface CheckpointStoreArgs {
    * `names.awsStoreRoleBoundary` of this project and stack, which the bootstrap project creates.
    */
   roleBoundaryArn: pulumi.Input<string>;
+  /** The CI roles (awsCiRoleArnPatterns), which refresh buckets from outside any perimeter. */
+  ciRoleArnPatterns: pulumi.Output<string[]>;
 }
 
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
 export class CheckpointStore extends pulumi.ComponentResource {
   readonly storeName: string;
+  /** The store's bucket, which the stack trail records. */
+  readonly bucketArn: pulumi.Output<string>;
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -42,7 +47,13 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super('checkpoints:aws:CheckpointStore', name, storeComponentInputs(args.store, args.region), {
+    // `audit` and `publicNetwork`: the audit and perimeter rules (libs/policy rules/aws) judge the store by them.
+    const inputs = {
+      ...storeComponentInputs(args.store, args.region),
+      audit: args.store.audit,
+      publicNetwork: args.store.network === undefined || args.store.network.public,
+    };
+    super('checkpoints:aws:CheckpointStore', name, inputs, {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });
@@ -64,13 +75,21 @@ export class CheckpointStore extends pulumi.ComponentResource {
       parent: this,
     };
     const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
+    const policyInputs: BucketPolicyInputs = {
+      keyArn: key ? key.arn : pulumi.output(undefined),
+      perimeter: perimeterOf(store, args.ciRoleArnPatterns, []),
+    };
     const bucket =
       store.tier === 'high-throughput'
-        ? createDirectoryBucket(scope, key)
-        : createGeneralPurposeBucket(scope, key);
-    const target = pulumi
-      .all([bucket.arn, key?.arn])
-      .apply(([bucketArn, keyArn]): AwsStoreTarget => ({ tier: store.tier, bucketArn, keyArn, region }));
+        ? createDirectoryBucket(scope, key, policyInputs)
+        : createGeneralPurposeBucket(scope, key, policyInputs);
+    const target = pulumi.all([bucket.arn, key?.arn]).apply(([bucketArn, keyArn]): AwsStoreTarget => ({
+      tier: store.tier,
+      bucketArn,
+      keyArn,
+      earlierKeyAliases: earlierKeyAliases(scope),
+      region,
+    }));
     const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };
     const writer = createStoreRole(scope, 'writer', target, roleArgs);
     const reader = createStoreRole(scope, 'reader', target, roleArgs);
@@ -78,6 +97,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const uri = pulumi.interpolate`s3://${bucket.name}/`;
     const location = pulumi.output(region);
     this.storeName = store.name;
+    this.bucketArn = bucket.arn;
     this.outputs = {
       uri,
       location,

@@ -1,3 +1,4 @@
+import * as pulumi from '@pulumi/pulumi';
 import type { Key } from '@pulumi/aws/kms/key';
 import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
 import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
@@ -6,14 +7,24 @@ import { DirectoryBucket } from '@pulumi/aws/s3/directoryBucket';
 import { names } from '@checkpoints/naming';
 import { s3DirectoryBucketPolicy, s3DirectoryLifecycleRules } from '@checkpoints/policy';
 import { defaultEncryptionRule } from './encryption';
-import { dataProtection, SAFETY_SETTING, type StoreBucket, type StoreScope } from './scope';
+import {
+  dataProtection,
+  SAFETY_SETTING,
+  type BucketPolicyInputs,
+  type StoreBucket,
+  type StoreScope,
+} from './scope';
 
 /**
  * The high-throughput tier: an S3 Express One Zone directory bucket in the store's availability zone,
  * next to the accelerators that write to it. Directory buckets always block public access and enforce
  * bucket-owner object ownership, and have no versioning, so those resources have no counterpart here.
  */
-export function createDirectoryBucket(scope: StoreScope, key: Key | undefined): StoreBucket {
+export function createDirectoryBucket(
+  scope: StoreScope,
+  key: Key | undefined,
+  policyInputs: BucketPolicyInputs,
+): StoreBucket {
   const { store, parent } = scope;
   const zone = requireZone(scope);
   const bucket = new DirectoryBucket(
@@ -37,7 +48,17 @@ export function createDirectoryBucket(scope: StoreScope, key: Key | undefined): 
     `${store.name}-policy`,
     {
       bucket: bucketName,
-      policy: bucket.arn.apply((bucketArn) => JSON.stringify(s3DirectoryBucketPolicy({ bucketArn }))),
+      policy: pulumi
+        .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter])
+        .apply(([bucketArn, keyArn, perimeter]) =>
+          JSON.stringify(
+            s3DirectoryBucketPolicy({
+              bucketArn,
+              ...(keyArn ? { keyArn } : {}),
+              ...(perimeter ? { perimeter } : {}),
+            }),
+          ),
+        ),
     },
     { parent, ...SAFETY_SETTING },
   );

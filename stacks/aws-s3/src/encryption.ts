@@ -5,15 +5,21 @@ import { names } from '@checkpoints/naming';
 import { dataProtection, type StoreScope } from './scope';
 
 /** KMS deletes a key only after this wait; the longest AWS allows, to give a mistaken deletion time to be cancelled. */
-const KEY_DELETION_WINDOW_DAYS = 30;
+export const KEY_DELETION_WINDOW_DAYS = 30;
 
-/** The store's own KMS key (customer-managed encryption), rotated yearly, with an alias people can find. */
+/**
+ * The store's own KMS key (customer-managed encryption), rotated yearly, with an alias people can find.
+ * Generation 1 keeps the names the stack always gave; a later generation (`keyGeneration`) is a new key under
+ * new logical and alias names, so the earlier key and alias are released (retained in the account, never
+ * scheduled for deletion) rather than replaced, and stay readable through their alias (keyAlias, earlierKeyAliases).
+ */
 export function createStoreKey(scope: StoreScope): Key {
   const { store, parent } = scope;
+  const generation = generationSuffix(store.keyGeneration);
   const key = new Key(
-    `${store.name}-key`,
+    `${store.name}-key${generation}`,
     {
-      description: `Encrypts the checkpoints of store ${store.name} (${scope.nameContext.project}/${scope.nameContext.stack})`,
+      description: `Encrypts the checkpoints of store ${store.name} (${scope.nameContext.project}/${scope.nameContext.stack})${store.keyGeneration > 1 ? `, key generation ${store.keyGeneration}` : ''}`,
       keyUsage: 'ENCRYPT_DECRYPT',
       customerMasterKeySpec: 'SYMMETRIC_DEFAULT',
       enableKeyRotation: true,
@@ -22,12 +28,28 @@ export function createStoreKey(scope: StoreScope): Key {
     },
     { parent, ...dataProtection(store) },
   );
+  // Retained with the key: once a later generation releases them, the alias is how the store's roles still
+  // find the key to decrypt the checkpoints written under it.
   new Alias(
-    `${store.name}-key-alias`,
-    { name: names.kmsKeyAlias(scope.nameContext), targetKeyId: key.keyId },
-    { parent },
+    `${store.name}-key-alias${generation}`,
+    { name: keyAlias(scope, store.keyGeneration), targetKeyId: key.keyId },
+    { parent, retainOnDelete: true },
   );
   return key;
+}
+
+/** The logical and alias name suffix of a key generation: none for the first, `-gen<N>` after it. */
+function generationSuffix(generation: number): string {
+  return generation > 1 ? `-gen${generation}` : '';
+}
+
+export function keyAlias(scope: Pick<StoreScope, 'nameContext'>, generation: number): string {
+  return `${names.kmsKeyAlias(scope.nameContext)}${generationSuffix(generation)}`;
+}
+
+/** The aliases of the store's earlier key generations, oldest first. */
+export function earlierKeyAliases(scope: Pick<StoreScope, 'nameContext' | 'store'>): string[] {
+  return Array.from({ length: scope.store.keyGeneration - 1 }, (_, index) => keyAlias(scope, index + 1));
 }
 
 /**

@@ -10,13 +10,23 @@ import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
 import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/policy';
 import { defaultEncryptionRule } from './encryption';
-import { dataProtection, SAFETY_SETTING, type StoreBucket, type StoreScope } from './scope';
+import {
+  dataProtection,
+  SAFETY_SETTING,
+  type BucketPolicyInputs,
+  type StoreBucket,
+  type StoreScope,
+} from './scope';
 
 /**
  * The standard tier: a versioned general purpose bucket, private to its account, encrypted by default,
  * reachable over TLS 1.2+ only, with the store's retention as its lifecycle.
  */
-export function createGeneralPurposeBucket(scope: StoreScope, key: Key | undefined): StoreBucket {
+export function createGeneralPurposeBucket(
+  scope: StoreScope,
+  key: Key | undefined,
+  policyInputs: BucketPolicyInputs,
+): StoreBucket {
   const { store, parent } = scope;
   const bucket = new Bucket(
     `${store.name}-bucket`,
@@ -62,8 +72,10 @@ export function createGeneralPurposeBucket(scope: StoreScope, key: Key | undefin
     {
       bucket: bucketName,
       policy: pulumi
-        .all([bucket.arn, key?.arn])
-        .apply(([bucketArn, keyArn]) => JSON.stringify(s3BucketPolicy({ bucketArn, keyArn }))),
+        .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter])
+        .apply(([bucketArn, keyArn, perimeter]) =>
+          JSON.stringify(s3BucketPolicy({ bucketArn, keyArn, ...(perimeter ? { perimeter } : {}) })),
+        ),
     },
     // S3 refuses a policy while the public access block is still being written.
     { parent, ...SAFETY_SETTING, dependsOn: [publicAccessBlock, ownership] },

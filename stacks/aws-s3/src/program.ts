@@ -10,6 +10,8 @@ import {
   firstName,
   iamPolicySize,
   loadStackSpec,
+  organizationTrailIssues,
+  CONFIG_NAMESPACE,
   physicalNameIssues,
   replacementIssues,
   storeComponentInputs,
@@ -19,17 +21,25 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { awsTrustPolicy } from '@checkpoints/policy';
+import { awsCiRoleArnPatterns, awsTrustPolicy } from '@checkpoints/policy';
+import { StackAudit, type AuditOutputs, type StackAuditArgs } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
+import { keyAlias } from './encryption';
 
 /** Builds every store of the stack's config; config is validated before any resource is registered. */
-export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
+export function checkpointStack(): {
+  stores: Record<string, StoreOutputs<pulumi.Output<string>>>;
+  audit: AuditOutputs | undefined;
+} {
   const { spec, region } = loadAwsStackSpec();
   for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stackName = pulumi.getStack();
   const account = deployingAccount();
   const accountRootArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:root`;
+  const ciRoleArnPatterns = pulumi
+    .all([account.partition, account.accountId])
+    .apply(([partition, accountId]) => awsCiRoleArnPatterns(partition, accountId));
   const roleBoundaryArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:policy/${names.awsStoreRoleBoundary({ project, stack: stackName })}`;
   const stores = spec.stores.map(
     (store) =>
@@ -41,9 +51,36 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
         stackName,
         accountRootArn,
         roleBoundaryArn,
+        ciRoleArnPatterns,
       }),
   );
-  return { stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])) };
+  return {
+    stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])),
+    audit: stackAudit(spec, stores, { project, stackName, region, ...account }),
+  };
+}
+
+/**
+ * Where the audited stores' data events are recorded: the declared organization trail (which the stack
+ * cannot inspect: docs/aws.md says what it must select), else one trail for the whole stack; none when no
+ * store is audited.
+ */
+function stackAudit(
+  spec: StackSpec,
+  stores: CheckpointStore[],
+  where: Omit<StackAuditArgs, 'stack' | 'audited'>,
+): AuditOutputs | undefined {
+  const audited = spec.stores.flatMap((store, index) =>
+    store.audit ? [{ store, bucketArn: stores[index]!.bucketArn }] : [],
+  );
+  if (audited.length === 0) return undefined;
+  const { organizationTrail } = spec;
+  return new StackAudit('audit', {
+    stack: spec,
+    audited,
+    ...where,
+    ...(organizationTrail === undefined ? {} : { organizationTrail }),
+  }).outputs;
 }
 
 /** The common spec with the AWS rules, and `aws:region`, every problem of both reported at once. */
@@ -51,6 +88,9 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
   const source = `Pulumi.${pulumi.getStack()}.yaml`;
   const region = new pulumi.Config('aws').get('region');
   const issues: ConfigIssue[] = awsRules.regionIssues(region);
+  issues.push(
+    ...organizationTrailIssues(pulumi.runtime.allConfig()[`${CONFIG_NAMESPACE}:organizationTrail`], region),
+  );
   const rules = region !== undefined && issues.length === 0 ? awsRules.forRegion(region) : awsRules;
   let spec: StackSpec | undefined;
   try {
@@ -117,7 +157,7 @@ export function awsPhysicalNames(store: StoreSpec): Record<string, string | stri
   return {
     'S3 bucket': bucket,
     'IAM role': [names.iamRole(ctx, 'writer'), names.iamRole(ctx, 'reader')],
-    'KMS alias': names.kmsKeyAlias(ctx),
+    'KMS alias': keyAlias({ nameContext: ctx }, store.keyGeneration),
   };
 }
 

@@ -1,6 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { StoreSpec } from '@checkpoints/config';
 import type { NameContext } from '@checkpoints/naming';
+import type { S3Perimeter } from '@checkpoints/policy';
 
 /** What every resource of one store is built from. */
 export interface StoreScope {
@@ -27,6 +28,13 @@ export function dataProtection(store: StoreSpec): pulumi.CustomResourceOptions {
  * the bucket while its checkpoints are still there.
  */
 export const SAFETY_SETTING: pulumi.CustomResourceOptions = { retainOnDelete: true };
+
+/** What a store's bucket policy needs beyond the bucket's own ARN: the key it accepts and who may reach it. */
+export interface BucketPolicyInputs {
+  keyArn: pulumi.Output<string | undefined>;
+  /** Undefined when the store declares no perimeter (`network: { public: true }`, or none outside prod). */
+  perimeter: pulumi.Output<S3Perimeter | undefined>;
+}
 
 /** The bucket a store's roles and outputs point at, whichever kind it is. */
 export interface StoreBucket {

@@ -63,11 +63,8 @@ describe('change plan on S3 (dev)', () => {
     const deleted = removed!.resources
       .filter((change) => change.kind === 'deleted')
       .map((change) => change.type);
-    expect([...new Set(deleted)].sort()).toEqual([
-      'aws:iam/role:Role',
-      'aws:iam/rolePolicy:RolePolicy',
-      'aws:kms/alias:Alias',
-    ]);
+    // The key's alias stays with the key: a later key generation's roles find the key by it.
+    expect([...new Set(deleted)].sort()).toEqual(['aws:iam/role:Role', 'aws:iam/rolePolicy:RolePolicy']);
     expect(result.dataLoss).toEqual([]);
   });
 
@@ -77,6 +74,22 @@ describe('change plan on S3 (dev)', () => {
     expect(changed.map((change) => [change.name, change.kind, change.changedInputs])).toEqual([
       ['llm-pretrain-lifecycle', 'updated', ['rules']],
     ]);
+    expect(result.dataLoss).toEqual([]);
+  });
+
+  it('keyGeneration 2 releases the generation-1 key and alias (kept, not replaced) and creates new ones', async () => {
+    const result = await plan([store], [{ ...store, keyGeneration: 2 }]);
+    const keyChanges = result.stores[0]!.resources.filter((change) => change.type.startsWith('aws:kms/')).map(
+      (change) => [change.name, change.kind],
+    );
+    expect(keyChanges.sort()).toEqual(
+      [
+        ['llm-pretrain-key', 'released'],
+        ['llm-pretrain-key-alias', 'released'],
+        ['llm-pretrain-key-alias-gen2', 'created'],
+        ['llm-pretrain-key-gen2', 'created'],
+      ].sort(),
+    );
     expect(result.dataLoss).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { childrenOf, customResources, type Snapshot } from '@checkpoints/synth';
+import { childrenOf, type Snapshot } from '@checkpoints/synth';
 import { ACCOUNT, documentOf, renderStack, resource, TYPES } from './render-stack';
 
 const bucketName = 'checkpoints-aws-prod-llm-pretrain-fast-ec493e--use1-az4--x-s3';
@@ -66,7 +66,7 @@ describe('high-throughput tier (S3 Express One Zone), customer-managed encryptio
       TYPES.publicAccessBlock,
       TYPES.versioning,
     ];
-    expect(customResources(snapshot).filter((r) => generalPurposeOnly.includes(r.type))).toEqual([]);
+    expect(childrenOf(snapshot, store).filter((r) => generalPurposeOnly.includes(r.type))).toEqual([]);
   });
 
   it('encrypts by default with SSE-KMS and the store key', () => {
@@ -81,38 +81,67 @@ describe('high-throughput tier (S3 Express One Zone), customer-managed encryptio
     });
   });
 
-  it('guards CreateSession with TLS 1.2 and lets S3 Lifecycle expire objects', () => {
+  it('guards CreateSession with TLS 1.2, the store key only and the perimeter, and lets S3 Lifecycle expire objects', () => {
     const policy = resource(snapshot, 'bucketPolicy', 'llm-pretrain-fast-policy');
     expect(policy.inputs['bucket']).toBe(bucketName);
-    expect(documentOf(policy)).toEqual({
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Sid: 'DenyInsecureTransport',
-          Effect: 'Deny',
-          Principal: '*',
-          Action: ['s3express:CreateSession'],
-          Resource: [bucketArn],
-          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    const statements = documentOf(policy).Statement;
+    expect(statements.map((statement) => statement.Sid)).toEqual([
+      'DenyInsecureTransport',
+      'DenyOutdatedTls',
+      'AllowLifecycleExpiry',
+      'DenyOtherEncryption',
+      'DenyOtherKmsKeys',
+      'DenySessionsOutsidePerimeter',
+      'DenyWriteSessionsOutsidePerimeter',
+    ]);
+    expect(statements.slice(0, 5)).toEqual([
+      {
+        Sid: 'DenyInsecureTransport',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: ['s3express:CreateSession'],
+        Resource: [bucketArn],
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+      {
+        Sid: 'DenyOutdatedTls',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: ['s3express:CreateSession'],
+        Resource: [bucketArn],
+        Condition: { NumericLessThan: { 's3express:TlsVersion': 1.2 } },
+      },
+      {
+        Sid: 'AllowLifecycleExpiry',
+        Effect: 'Allow',
+        Principal: { Service: ['lifecycle.s3.amazonaws.com'] },
+        Action: ['s3express:CreateSession'],
+        Resource: [bucketArn],
+        Condition: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
+      },
+      {
+        Sid: 'DenyOtherEncryption',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: ['s3express:CreateSession'],
+        Resource: [bucketArn],
+        Condition: {
+          StringNotEquals: { 's3express:x-amz-server-side-encryption': 'aws:kms' },
+          Null: { 's3express:x-amz-server-side-encryption': 'false' },
         },
-        {
-          Sid: 'DenyOutdatedTls',
-          Effect: 'Deny',
-          Principal: '*',
-          Action: ['s3express:CreateSession'],
-          Resource: [bucketArn],
-          Condition: { NumericLessThan: { 's3express:TlsVersion': 1.2 } },
+      },
+      {
+        Sid: 'DenyOtherKmsKeys',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: ['s3express:CreateSession'],
+        Resource: [bucketArn],
+        Condition: {
+          StringNotEquals: { 's3express:x-amz-server-side-encryption-aws-kms-key-id': keyArn },
+          Null: { 's3express:x-amz-server-side-encryption-aws-kms-key-id': 'false' },
         },
-        {
-          Sid: 'AllowLifecycleExpiry',
-          Effect: 'Allow',
-          Principal: { Service: ['lifecycle.s3.amazonaws.com'] },
-          Action: ['s3express:CreateSession'],
-          Resource: [bucketArn],
-          Condition: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
-        },
-      ],
-    });
+      },
+    ]);
   });
 
   // What the rules do is judged in retention.spec.ts; here only the order S3 needs.
@@ -129,6 +158,7 @@ describe('high-throughput tier, provider-managed encryption', () => {
     expect(resource(snapshot, 'encryption', 'llm-pretrain-fast-encryption').inputs['rules']).toEqual([
       { applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' } },
     ]);
-    expect(snapshot.resources.filter((r) => r.type === TYPES.key)).toEqual([]);
+    // The only key is the stack audit's (prod): its trail's log files are encrypted, not the store.
+    expect(snapshot.resources.filter((r) => r.type === TYPES.key).map((r) => r.name)).toEqual(['audit-key']);
   });
 });

@@ -40,6 +40,17 @@ const RETAINED_IN_EVERY_ENVIRONMENT = [
   'llm-pretrain-versioning safety retain=true',
 ];
 
+/** The stack audit's log bucket, its settings and (prod) its key: the stores are confidential and restricted. */
+const AUDIT_RETAINED = [
+  'audit-bucket data retain=true',
+  'audit-encryption safety retain=true',
+  'audit-lifecycle safety retain=true',
+  'audit-ownership safety retain=true',
+  'audit-policy safety retain=true',
+  'audit-public-access-block safety retain=true',
+  'audit-versioning safety retain=true',
+];
+
 describe('protection', () => {
   it.each(['dev', 'staging', 'prod'])(
     '%s: every bucket, key and safety setting is retained on delete, so no deploy deletes it',
@@ -51,16 +62,27 @@ describe('protection', () => {
           { ...fastStore, encryption: 'customer-managed' },
         ],
       });
-      expect(guarded(snapshot)).toEqual(RETAINED_IN_EVERY_ENVIRONMENT);
-      // Nothing else is retained: a role left behind would keep its access to the released bucket.
-      const retained = customResources(snapshot).filter((resource) => resource.retainOnDelete);
-      expect(retained).toHaveLength(RETAINED_IN_EVERY_ENVIRONMENT.length);
+      const audit =
+        environment === 'prod' ? [...AUDIT_RETAINED, 'audit-key key retain=true'].sort() : AUDIT_RETAINED;
+      expect(guarded(snapshot)).toEqual([...audit, ...RETAINED_IN_EVERY_ENVIRONMENT]);
+      // Nothing else is retained but the trail and the key aliases (a released key stays findable by its alias):
+      // a role left behind would keep its access to the released bucket.
+      const holders = new Set(dataHolders(snapshot).map((holder) => holder.name));
+      const retained = customResources(snapshot).filter((r) => r.retainOnDelete && !holders.has(r.name));
+      expect(retained.map((r) => r.name).sort()).toEqual([
+        'audit-trail',
+        'llm-fast-key-alias',
+        'llm-pretrain-key-alias',
+      ]);
     },
   );
 
   it('prod default: the buckets and keys are protected, nothing else', async () => {
     const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     expect(protectedResources(snapshot)).toEqual([
+      'audit-bucket',
+      'audit-key',
+      'audit-trail',
       'llm-fast-bucket',
       'llm-fast-key',
       'llm-pretrain-bucket',
@@ -104,7 +126,10 @@ describe('tags', () => {
 
   it('puts the standard tags in the inputs of every taggable resource', () => {
     const taggable: string[] = [TYPES.bucket, TYPES.directoryBucket, TYPES.key, TYPES.role];
-    const tagged = customResources(snapshot).filter((resource) => taggable.includes(resource.type));
+    // The stack audit's resources carry the stack's tags, not a store's: audit.spec.ts.
+    const tagged = customResources(snapshot).filter(
+      (resource) => taggable.includes(resource.type) && !resource.name.startsWith('audit-'),
+    );
     expect(tagged.map((resource) => resource.name).sort()).toEqual([
       'llm-fast-bucket',
       'llm-fast-key',
@@ -148,7 +173,12 @@ describe('outputs', () => {
     const role = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`;
     const standardUri = 's3://checkpoints-aws-prod-llm-pretrain-0d2516/';
     const fastUri = 's3://checkpoints-aws-prod-llm-fast-3c7d3e--use1-az4--x-s3/';
+    const trail = 'checkpoints-aws-prod-audit-log-8850b8';
     expect(snapshot.outputs).toEqual({
+      audit: {
+        trail: `arn:aws:cloudtrail:us-east-1:${ACCOUNT}:trail/${trail}`,
+        logBucket: `s3://${trail}/AWSLogs/`,
+      },
       stores: {
         'llm-pretrain': {
           uri: standardUri,

@@ -51,3 +51,17 @@ describe('synth --base on S3: changes that would replace a data holder are refus
     expect(result.status).toBe(0);
   });
 });
+
+describe('synth --base on S3: a new key generation', () => {
+  it('exits 0, not data loss: the plan releases the old key and creates the new one, replacing nothing', async () => {
+    const result = await synthAgainst([store], [{ ...store, keyGeneration: 2 }]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Change plan');
+    expect(result.stdout).toContain('release llm-pretrain-key (aws:kms/key:Key) [key]: released');
+    expect(result.stdout).toMatch(/\+\s+llm-pretrain-key-gen2 \(aws:kms\/key:Key\) \[key\]: created/);
+    expect(result.stdout).toContain(
+      'No resource holding checkpoints or their keys would be deleted or replaced.',
+    );
+  });
+});

@@ -19,6 +19,7 @@ describe('Pulumi.yaml', () => {
       'aws:region',
       'checkpoints:costCenter',
       'checkpoints:environment',
+      'checkpoints:organizationTrail',
       'checkpoints:owner',
       'checkpoints:stores',
     ]);

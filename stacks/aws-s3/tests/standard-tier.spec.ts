@@ -187,8 +187,10 @@ describe('standard tier, customer-managed encryption', () => {
       'DenyOutdatedTls',
       'DenyOtherEncryption',
       'DenyOtherKmsKeys',
+      'DenyDataOutsidePerimeter',
+      'DenyListingOutsidePerimeter',
     ]);
-    expect(statements.slice(2)).toEqual([
+    expect(statements.slice(2, 4)).toEqual([
       {
         Sid: 'DenyOtherEncryption',
         Effect: 'Deny',

@@ -81,7 +81,44 @@ const ADMINISTRATOR_POLICY: PolicyDocument = {
  */
 const SECURE = { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3', 's3express:TlsVersion': '1.3' };
 
+/**
+ * Where a request comes from, as S3 sees it: through a VPC endpoint (aws:SourceVpce and aws:SourceVpc set,
+ * aws:SourceIp absent) or over the internet (aws:SourceIp only).
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html (aws:SourceVpc,
+ * aws:SourceVpce, aws:SourceIp: "If the request comes from a host that uses an Amazon VPC endpoint, then the
+ * aws:SourceIp key is not available").
+ */
+export type AwsNetworkOrigin = { vpcEndpoint: string; vpc: string } | { sourceIp: string };
+
+function originContext(origin: AwsNetworkOrigin | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return 'sourceIp' in origin
+    ? { 'aws:SourceIp': origin.sourceIp }
+    : { 'aws:SourceVpce': origin.vpcEndpoint, 'aws:SourceVpc': origin.vpc };
+}
+
+/**
+ * A network the bucket policy's perimeter admits (its first listed endpoint, VPC or range), or undefined when
+ * the policy names none: access is judged from there by default, the strongest position a principal can take.
+ */
+export function insideOrigin(bucketPolicy: PolicyDocument | undefined): AwsNetworkOrigin | undefined {
+  for (const statement of statements(bucketPolicy)) {
+    if (statement.Effect !== 'Deny' || statement.Condition === undefined) continue;
+    const condition = statement.Condition as Record<string, Record<string, string | string[]> | undefined>;
+    const first = (operator: string, key: string) => [condition[operator]?.[key] ?? []].flat()[0];
+    const vpcEndpoint = first('StringNotEqualsIfExists', 'aws:SourceVpce');
+    const vpc = first('StringNotEqualsIfExists', 'aws:SourceVpc');
+    if (vpcEndpoint !== undefined) return { vpcEndpoint, vpc: vpc ?? 'vpc-00000000' };
+    if (vpc !== undefined) return { vpcEndpoint: 'vpce-00000000', vpc };
+    const range = first('NotIpAddressIfExists', 'aws:SourceIp');
+    if (range !== undefined) return { sourceIp: range.split('/')[0] ?? range };
+  }
+  return undefined;
+}
+
 interface StoreTargets {
+  /** The network every S3 request of the analysis comes from. */
+  origin: Record<string, string>;
   partition: string;
   accountId: string;
   region: string;
@@ -92,8 +129,17 @@ interface StoreTargets {
   roles: AwsPrincipal[];
 }
 
-export async function awsStoreAccess({ store, render, bootstrap }: StoreAccessInput): Promise<AccessGrant[]> {
-  const targets = storeTargets(store.resources, bootstrap?.resources ?? render.resources);
+/**
+ * Who may do what on the store, each request made from `origin` (default: inside the store's perimeter,
+ * see insideOrigin; outside any perimeter when the bucket policy declares none).
+ */
+export async function awsStoreAccess(
+  { store, render, bootstrap }: StoreAccessInput,
+  origin?: AwsNetworkOrigin,
+): Promise<AccessGrant[]> {
+  // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
+  const own = store.resources.filter((resource) => resource.parent === store.urn);
+  const targets = storeTargets(own, bootstrap?.resources ?? render.resources, origin);
   if (targets === undefined) return [];
   const principals: AwsPrincipal[] = [
     ...targets.roles,
@@ -152,12 +198,13 @@ function operationRequests(
   const bucket = (action: string, context: Record<string, string | string[]> = {}): AwsRequest => ({
     action,
     resource: bucketArn,
-    context,
+    context: { ...targets.origin, ...context },
     ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
   });
   const object = (action: string): AwsRequest => ({
     action,
     resource: `${bucketArn}/checkpoint`,
+    context: targets.origin,
     ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
   });
   // SSE-KMS: S3 calls KMS as the requester, so reading needs Decrypt and writing GenerateDataKey on the
@@ -380,10 +427,15 @@ async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets):
         ? {
             action: 's3express:CreateSession',
             resource: targets.bucketArn,
-            context: { 's3express:SessionMode': 'ReadOnly' },
+            context: { ...targets.origin, 's3express:SessionMode': 'ReadOnly' },
             resourcePolicy: selfPolicy,
           }
-        : { action: 's3:GetObject', resource: `${targets.bucketArn}/checkpoint`, resourcePolicy: selfPolicy },
+        : {
+            action: 's3:GetObject',
+            resource: `${targets.bucketArn}/checkpoint`,
+            context: targets.origin,
+            resourcePolicy: selfPolicy,
+          },
       ...(targets.key && keyPolicy
         ? [
             {
@@ -410,6 +462,7 @@ function statements(document: PolicyDocument | undefined): Statement[] {
 function storeTargets(
   resources: readonly RenderedResource[],
   iamResources: readonly RenderedResource[],
+  origin: AwsNetworkOrigin | undefined,
 ): StoreTargets | undefined {
   const bucket = resources.find(
     (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
@@ -471,6 +524,7 @@ function storeTargets(
       };
     });
   return {
+    origin: originContext(origin ?? insideOrigin(bucketPolicy)),
     partition,
     accountId,
     region,

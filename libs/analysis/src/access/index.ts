@@ -19,6 +19,15 @@ import {
 } from './model';
 
 export * from './model';
+export {
+  allowed as awsRequestAllowed,
+  awsStoreAccess,
+  defaultKeyPolicy as awsDefaultKeyPolicy,
+  insideOrigin,
+  type AwsNetworkOrigin,
+  type AwsPrincipal,
+  type PolicyDocument,
+} from './aws';
 
 const BY_CLOUD: Record<Cloud, (input: StoreAccessInput) => Promise<AccessGrant[]>> = {
   aws: awsStoreAccess,

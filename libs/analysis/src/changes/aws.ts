@@ -89,6 +89,15 @@ export const awsChangeRules: CloudChangeRules = {
         { input: 'namePrefix', source: `${TF}/kms_alias: name_prefix is ForceNew in the provider schema` },
       ],
     },
+    // The stack trail: replacing it (a new name) leaves the stores unrecorded between the delete and the create.
+    'aws:cloudtrail/trail:Trail': {
+      replacedBy: [{ input: 'name', source: `${TF}/cloudtrail: name - (Required, Forces new resource)` }],
+    },
+    'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration': {
+      holds: 'safety',
+      // Enables Object Lock on an existing bucket in place, where the bucket's objectLockEnabled replaces it.
+      replacedBy: bucketKeyed('s3_bucket_object_lock_configuration'),
+    },
     'aws:iam/role:Role': {
       replacedBy: [
         { input: 'name', source: `${TF}/iam_role: name - (Optional, Forces new resource)` },

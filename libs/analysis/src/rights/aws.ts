@@ -17,6 +17,8 @@ const IAM =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsidentityandaccessmanagementiam.html';
 const KMS =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awskeymanagementservice.html';
+const CLOUDTRAIL =
+  'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudtrail.html';
 
 /** A bucket sub-resource: one Put (deleting it is authorised as its Put too) and one Get. */
 const bucketSetting = (put: string, get: string, source = S3): ResourceRights => ({
@@ -104,6 +106,32 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
     source: `${KMS}; https://docs.aws.amazon.com/kms/latest/developerguide/tagging-permissions.html`,
   },
+  // StopLogging is never needed: the trail always logs (and the prod deploy identity is denied it and
+  // DeleteTrail, so no deploy can blind the audit).
+  'aws:cloudtrail/trail:Trail': {
+    create: [
+      'cloudtrail:CreateTrail',
+      'cloudtrail:AddTags',
+      'cloudtrail:PutEventSelectors',
+      'cloudtrail:StartLogging',
+    ],
+    update: [
+      'cloudtrail:UpdateTrail',
+      'cloudtrail:PutEventSelectors',
+      'cloudtrail:AddTags',
+      'cloudtrail:RemoveTags',
+      'cloudtrail:StartLogging',
+    ],
+    delete: ['cloudtrail:DeleteTrail'],
+    read: [
+      'cloudtrail:DescribeTrails',
+      'cloudtrail:GetTrailStatus',
+      'cloudtrail:GetEventSelectors',
+      'cloudtrail:GetInsightSelectors',
+      'cloudtrail:ListTags',
+    ],
+    source: `${CLOUDTRAIL}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudtrail`,
+  },
   'aws:kms/alias:Alias': {
     // Alias calls are authorised on the alias and on its key (the linked right below).
     create: ['kms:CreateAlias'],
@@ -152,6 +180,22 @@ function requests(
     const context: Record<string, string> =
       action === 's3express:CreateSession' ? { 's3express:SessionMode': 'ReadOnly' } : {};
     return [{ action, resource: arn, context }];
+  }
+  if (resource.type === 'aws:cloudtrail/trail:Trail') {
+    // DescribeTrails supports no resource but `*` (an account-wide listing).
+    if (permission === 'cloudtrail:DescribeTrails') return [{ action: permission, resource: '*' }];
+    const context =
+      permission === 'cloudtrail:CreateTrail' || permission === 'cloudtrail:AddTags'
+        ? tagContext('aws:RequestTag', resource.inputs['tags'])
+        : {};
+    const name = stringInput(resource, 'name') ?? resource.name;
+    return [
+      {
+        action: permission,
+        resource: `arn:${partition}:cloudtrail:${region}:${accountId}:trail/${name}`,
+        context,
+      },
+    ];
   }
   if (resource.type === 'aws:iam/role:Role' || resource.type === 'aws:iam/rolePolicy:RolePolicy') {
     const name = stringInput(resource, resource.type === 'aws:iam/role:Role' ? 'name' : 'role') ?? '';

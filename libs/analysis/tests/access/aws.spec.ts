@@ -1,4 +1,4 @@
-import { analyzeAccess, type Operation } from '../../src';
+import { analyzeAccess, awsStoreAccess, storesOf, type AwsNetworkOrigin, type Operation } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /**
@@ -26,6 +26,10 @@ interface Row {
   /** A CI deploy role of `environment`, from a bootstrap render. */
   ci?: { environment: string; policy: object[] };
   keyPolicy?: object[];
+  /** The bucket's own policy (absent: none). */
+  bucketPolicy?: object[];
+  /** Where the requests come from (absent: inside the bucket policy's perimeter, if any). */
+  origin?: AwsNetworkOrigin;
   directory?: boolean;
   principal: string;
   operation: Operation;
@@ -190,6 +194,101 @@ const rows: Row[] = [
   },
 ];
 
+/** A writer that may read the store, the starting point of the perimeter rows. */
+const READING_WRITER = {
+  policy: [
+    allow(['s3:GetObject'], [`arn:aws:s3:::${BUCKET}/*`]),
+    allow(['kms:Decrypt'], [KEY], { StringEquals: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' } }),
+  ],
+};
+const ENDPOINT = 'vpce-0a1b2c3d4e5f60718';
+const VPC = 'vpc-0a1b2c3d4e5f60718';
+/** The perimeter statement of AWS's data perimeter examples: deny unless from the listed endpoint or range. */
+const perimeterDeny = (condition: object) => ({
+  Sid: 'DenyDataOutsidePerimeter',
+  Effect: 'Deny',
+  Principal: '*',
+  Action: ['s3:GetObject*', 's3:PutObject*'],
+  Resource: [`arn:aws:s3:::${BUCKET}/*`],
+  Condition: { ...condition, BoolIfExists: { 'aws:PrincipalIsAWSService': 'false' } },
+});
+const VPCE_OR_RANGE = perimeterDeny({
+  StringNotEqualsIfExists: { 'aws:SourceVpce': [ENDPOINT] },
+  NotIpAddressIfExists: { 'aws:SourceIp': ['203.0.113.0/24'] },
+});
+const IP_SOURCE =
+  'https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-sourceip';
+const VPCE_SOURCE =
+  'https://docs.aws.amazon.com/AmazonS3/latest/userguide/example-bucket-policies-vpc-endpoint.html';
+
+rows.push(
+  {
+    rule: 'perimeter: a request through the listed VPC endpoint is allowed',
+    source: VPCE_SOURCE,
+    writer: READING_WRITER,
+    bucketPolicy: [VPCE_OR_RANGE],
+    origin: { vpcEndpoint: ENDPOINT, vpc: VPC },
+    principal: 'writer',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'perimeter: through another VPC endpoint it is denied',
+    source: VPCE_SOURCE,
+    writer: READING_WRITER,
+    bucketPolicy: [VPCE_OR_RANGE],
+    origin: { vpcEndpoint: 'vpce-11111111111111111', vpc: VPC },
+    principal: 'writer',
+    operation: 'read',
+    expected: false,
+  },
+  {
+    rule: 'perimeter: from the internet outside the listed range it is denied, even for the account',
+    source: IP_SOURCE,
+    writer: READING_WRITER,
+    bucketPolicy: [VPCE_OR_RANGE],
+    origin: { sourceIp: '198.51.100.7' },
+    principal: 'writer',
+    operation: 'read',
+    expected: false,
+  },
+  {
+    rule: 'perimeter: from an address of the listed range it is allowed (no endpoint: aws:SourceVpce absent)',
+    source: IP_SOURCE,
+    writer: READING_WRITER,
+    bucketPolicy: [VPCE_OR_RANGE],
+    origin: { sourceIp: '203.0.113.9' },
+    principal: 'writer',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'perimeter: a listed VPC admits every endpoint of it (aws:SourceVpc)',
+    source:
+      'https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-sourcevpc',
+    writer: READING_WRITER,
+    bucketPolicy: [perimeterDeny({ StringNotEqualsIfExists: { 'aws:SourceVpc': [VPC] } })],
+    origin: { vpcEndpoint: 'vpce-11111111111111111', vpc: VPC },
+    principal: 'writer',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'perimeter: one statement ANDs its keys, so listing endpoint and range in two statements would deny both',
+    source:
+      'https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-logic-multiple-context-keys-or-values.html',
+    writer: READING_WRITER,
+    bucketPolicy: [
+      perimeterDeny({ StringNotEqualsIfExists: { 'aws:SourceVpce': [ENDPOINT] } }),
+      perimeterDeny({ NotIpAddressIfExists: { 'aws:SourceIp': ['203.0.113.0/24'] } }),
+    ],
+    origin: { vpcEndpoint: ENDPOINT, vpc: VPC },
+    principal: 'writer',
+    operation: 'read',
+    expected: false,
+  },
+);
+
 function storeRender(row: Row) {
   const bucketName = row.directory ? `${BUCKET}--use1-az4--x-s3` : BUCKET;
   const writerName = 'ckpt-writer-role';
@@ -225,6 +324,14 @@ function storeRender(row: Row) {
       name: 'access',
       policy: doc(...(row.writer?.policy ?? [])),
     }),
+    ...(row.bucketPolicy
+      ? [
+          resource('aws:s3/bucketPolicy:BucketPolicy', 'ckpt-policy', {
+            bucket: bucketName,
+            policy: doc(...row.bucketPolicy),
+          }),
+        ]
+      : []),
   ]);
 }
 
@@ -256,8 +363,13 @@ function bootstrapRender(row: Row) {
 
 describe('AWS effective access', () => {
   it.each(rows.map((row) => [row.rule, row] as const))('%s', async (_rule, row) => {
-    const [store] = (await analyzeAccess(storeRender(row), bootstrapRender(row))).stores;
-    const granted = store?.grants.some(
+    const render = storeRender(row);
+    const bootstrap = bootstrapRender(row);
+    const [rendered] = storesOf(render);
+    const grants = row.origin
+      ? await awsStoreAccess({ store: rendered!, render, bootstrap }, row.origin)
+      : (await analyzeAccess(render, bootstrap)).stores[0]?.grants;
+    const granted = grants?.some(
       (grant) => grant.principal.label === row.principal && grant.operation === row.operation,
     );
     expect([row.source, granted]).toEqual([row.source, row.expected]);

@@ -1,4 +1,14 @@
-import { AWS_AZ_IDS, AWS_REGIONS, awsPartitionOf, S3_EXPRESS_ZONES, type AwsPartition } from '../facts/aws';
+import {
+  AWS_AZ_IDS,
+  AWS_REGIONS,
+  AWS_TRAIL_ARN,
+  AWS_VPC_ENDPOINT_ID,
+  AWS_VPC_ID,
+  awsPartitionOf,
+  PRIVATE_IPV4_RANGES,
+  S3_EXPRESS_ZONES,
+  type AwsPartition,
+} from '../facts/aws';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
@@ -117,6 +127,15 @@ function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: 
       store.tier === 'standard'
         ? 'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead, and remove retention.softDeleteDays or set it to 0'
         : 'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays or set it to 0',
+    );
+  }
+  checkNetwork(store, report);
+  checkRecovery(store, report, region);
+  if ([store.name, ...store.formerNames].includes(AWS_AUDIT_LOG_NAME)) {
+    report(
+      store.name === AWS_AUDIT_LOG_NAME ? 'name' : 'formerNames',
+      AWS_AUDIT_LOG_NAME,
+      `is the name the stack's audit log bucket is derived from (its CloudTrail trail writes there); choose another store name`,
     );
   }
   const partition = region === undefined ? undefined : awsPartitionOf(region);
@@ -258,4 +277,149 @@ function principalProblem(principal: string): string {
     return `is a role session, which cannot be trusted by name; use the role ARN: arn:${session[1]}:iam::${session[2]}:role/${session[3]}`;
   }
   return PRINCIPAL_FORMATS;
+}
+
+/** The name the stack trail's log bucket and trail names derive from, as a store's would: no store may take it. */
+export const AWS_AUDIT_LOG_NAME = 'audit-log';
+
+function checkNetwork({ network }: StoreSpec, report: Report): void {
+  if (network === undefined) return;
+  network.vpcEndpoints.forEach((id, index) => {
+    if (!AWS_VPC_ENDPOINT_ID.test(id)) {
+      report(
+        `network.vpcEndpoints[${index}]`,
+        id,
+        'allowed: a VPC endpoint ID, vpce- and 8 or 17 lowercase hexadecimal characters, e.g. vpce-0a1b2c3d4e5f60718 (aws ec2 describe-vpc-endpoints)',
+      );
+    }
+  });
+  network.vpcs.forEach((id, index) => {
+    if (!AWS_VPC_ID.test(id)) {
+      report(
+        `network.vpcs[${index}]`,
+        id,
+        'allowed: a VPC ID, vpc- and 8 or 17 lowercase hexadecimal characters, e.g. vpc-0a1b2c3d4e5f60718 (aws ec2 describe-vpcs)',
+      );
+    }
+  });
+  network.cidrs.forEach((cidr, index) => {
+    const range = PRIVATE_IPV4_RANGES.find((privateRange) => ipv4Within(cidr, privateRange));
+    if (range !== undefined) {
+      report(
+        `network.cidrs[${index}]`,
+        cidr,
+        `is a private range (within ${range}): S3 never sees a private source address in aws:SourceIp, since private traffic reaches it through a VPC endpoint; list that endpoint in network.vpcEndpoints or its VPC in network.vpcs instead`,
+      );
+    }
+  });
+}
+
+/** Whether an IPv4 CIDR lies within another; false for IPv6 (none of the private ranges is IPv6). */
+function ipv4Within(cidr: string, outer: string): boolean {
+  const parse = (text: string) => {
+    const [address = '', bits = '32'] = text.split('/');
+    const octets = address.split('.').map(Number);
+    if (octets.length !== 4 || octets.some((octet) => !Number.isInteger(octet))) return undefined;
+    return { value: octets.reduce((sum, octet) => sum * 256 + octet, 0), bits: Number(bits) };
+  };
+  const inner = parse(cidr);
+  const range = parse(outer);
+  if (inner === undefined || range === undefined || inner.bits < range.bits) return false;
+  const size = 2 ** (32 - range.bits);
+  return Math.floor(inner.value / size) === Math.floor(range.value / size);
+}
+
+function checkRecovery(store: StoreSpec, report: Report, region: string | undefined): void {
+  const { replicaRegion, retentionLock } = store.recovery;
+  if (store.tier === 'high-throughput') {
+    if (replicaRegion !== undefined) {
+      report(
+        'recovery.replicaRegion',
+        replicaRegion,
+        'S3 directory buckets (tier high-throughput) have no replication; remove recovery.replicaRegion, or copy released checkpoints to a standard store that has one',
+      );
+    }
+    if (retentionLock !== undefined) {
+      report(
+        'recovery.retentionLock',
+        retentionLock,
+        'S3 directory buckets (tier high-throughput) have no Object Lock; remove recovery.retentionLock, or keep released checkpoints in a standard store that has one',
+      );
+    }
+    return;
+  }
+  if (retentionLock !== undefined) {
+    report(
+      'recovery.retentionLock',
+      retentionLock,
+      'is not built on AWS yet (S3 Object Lock in governance mode, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no lock while the config promised one',
+    );
+  }
+  if (replicaRegion === undefined) return;
+  if (!AWS_REGIONS.includes(replicaRegion)) {
+    report(
+      'recovery.replicaRegion',
+      replicaRegion,
+      `is not an AWS region (${PUBLISHED_REGIONS}); did you mean ${nearestValues(replicaRegion, AWS_REGIONS).join(', ')}?`,
+    );
+    return;
+  }
+  if (region === undefined) return;
+  if (replicaRegion === region) {
+    report(
+      'recovery.replicaRegion',
+      replicaRegion,
+      `is the store's own region (aws:region ${region}): a replica there survives no regional outage; name another region`,
+    );
+    return;
+  }
+  const home = awsPartitionOf(region);
+  if (awsPartitionOf(replicaRegion) !== home) {
+    report(
+      'recovery.replicaRegion',
+      replicaRegion,
+      `is in partition ${String(awsPartitionOf(replicaRegion))}, but aws:region ${region} is in ${String(home)}: S3 replicates within a partition only; name a region of ${String(home)}`,
+    );
+    return;
+  }
+  report(
+    'recovery.replicaRegion',
+    replicaRegion,
+    'is not built on AWS yet (S3 Cross-Region Replication, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no replica while the config promised one',
+  );
+}
+
+/**
+ * `checkpoints:organizationTrail`: the ARN of the existing (organization) trail that records the stores' data
+ * events instead of a stack trail, in the stack's partition. The stack cannot read the trail's selectors, so
+ * the docs say what it must record.
+ */
+export function organizationTrailIssues(
+  trail: string | undefined,
+  region: string | undefined,
+): ConfigIssue[] {
+  if (trail === undefined) return [];
+  const path = 'checkpoints:organizationTrail';
+  const match = AWS_TRAIL_ARN.exec(trail);
+  if (match === null) {
+    return [
+      {
+        path,
+        value: trail,
+        message:
+          'allowed: a trail ARN, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME (NAME: 3-128 letters, digits, ".", "_" or "-", a letter or digit at both ends); aws cloudtrail describe-trails prints it as TrailARN',
+      },
+    ];
+  }
+  const home = region === undefined ? undefined : awsPartitionOf(region);
+  if (home !== undefined && match[1] !== home) {
+    return [
+      {
+        path,
+        value: trail,
+        message: `is in partition ${String(match[1])}, but aws:region ${String(region)} is in ${home}: a trail records the events of its own partition only`,
+      },
+    ];
+  }
+  return [];
 }

@@ -1,4 +1,4 @@
-export { awsRules } from './aws';
+export { AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
 export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
   azureLocationIssues,

@@ -153,3 +153,33 @@ export const AWS_DEFAULT_QUOTAS = {
 export function iamPolicySize(document: unknown): number {
   return JSON.stringify(document).length;
 }
+
+/**
+ * EC2 resource IDs (VPC endpoints `vpce-…`, VPCs `vpc-…`): the prefix, a hyphen and 8 hexadecimal characters
+ * (IDs created before 2018) or 17 (the long ID format every new resource gets). Source: "Resource IDs",
+ * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/resource-ids.html (read 2026-12-01).
+ */
+export const AWS_VPC_ENDPOINT_ID = /^vpce-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+export const AWS_VPC_ID = /^vpc-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+
+/**
+ * Private (RFC 1918) and shared (RFC 6598) IPv4 ranges. `aws:SourceIp` never holds such an address: "If the
+ * request comes from a host that uses an Amazon VPC endpoint, then the aws:SourceIp key is not available",
+ * and a private address only ever reaches S3 through an endpoint. Source: "AWS global condition context keys",
+ * aws:SourceIp, https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-sourceip
+ * (read 2026-12-01).
+ */
+export const PRIVATE_IPV4_RANGES = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+] as const;
+
+/**
+ * A trail's ARN, `arn:PARTITION:cloudtrail:REGION:ACCOUNT:trail/NAME`; a trail name has 3-128 ASCII letters,
+ * digits, '.', '_' or '-', starts and ends with a letter or digit. Source: CloudTrail API Reference, CreateTrail,
+ * `Name`, https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_CreateTrail.html (read 2026-12-01).
+ */
+export const AWS_TRAIL_ARN =
+  /^arn:(aws|aws-cn|aws-us-gov):cloudtrail:([a-z]{2}(?:-[a-z]+)+-[0-9]+):([0-9]{12}):trail\/([A-Za-z0-9][A-Za-z0-9._-]{1,126}[A-Za-z0-9])$/;

@@ -10,6 +10,11 @@ export interface AwsStoreTarget {
   bucketArn: string;
   /** The store's KMS key, when customer-managed; absent when S3 manages the key. */
   keyArn?: string;
+  /**
+   * Aliases of the store's keys of earlier generations (`keyGeneration`), which stay in the account with
+   * their keys: objects written before a rotation are still encrypted under those keys.
+   */
+  earlierKeyAliases?: readonly string[];
   region: string;
 }
 
@@ -76,9 +81,31 @@ function directoryBucketStatements(
 function keyStatements(purpose: AwsStorePurpose, target: AwsStoreTarget): AwsPolicyStatement[] {
   if (target.keyArn === undefined) return [];
   const actions = purpose === 'writer' ? [...AWS_STORE_WRITER_ACTIONS.key] : ['kms:Decrypt'];
-  const statement = allow('UseStoreKey', actions, [target.keyArn]);
-  if (target.tier === 'high-throughput') return [statement];
-  return [{ ...statement, Condition: { StringEquals: { 'kms:ViaService': s3Endpoint(target.region) } } }];
+  const viaS3: Record<string, Record<string, string>> = target.tier === 'high-throughput'
+    ? {}
+    : { StringEquals: { 'kms:ViaService': s3Endpoint(target.region) } };
+  const current = { ...allow('UseStoreKey', actions, [target.keyArn]), ...conditionOf(viaS3) };
+  const earlier = target.earlierKeyAliases ?? [];
+  if (earlier.length === 0) return [current];
+  // A released key's ID is not in the program any more; its alias, retained with it, still names it.
+  // kms:ResourceAliases matches a key by the aliases it has: https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-resource-aliases
+  const anyKeyOfAccount = target.keyArn.replace(/:key\/.*$/, ':key/*');
+  return [
+    current,
+    {
+      ...allow('DecryptEarlierKeyGenerations', ['kms:Decrypt'], [anyKeyOfAccount]),
+      Condition: {
+        ...viaS3,
+        'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [...earlier] },
+      },
+    },
+  ];
+}
+
+function conditionOf(
+  condition: Record<string, Record<string, string>>,
+): Pick<AwsPolicyStatement, 'Condition'> {
+  return Object.keys(condition).length === 0 ? {} : { Condition: condition };
 }
 
 /** The S3 service name KMS sees in `kms:ViaService` for requests S3 makes on a caller's behalf. */

@@ -1,4 +1,4 @@
-import { s3BucketPolicy, s3DirectoryBucketPolicy } from './bucket-policy';
+import { awsCiRoleArnPatterns, s3BucketPolicy, s3DirectoryBucketPolicy } from './bucket-policy';
 import type { AwsPolicyStatement } from './types';
 
 const bucketArn = 'arn:aws:s3:::ckpt-bucket';
@@ -109,7 +109,74 @@ describe('s3DirectoryBucketPolicy', () => {
           Resource: [directoryArn],
           Condition: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
         },
+        {
+          Sid: 'DenyOtherEncryption',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3express:CreateSession'],
+          Resource: [directoryArn],
+          Condition: {
+            StringNotEquals: { 's3express:x-amz-server-side-encryption': 'AES256' },
+            Null: { 's3express:x-amz-server-side-encryption': 'false' },
+          },
+        },
       ],
+    });
+  });
+
+  it('with a customer-managed key, refuses a session that names another key', () => {
+    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, keyArn }).Statement;
+    expect(statements.find((statement) => statement.Sid === 'DenyOtherKmsKeys')?.Condition).toEqual({
+      StringNotEquals: { 's3express:x-amz-server-side-encryption-aws-kms-key-id': keyArn },
+      Null: { 's3express:x-amz-server-side-encryption-aws-kms-key-id': 'false' },
+    });
+  });
+});
+
+describe('the perimeter statements', () => {
+  const perimeter = {
+    vpcEndpoints: ['vpce-0a1b2c3d4e5f60718'],
+    vpcs: [],
+    cidrs: ['203.0.113.0/24'],
+    serviceRoleArns: ['arn:aws:iam::123456789012:role/replication'],
+    ciRoleArnPatterns: awsCiRoleArnPatterns('aws', '123456789012'),
+  };
+
+  it('general purpose: data outside the perimeter for all but S3 acting as the replication role; listings for CI too', () => {
+    const statements = s3BucketPolicy({ bucketArn, perimeter }).Statement.slice(2);
+    expect(
+      statements.map((statement) => [statement.Sid, statement.Condition?.['ArnNotLikeIfExists']]),
+    ).toEqual([
+      ['DenyDataOutsidePerimeter', { 'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/replication'] }],
+      [
+        'DenyListingOutsidePerimeter',
+        {
+          'aws:PrincipalArn': [
+            'arn:aws:iam::123456789012:role/replication',
+            'arn:aws:iam::123456789012:role/checkpoints-*-preview',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-dev',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-staging',
+            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-prod',
+          ],
+        },
+      ],
+    ]);
+    expect(statements[0]?.Condition).toMatchObject({
+      StringNotEqualsIfExists: { 'aws:SourceVpce': ['vpce-0a1b2c3d4e5f60718'] },
+      NotIpAddressIfExists: { 'aws:SourceIp': ['203.0.113.0/24'] },
+      BoolIfExists: { 'aws:PrincipalIsAWSService': 'false' },
+    });
+  });
+
+  it('directory: read-write sessions outside the perimeter for everyone, read-only ones but for CI', () => {
+    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-2);
+    expect(statements.map((statement) => statement.Sid)).toEqual([
+      'DenySessionsOutsidePerimeter',
+      'DenyWriteSessionsOutsidePerimeter',
+    ]);
+    expect(statements[1]?.Condition?.['StringNotEqualsIfExists']).toEqual({
+      'aws:SourceVpce': ['vpce-0a1b2c3d4e5f60718'],
+      's3express:SessionMode': ['ReadOnly'],
     });
   });
 });

@@ -3,3 +3,4 @@ export * from './lifecycle';
 export * from './access';
 export * from './trust';
 export * from './bucket-policy';
+export * from './audit';

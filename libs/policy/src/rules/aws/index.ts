@@ -7,10 +7,13 @@ import { awsIamNoWildcardResources } from './aws-iam-no-wildcard-resources';
 import { awsKmsKeyRotation } from './aws-kms-key-rotation';
 import { awsS3AbortIncompleteUploads } from './aws-s3-abort-incomplete-uploads';
 import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
+import { awsS3DataEventsAudited } from './aws-s3-data-events-audited';
 import { awsS3DefaultEncryption } from './aws-s3-default-encryption';
 import { awsS3NoAcls } from './aws-s3-no-acls';
+import { awsS3NetworkPerimeter } from './aws-s3-network-perimeter';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
 import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
+import { awsS3StoreKeyOnly } from './aws-s3-store-key-only';
 import { awsS3TlsOnly } from './aws-s3-tls-only';
 import { awsS3Versioning } from './aws-s3-versioning';
 
@@ -21,10 +24,13 @@ export const awsPolicies: SourcedPolicy[] = [
   awsS3NoAcls,
   awsS3TlsOnly,
   awsS3DefaultEncryption,
+  awsS3StoreKeyOnly,
   awsKmsKeyRotation,
   awsS3Versioning,
   awsS3AbortIncompleteUploads,
   awsS3NoForceDestroy,
+  awsS3NetworkPerimeter,
+  awsS3DataEventsAudited,
   awsIamNoLongLivedCredentials,
   awsIamNoWildcardActions,
   awsIamNoWildcardResources,

@@ -1,5 +1,5 @@
 /** Resources for the AWS rules' specs: a compliant store of each kind, linked as a real preview links it. */
-import type { ResourceUnderTest } from '../../testing';
+import { standardTagSet, type ResourceUnderTest } from '../../testing';
 import { urnOf } from '../spec-support';
 
 export const T = {
@@ -140,4 +140,99 @@ function settingsOf<P extends string>(
 /** An IAM document as a JSON input. */
 export function doc(...statements: object[]): string {
   return JSON.stringify({ Version: '2012-10-17', Statement: statements });
+}
+
+/** A rendered AWS store as the audit, perimeter and key rules see it: component, bucket, key and policy. */
+export const STORE_URN = 'urn:pulumi:test::spec::checkpoints:aws:CheckpointStore::ckpt';
+export const FIXTURE_BUCKET = 'ckpt-bucket';
+export const FIXTURE_KEY = 'arn:aws:kms:us-east-1:123456789012:key/11111111-2222-4333-8444-555555555555';
+
+export interface StoreFixture {
+  environment?: string;
+  audit?: boolean;
+  publicNetwork?: boolean;
+  directory?: boolean;
+  /** Statements of the bucket policy (none: no policy). */
+  policy?: object[];
+  key?: boolean;
+  /** The writer role's inline policy. */
+  writer?: object[];
+}
+
+export function storeFixture(fixture: StoreFixture): ResourceUnderTest[] {
+  const tags = standardTagSet(fixture.environment ?? 'prod');
+  const bucket = fixture.directory ? `${FIXTURE_BUCKET}--use1-az4--x-s3` : FIXTURE_BUCKET;
+  const child = (type: string, name: string, props: Record<string, unknown>): ResourceUnderTest => ({
+    type,
+    name,
+    props,
+    parent: STORE_URN,
+  });
+  return [
+    {
+      type: 'checkpoints:aws:CheckpointStore',
+      name: 'ckpt',
+      props: { audit: fixture.audit ?? true, publicNetwork: fixture.publicNetwork ?? false },
+    },
+    child(
+      fixture.directory ? 'aws:s3/directoryBucket:DirectoryBucket' : 'aws:s3/bucket:Bucket',
+      'ckpt-bucket',
+      {
+        bucket,
+        tags,
+      },
+    ),
+    ...(fixture.key
+      ? [
+          child('aws:kms/key:Key', 'ckpt-key', { tags }),
+          child(
+            'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
+            'ckpt-encryption',
+            {
+              bucket,
+              rules: [
+                {
+                  applyServerSideEncryptionByDefault: {
+                    sseAlgorithm: 'aws:kms',
+                    kmsMasterKeyId: FIXTURE_KEY,
+                  },
+                },
+              ],
+            },
+          ),
+        ]
+      : []),
+    ...(fixture.policy
+      ? [
+          child('aws:s3/bucketPolicy:BucketPolicy', 'ckpt-policy', {
+            bucket,
+            policy: JSON.stringify({ Version: '2012-10-17', Statement: fixture.policy }),
+          }),
+        ]
+      : []),
+    ...(fixture.writer
+      ? [
+          child('aws:iam/role:Role', 'ckpt-writer', {
+            name: 'ckpt-writer',
+            tags,
+            assumeRolePolicy: JSON.stringify({
+              Version: '2012-10-17',
+              Statement: [
+                {
+                  Sid: 'Trainer',
+                  Effect: 'Allow',
+                  Principal: { AWS: 'arn:aws:iam::123456789012:role/trainer' },
+                  Action: 'sts:AssumeRole',
+                },
+              ],
+            }),
+          }),
+          child('aws:iam/rolePolicy:RolePolicy', 'ckpt-writer-access', {
+            role: 'ckpt-writer',
+            name: 'access',
+            policy: JSON.stringify({ Version: '2012-10-17', Statement: fixture.writer }),
+          }),
+        ]
+      : []),
+  ];
 }

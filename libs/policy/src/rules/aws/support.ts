@@ -2,6 +2,7 @@
  * What the AWS rules share: finding the settings resources of a bucket through `propertyDependencies`, and
  * reading IAM policy documents. Inputs are read through `../inputs` (unknown values on a preview and in synth).
  */
+import { storesOf, type RenderedResource, type RenderedStore } from '@checkpoints/analysis';
 import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { asJson } from '../define';
 import { inputsOf, UNKNOWN } from '../inputs';
@@ -192,4 +193,54 @@ export function principalsOf(principal: unknown): unknown[] {
   if (principal === null || typeof principal !== 'object' || Array.isArray(principal))
     return listOf(principal);
   return Object.values(principal as Record<string, unknown>).flatMap(listOf);
+}
+
+/** An AWS store of a render, with what the audit, perimeter and key rules judge it by. */
+export interface AwsRenderedStore {
+  store: RenderedStore;
+  component: RenderedResource;
+  /** The store's own bucket (a direct child of its component). */
+  bucket: RenderedResource;
+  directory: boolean;
+  /** The bucket's ARN, as IAM and CloudTrail name it. */
+  bucketArn: string;
+  /** The store's own customer-managed key, if any. */
+  key: RenderedResource | undefined;
+  bucketPolicy: RenderedResource | undefined;
+  /** The account the store lives in. */
+  accountId: string;
+}
+
+/** The AWS stores of a render; the account and region come from the ARNs the render spells. */
+export function awsStoresOf(resources: readonly RenderedResource[]): AwsRenderedStore[] {
+  const text = JSON.stringify(resources.map((resource) => resource.inputs));
+  const [, region = 'us-east-1', account = '000000000000'] =
+    /arn:aws[a-z-]*:[a-z0-9-]+:([a-z]{2}-[a-z-]+-\d):(\d{12}):/.exec(text) ?? [];
+  const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
+  return storesOf({ resources: [...resources] }).flatMap((store) => {
+    if (store.cloud !== 'aws') return [];
+    const own = store.resources.filter((resource) => resource.parent === store.urn);
+    const bucket = own.find(
+      (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
+    );
+    const component = byUrn.get(store.urn);
+    const name = bucket?.inputs['bucket'];
+    if (bucket === undefined || component === undefined || typeof name !== 'string') return [];
+    const directory = bucket.type === 'aws:s3/directoryBucket:DirectoryBucket';
+    const partition = /arn:(aws[a-z-]*):/.exec(text)?.[1] ?? 'aws';
+    return [
+      {
+        store,
+        component,
+        bucket,
+        directory,
+        bucketArn: directory
+          ? `arn:${partition}:s3express:${region}:${account}:bucket/${name}`
+          : `arn:${partition}:s3:::${name}`,
+        key: own.find((r) => r.type === 'aws:kms/key:Key'),
+        bucketPolicy: own.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy'),
+        accountId: account,
+      },
+    ];
+  });
 }

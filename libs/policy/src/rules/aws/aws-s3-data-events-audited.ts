@@ -1,0 +1,45 @@
+import { awsTrailsRecording } from '@checkpoints/analysis';
+import { renderedOf } from '../access/analysis';
+import { stackRule } from '../define';
+import { awsStoresOf } from './support';
+
+const STACK_AUDIT = 'checkpoints:aws:StackAudit';
+
+/**
+ * Every store whose spec says it is audited (`audit`, on by default in prod and for confidential and
+ * restricted data) has the reads and the writes of its objects recorded by a trail of the render, judged by
+ * CloudTrail's selector semantics (libs/analysis `awsTrailsRecording`), unless the stack declares an
+ * organization trail, which the render cannot inspect.
+ */
+export const awsS3DataEventsAudited = stackRule({
+  name: 'aws-s3-data-events-audited',
+  description:
+    'Every audited store has the reads and writes of its objects (S3 and S3 Express One Zone data events) recorded by a logging CloudTrail trail, or the stack names an organization trail',
+  source:
+    'CIS AWS Foundations Benchmark v3.0.0 3.8 and 3.9 (S3 object-level read and write events recorded in CloudTrail); issue 14',
+  validate: (args, report) => {
+    const resources = renderedOf(args);
+    const declared = resources.some(
+      (r) => r.type === STACK_AUDIT && typeof r.inputs['organizationTrail'] === 'string',
+    );
+    if (declared) return;
+    for (const { store, component, directory, bucketArn } of awsStoresOf(resources)) {
+      if (component.inputs['audit'] !== true) continue;
+      const event = (readOnly: boolean) => ({
+        resourceType: directory ? 'AWS::S3Express::Object' : 'AWS::S3::Object',
+        arn: `${bucketArn}/any/checkpoint.pt`,
+        readOnly,
+      });
+      const missing = [
+        ...(awsTrailsRecording(resources, event(true)).length === 0 ? ['reads'] : []),
+        ...(awsTrailsRecording(resources, event(false)).length === 0 ? ['writes'] : []),
+      ];
+      if (missing.length > 0) {
+        report(
+          `store ${store.name}: no logging trail records the ${missing.join(' and ')} of its objects (${bucketArn}); expected an advanced event selector with eventCategory Data, resources.type ${event(true).resourceType} and resources.ARN StartsWith ${bucketArn}/, or checkpoints:organizationTrail`,
+          component.urn,
+        );
+      }
+    }
+  },
+});

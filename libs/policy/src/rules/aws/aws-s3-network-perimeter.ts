@@ -1,0 +1,40 @@
+import { awsStoreAccess, environmentOf, type AwsNetworkOrigin } from '@checkpoints/analysis';
+import { renderedOf } from '../access/analysis';
+import { stackRule } from '../define';
+import { awsStoresOf } from './support';
+
+/** Networks no perimeter lists: the internet (a documentation address) and an endpoint of an unknown VPC. */
+const OUTSIDE: Record<string, AwsNetworkOrigin> = {
+  'the internet (192.0.2.10)': { sourceIp: '192.0.2.10' },
+  'another VPC': { vpcEndpoint: 'vpce-0ffffffffffffffff', vpc: 'vpc-0ffffffffffffffff' },
+};
+
+const DATA_OPERATIONS = ['read', 'write', 'delete', 'open-session'];
+
+/**
+ * In prod, a store that does not say `network: { public: true }` refuses its data to every principal from
+ * outside its perimeter: its own roles, the principals they trust and the account's administrators, judged
+ * by IAM's evaluation of the bucket policy (libs/analysis `awsStoreAccess`, @cloud-copilot/iam-simulate).
+ */
+export const awsS3NetworkPerimeter = stackRule({
+  name: 'aws-s3-network-perimeter',
+  description:
+    "In prod, no principal reads, writes or deletes a store's objects from outside the networks its bucket policy lists, unless the store is declared public",
+  source:
+    'AWS data perimeter guidance (network perimeter: aws:SourceVpce, aws:SourceVpc, aws:SourceIp); AWS Foundational Security Best Practices S3.2/S3.3; issue 14',
+  validate: async (args, report) => {
+    const resources = renderedOf(args);
+    for (const { store, component } of awsStoresOf(resources)) {
+      if (environmentOf(store) !== 'prod' || component.inputs['publicNetwork'] === true) continue;
+      for (const [where, origin] of Object.entries(OUTSIDE)) {
+        const grants = await awsStoreAccess({ store, render: { resources }, bootstrap: undefined }, origin);
+        for (const grant of grants.filter((each) => DATA_OPERATIONS.includes(each.operation))) {
+          report(
+            `store ${store.name}: ${grant.principal.label} can ${grant.operation} from ${where}: ${grant.reason}; expected the bucket policy to deny data requests from outside the store's network block`,
+            component.urn,
+          );
+        }
+      }
+    }
+  },
+});

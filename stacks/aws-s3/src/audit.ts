@@ -1,0 +1,221 @@
+import * as pulumi from '@pulumi/pulumi';
+import { Trail } from '@pulumi/aws/cloudtrail/trail';
+import { Key } from '@pulumi/aws/kms/key';
+import { Bucket } from '@pulumi/aws/s3/bucket';
+import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
+import { BucketOwnershipControls } from '@pulumi/aws/s3/bucketOwnershipControls';
+import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
+import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock';
+import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
+import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
+import {
+  AWS_AUDIT_LOG_NAME,
+  DATA_CLASSIFICATIONS,
+  RETENTION_DEFAULTS,
+  type StackSpec,
+  type StoreSpec,
+} from '@checkpoints/config';
+import { names, type NameContext } from '@checkpoints/naming';
+import {
+  cloudTrailKeyPolicy,
+  dataEventSelectors,
+  s3LifecycleRules,
+  s3TrailLogBucketPolicy,
+  type AuditedBuckets,
+} from '@checkpoints/policy';
+import { awsTags, standardTags } from '@checkpoints/tagging';
+import { KEY_DELETION_WINDOW_DAYS } from './encryption';
+import { SAFETY_SETTING } from './scope';
+
+/** Where the stores' data events go: the stack trail and its log bucket, or the declared organization trail. */
+export interface AuditOutputs {
+  trail: pulumi.Output<string>;
+  logBucket?: pulumi.Output<string>;
+}
+
+export interface StackAuditArgs {
+  stack: Pick<StackSpec, 'environment' | 'owner' | 'costCenter'>;
+  project: string;
+  stackName: string;
+  region: string;
+  partition: pulumi.Output<string>;
+  accountId: pulumi.Output<string>;
+  /** The audited stores and their bucket ARNs. */
+  audited: { store: StoreSpec; bucketArn: pulumi.Output<string> }[];
+  /** `checkpoints:organizationTrail`: it records the stores instead of a stack trail. */
+  organizationTrail?: string;
+}
+
+/**
+ * Log files are kept: only a previous version (a log deleted by hand) is purged, after this long. CloudTrail
+ * never overwrites a log file, so versions only come from deletions.
+ */
+const LOG_RETENTION = {
+  ...RETENTION_DEFAULTS,
+  keepNoncurrentVersions: 0,
+  noncurrentExpireDays: 30,
+  coolAfterDays: 0,
+};
+
+/**
+ * One CloudTrail trail per stack (not per store: CloudTrail allows 5 trails per region,
+ * https://docs.aws.amazon.com/awscloudtrail/latest/userguide/WhatIsCloudTrail-Limits.html) recording every
+ * read and write of the audited stores' objects into a log bucket that is private, owner-enforced, versioned,
+ * encrypted (the trail's own KMS key in prod), TLS-only and writable by this trail only. Multi-region, so a
+ * store's replica in another region is recorded too. Never deleted by a deploy; protected in prod.
+ */
+export class StackAudit extends pulumi.ComponentResource {
+  readonly outputs: AuditOutputs;
+
+  constructor(name: string, args: StackAuditArgs, opts?: pulumi.ComponentResourceOptions) {
+    // The component's input says where the audit goes: the audit rule accepts a declared organization trail.
+    super(
+      'checkpoints:aws:StackAudit',
+      name,
+      args.organizationTrail === undefined ? {} : { organizationTrail: args.organizationTrail },
+      opts,
+    );
+    if (args.organizationTrail !== undefined) {
+      this.outputs = { trail: pulumi.output(args.organizationTrail) };
+      this.registerOutputs({ ...this.outputs });
+      return;
+    }
+    const prod = args.stack.environment === 'prod';
+    const keep: pulumi.CustomResourceOptions = { parent: this, protect: prod, retainOnDelete: true };
+    const nameContext: NameContext = {
+      project: args.project,
+      stack: args.stackName,
+      store: AWS_AUDIT_LOG_NAME,
+    };
+    const tags = awsTags(
+      standardTags({
+        owner: args.stack.owner,
+        costCenter: args.stack.costCenter,
+        environment: args.stack.environment,
+        dataClassification: highestClassification(args.audited.map(({ store }) => store)),
+        project: args.project,
+        stack: args.stackName,
+      }),
+    );
+    const trailName = names.s3Bucket(nameContext);
+    const trailArn = pulumi.interpolate`arn:${args.partition}:cloudtrail:${args.region}:${args.accountId}:trail/${trailName}`;
+
+    const key = prod
+      ? new Key(
+          `${name}-key`,
+          {
+            description: `Encrypts the CloudTrail data events of the checkpoint stores of ${args.project}/${args.stackName}`,
+            keyUsage: 'ENCRYPT_DECRYPT',
+            customerMasterKeySpec: 'SYMMETRIC_DEFAULT',
+            enableKeyRotation: true,
+            deletionWindowInDays: KEY_DELETION_WINDOW_DAYS,
+            policy: pulumi
+              .all([args.partition, args.accountId, trailArn])
+              .apply(([partition, accountId, arn]) =>
+                JSON.stringify(cloudTrailKeyPolicy(partition, accountId, arn)),
+              ),
+            tags,
+          },
+          keep,
+        )
+      : undefined;
+    const bucket = new Bucket(`${name}-bucket`, { bucket: names.s3Bucket(nameContext), tags }, keep);
+    const bucketName = bucket.bucket;
+    const setting = { parent: this, ...SAFETY_SETTING };
+    const ownership = new BucketOwnershipControls(
+      `${name}-ownership`,
+      { bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
+      setting,
+    );
+    const publicAccessBlock = new BucketPublicAccessBlock(
+      `${name}-public-access-block`,
+      {
+        bucket: bucketName,
+        blockPublicAcls: true,
+        blockPublicPolicy: true,
+        ignorePublicAcls: true,
+        restrictPublicBuckets: true,
+      },
+      setting,
+    );
+    const versioning = new BucketVersioning(
+      `${name}-versioning`,
+      { bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
+      setting,
+    );
+    new BucketServerSideEncryptionConfiguration(
+      `${name}-encryption`,
+      {
+        bucket: bucketName,
+        rules: [
+          key
+            ? {
+                applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: key.arn },
+                bucketKeyEnabled: true,
+                blockedEncryptionTypes: ['SSE-C'],
+              }
+            : {
+                applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' },
+                blockedEncryptionTypes: ['SSE-C'],
+              },
+        ],
+      },
+      setting,
+    );
+    new BucketLifecycleConfiguration(
+      `${name}-lifecycle`,
+      { bucket: bucketName, rules: s3LifecycleRules(LOG_RETENTION) },
+      { ...setting, dependsOn: [versioning] },
+    );
+    const policy = new BucketPolicy(
+      `${name}-policy`,
+      {
+        bucket: bucketName,
+        policy: pulumi
+          .all([bucket.arn, trailArn, args.accountId])
+          .apply(([bucketArn, arn, accountId]) =>
+            JSON.stringify(s3TrailLogBucketPolicy(bucketArn, arn, accountId)),
+          ),
+      },
+      { ...setting, dependsOn: [publicAccessBlock, ownership] },
+    );
+    const trail = new Trail(
+      `${name}-trail`,
+      {
+        name: trailName,
+        s3BucketName: bucketName,
+        isMultiRegionTrail: true,
+        // Only data events are selected; a multi-region trail must still name global service events.
+        includeGlobalServiceEvents: true,
+        enableLogFileValidation: true,
+        enableLogging: true,
+        ...(key ? { kmsKeyId: key.arn } : {}),
+        advancedEventSelectors: pulumi
+          .all(args.audited.map(({ store, bucketArn }) => bucketArn.apply((arn) => ({ store, arn }))))
+          .apply((buckets) => dataEventSelectors(auditedBuckets(buckets))),
+        tags,
+      },
+      // CloudTrail checks the bucket policy when the trail is created.
+      { ...keep, dependsOn: [policy] },
+    );
+    // The ARN CloudTrail gives the trail, known before it exists (the bucket and key policies name it too).
+    this.outputs = {
+      trail: pulumi.all([trail.id, trailArn]).apply(([, arn]) => arn),
+      logBucket: pulumi.interpolate`s3://${bucketName}/AWSLogs/`,
+    };
+    this.registerOutputs({ ...this.outputs });
+  }
+}
+
+function auditedBuckets(buckets: { store: StoreSpec; arn: string }[]): AuditedBuckets {
+  return {
+    buckets: buckets.filter(({ store }) => store.tier === 'standard').map(({ arn }) => arn),
+    directoryBuckets: buckets.filter(({ store }) => store.tier === 'high-throughput').map(({ arn }) => arn),
+  };
+}
+
+/** The audit log holds records of every audited store, so it is classified as the most sensitive of them. */
+function highestClassification(stores: StoreSpec[]): StoreSpec['dataClassification'] {
+  const ranks = stores.map((store) => DATA_CLASSIFICATIONS.indexOf(store.dataClassification));
+  return DATA_CLASSIFICATIONS[Math.max(0, ...ranks)] ?? 'internal';
+}

@@ -1,0 +1,23 @@
+import * as pulumi from '@pulumi/pulumi';
+import type { StoreSpec } from '@checkpoints/config';
+import type { S3Perimeter } from '@checkpoints/policy';
+
+/**
+ * The store's `network` as the bucket policy's perimeter; undefined when every network may reach it
+ * (`network: { public: true }`, or no block outside prod). `serviceRoleArns`: roles S3 acts as (replication).
+ */
+export function perimeterOf(
+  store: StoreSpec,
+  ciRoleArnPatterns: pulumi.Output<string[]>,
+  serviceRoleArns: pulumi.Input<string>[],
+): pulumi.Output<S3Perimeter | undefined> {
+  const { network } = store;
+  if (network === undefined || network.public) return pulumi.output(undefined);
+  return pulumi.all([ciRoleArnPatterns, pulumi.all(serviceRoleArns)]).apply(([ci, service]) => ({
+    vpcEndpoints: network.vpcEndpoints,
+    vpcs: network.vpcs,
+    cidrs: network.cidrs,
+    serviceRoleArns: service,
+    ciRoleArnPatterns: ci,
+  }));
+}
