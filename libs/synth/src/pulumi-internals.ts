@@ -17,7 +17,54 @@ const state = require('@pulumi/pulumi/runtime/state') as {
 const settings = require('@pulumi/pulumi/runtime/settings') as {
   waitForRPCs(): Promise<void>;
 };
+const debuggable = require('@pulumi/pulumi/runtime/debuggable') as {
+  debugPromiseLeaks: boolean;
+  debuggablePromise<T>(promise: Promise<T>, context: unknown): Promise<T>;
+};
+const resourceModule = require('@pulumi/pulumi/resource') as {
+  Resource: { callsites(): unknown[] };
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export const { getStore, withLocalStorage } = state;
 export const { waitForRPCs } = settings;
+
+let offlineDepth = 0;
+let restoreRuntime: (() => void) | undefined;
+
+/**
+ * Runs `callback` with two captures of the SDK switched off that only a real engine reads, and that cost
+ * most of a mock render (ts-node's source-map-support formats every captured stack, and each string is
+ * kept): the source position and stack trace of every registration (`Resource.callsites`, a full stack at
+ * `Error.stackTraceLimit = Infinity`; the mock monitor records neither), and the stack trace of every
+ * tracked promise (`debuggablePromise`, printed only with PULUMI_DEBUG_PROMISE_LEAKS, which keeps it).
+ * The promises are still tracked: a leak still fails the render.
+ */
+export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise<T> {
+  if (offlineDepth++ === 0) {
+    const { Resource } = resourceModule;
+    const callsites = Resource.callsites;
+    const debuggablePromise = debuggable.debuggablePromise;
+    Resource.callsites = () => [];
+    if (!debuggable.debugPromiseLeaks) {
+      debuggable.debuggablePromise = (promise, context) => {
+        const limit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+          return debuggablePromise(promise, context);
+        } finally {
+          Error.stackTraceLimit = limit;
+        }
+      };
+    }
+    restoreRuntime = () => {
+      Resource.callsites = callsites;
+      debuggable.debuggablePromise = debuggablePromise;
+    };
+  }
+  try {
+    return await callback();
+  } finally {
+    if (--offlineDepth === 0) restoreRuntime?.();
+  }
+}
