@@ -60,13 +60,14 @@ const HEAP_LIMIT_MB = 3072;
 /** Runs a command once: wall seconds, peak RSS (MB) of its largest process, exit status and output. */
 function measure(command, args, cwd, env = {}, timeout = undefined) {
   const started = process.hrtime.bigint();
-  const wrapped = hasGnuTime ? ['/usr/bin/time', ['-f', '__RSS__%M', command, ...args]] : [command, args];
+  let wrapped = hasGnuTime ? ['/usr/bin/time', ['-f', '__RSS__%M', command, ...args]] : [command, args];
+  // coreutils timeout kills the whole process group it starts, the measured process included.
+  if (timeout !== undefined)
+    wrapped = ['timeout', ['-s', 'KILL', `${timeout / 1000}`, wrapped[0], ...wrapped[1]]];
   const result = spawnSync(wrapped[0], wrapped[1], {
     cwd,
     encoding: 'utf8',
     maxBuffer: 256 * 2 ** 20,
-    timeout,
-    killSignal: 'SIGKILL',
     env: { ...process.env, NX_DAEMON: 'false', FORCE_COLOR: '0', ...env },
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -75,7 +76,10 @@ function measure(command, args, cwd, env = {}, timeout = undefined) {
     seconds,
     rssMb: rss ? Number(rss) / 1024 : NaN,
     status: result.status,
-    timedOut: result.error?.code === 'ETIMEDOUT' || result.signal === 'SIGKILL',
+    timedOut:
+      timeout !== undefined &&
+      (result.status === 124 || result.status === 137 || result.signal === 'SIGKILL') &&
+      seconds * 1000 >= timeout,
     output: `${result.stdout}\n${result.stderr}`,
   };
 }

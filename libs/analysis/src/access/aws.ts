@@ -297,7 +297,12 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
 }
 
 const SIMULATION_CACHE_LIMIT = 100_000;
-const simulations = new Map<string, Promise<string | undefined>>();
+// One cache per process, kept on globalThis: a test that loads the program afresh (jest.resetModules) for
+// every render still asks IAM each question once.
+const SIMULATIONS = Symbol.for('checkpoints.analysis.aws-simulations');
+const simulations = ((globalThis as { [SIMULATIONS]?: Map<string, Promise<string | undefined>> })[
+  SIMULATIONS
+] ??= new Map());
 
 async function simulate(simulation: Simulation, action: string): Promise<string | undefined> {
   const result = await runSimulation(simulation, { simulationMode: 'Strict' });
