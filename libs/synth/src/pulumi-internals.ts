@@ -17,14 +17,15 @@ const state = require('@pulumi/pulumi/runtime/state') as {
 const settings = require('@pulumi/pulumi/runtime/settings') as {
   waitForRPCs(): Promise<void>;
 };
-const debuggable = require('@pulumi/pulumi/runtime/debuggable') as {
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+interface Debuggable {
   debugPromiseLeaks: boolean;
   debuggablePromise<T>(promise: Promise<T>, context: unknown): Promise<T>;
-};
-const resourceModule = require('@pulumi/pulumi/resource') as {
+}
+interface ResourceModule {
   Resource: { callsites(): unknown[] };
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 export const { getStore, withLocalStorage } = state;
 export const { waitForRPCs } = settings;
@@ -42,7 +43,11 @@ let restoreRuntime: (() => void) | undefined;
  */
 export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise<T> {
   if (offlineDepth++ === 0) {
-    const { Resource } = resourceModule;
+    // Required when the render starts: the program's copy of the SDK, also after jest.resetModules().
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const debuggable = require('@pulumi/pulumi/runtime/debuggable') as Debuggable;
+    const { Resource } = require('@pulumi/pulumi/resource') as ResourceModule;
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const callsites = Resource.callsites;
     const debuggablePromise = debuggable.debuggablePromise;
     Resource.callsites = () => [];
