@@ -4,7 +4,7 @@ import { setAllConfig } from '@pulumi/pulumi/runtime/config';
 import { runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
 import { setDeployedStores, type PreviousRender } from '@checkpoints/config';
 import { SynthMocks } from './mocks';
-import { getStore, waitForRPCs, withLocalStorage } from './pulumi-internals';
+import { getStore, waitForRPCs, withLocalStorage, withOfflineRuntime } from './pulumi-internals';
 import type { RenderedResource, Snapshot } from './snapshot';
 import { plain } from './values';
 
@@ -130,46 +130,48 @@ function propertyDependencies(req: RegisterRequest): Record<string, string[]> {
  * The program's return value (or a module's exports) become the stack outputs.
  */
 export async function render(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
-  return withLocalStorage(async () => {
-    const config = options.config ?? {};
-    const monitor = new RecordingMonitor(new SynthMocks(config));
-    setMockOptions(monitor, options.project, options.stack, false);
-    const store = getStore();
-    store.supportsSecrets = true;
-    store.supportsResourceReferences = true;
-    store.supportsDeletedWith = true;
-    store.supportsAliasSpecs = false;
-    setAllConfig(config, options.secretKeys ?? []);
-    setDeployedStores(options.base);
+  return withLocalStorage(() => withOfflineRuntime(() => renderInStack(program, options)));
+}
 
-    const failures: unknown[] = [];
-    const onUnhandled = (reason: unknown) => failures.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
-      // not as the unhandled rejections an aborted root stack would leave behind.
-      await runInPulumiStack(async () => {
-        try {
-          return (await program()) as Record<string, unknown>;
-        } catch (error) {
-          failures.push(error);
-          return {};
-        }
-      });
-      await waitForRPCs();
-    } catch (error) {
-      failures.push(error);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-      setDeployedStores(undefined);
-    }
-    if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
-    return {
-      project: options.project,
-      stack: options.stack,
-      resources: monitor.registered,
-      outputs: monitor.stackOutputs,
-      violations: [],
-    };
-  });
+async function renderInStack(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+  const config = options.config ?? {};
+  const monitor = new RecordingMonitor(new SynthMocks(config));
+  setMockOptions(monitor, options.project, options.stack, false);
+  const store = getStore();
+  store.supportsSecrets = true;
+  store.supportsResourceReferences = true;
+  store.supportsDeletedWith = true;
+  store.supportsAliasSpecs = false;
+  setAllConfig(config, options.secretKeys ?? []);
+  setDeployedStores(options.base);
+
+  const failures: unknown[] = [];
+  const onUnhandled = (reason: unknown) => failures.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
+    // not as the unhandled rejections an aborted root stack would leave behind.
+    await runInPulumiStack(async () => {
+      try {
+        return (await program()) as Record<string, unknown>;
+      } catch (error) {
+        failures.push(error);
+        return {};
+      }
+    });
+    await waitForRPCs();
+  } catch (error) {
+    failures.push(error);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    setDeployedStores(undefined);
+  }
+  if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
+  return {
+    project: options.project,
+    stack: options.stack,
+    resources: monitor.registered,
+    outputs: monitor.stackOutputs,
+    violations: [],
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import type { RenderedResource } from '../render';
 import {
@@ -314,7 +315,7 @@ async function firstAllowed(
 }
 
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
-export async function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
   const simulation: Simulation = {
     request: {
       principal: principal.arn,
@@ -330,18 +331,39 @@ export async function allowed(principal: AwsPrincipal, request: AwsRequest): Pro
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
   };
+  // A render asks IAM the same question many times (every store's rights and access checks share the CI
+  // identities' policies); the simulation is a pure function of its input, so each is answered once.
+  const key = createHash('sha256').update(JSON.stringify(simulation)).digest('base64');
+  let answer = simulations.get(key);
+  if (answer === undefined) {
+    if (simulations.size >= SIMULATION_CACHE_LIMIT) simulations.clear();
+    answer = simulate(simulation, request.action);
+    simulations.set(key, answer);
+  }
+  return answer;
+}
+
+const SIMULATION_CACHE_LIMIT = 100_000;
+// One cache per process, kept on globalThis: a test that loads the program afresh (jest.resetModules) for
+// every render still asks IAM each question once.
+const SIMULATIONS = Symbol.for('checkpoints.analysis.aws-simulations');
+const simulations = ((globalThis as { [SIMULATIONS]?: Map<string, Promise<string | undefined>> })[
+  SIMULATIONS
+] ??= new Map());
+
+async function simulate(simulation: Simulation, action: string): Promise<string | undefined> {
   const result = await runSimulation(simulation, { simulationMode: 'Strict' });
   if (result.resultType !== 'single' || result.overallResult !== 'Allowed') return undefined;
   const reasons = getGrantReasons(result.result.analysis).map((grant) => {
     const where =
       grant.policyType === 'resource'
-        ? `${resourcePolicyName(request.action)}`
+        ? `${resourcePolicyName(action)}`
         : grant.policyType === 'pb'
           ? 'boundary'
           : `policy ${grant.policyIdentifier}`;
     return `${where} ${grant.statementId ?? `#${grant.statementIndex}`}`;
   });
-  return `${request.action}: ${[...new Set(reasons)].join(', ')}`;
+  return `${action}: ${[...new Set(reasons)].join(', ')}`;
 }
 
 function resourcePolicyName(action: string): string {

@@ -124,7 +124,8 @@ export function replay(
   let generation = 0;
   let wasLive = false;
   timeline.forEach((event, index) => {
-    const before = new Set(options.generations ? object.versions.map((version) => version.generation) : []);
+    // Without generations nothing is traced per version: no set of them is built for every event.
+    const before = options.generations ? new Set(object.versions.map((version) => version.generation)) : NONE;
     if (event.kind === 'lifecycle') model.lifecycle(object, event.at);
     else if (event.kind === 'write') {
       generation += 1;
@@ -133,8 +134,10 @@ export function replay(
     // Soft-deleted copies end at their own hour, which may fall between two events.
     const purged = purgeSoftDeleted(object, event.at);
 
-    const after = new Set(object.versions.map((version) => version.generation));
-    for (const gone of before) if (!after.has(gone)) trace.goneAt.set(gone, purged.get(gone) ?? event.at);
+    if (before.size > 0) {
+      const after = new Set(object.versions.map((version) => version.generation));
+      for (const gone of before) if (!after.has(gone)) trace.goneAt.set(gone, purged.get(gone) ?? event.at);
+    }
     const isLive = liveVersion(object) !== undefined;
     if (wasLive && !isLive) trace.liveUntil = event.at;
     if (isLive) delete trace.liveUntil;
@@ -146,15 +149,20 @@ export function replay(
     trace.copies.push({ at: event.at, ...storedCopies(object, event.at) });
     // A soft-deleted copy that ends before the next event stops being stored (and billed) at its own hour.
     const next = timeline[index + 1]?.at ?? Infinity;
-    const ends = object.versions.flatMap((version) =>
-      version.hardDeleteAt !== undefined && version.hardDeleteAt < next ? [version.hardDeleteAt] : [],
-    );
-    for (const end of [...new Set(ends)].sort((a, b) => a - b)) {
-      trace.copies.push({ at: end, ...storedCopies(object, end) });
+    const ends = new Set<number>();
+    for (const version of object.versions) {
+      if (version.hardDeleteAt !== undefined && version.hardDeleteAt < next) ends.add(version.hardDeleteAt);
+    }
+    if (ends.size > 0) {
+      for (const end of [...ends].sort((a, b) => a - b)) {
+        trace.copies.push({ at: end, ...storedCopies(object, end) });
+      }
     }
   });
   return trace;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** The stored copies at hour `at`: soft-deleted copies whose retention ended by then are gone. */
 function storedCopies(object: StoredObject, at: number): Omit<CopiesAt, 'at'> {

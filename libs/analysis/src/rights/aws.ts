@@ -167,8 +167,8 @@ function requests(
   resource: RenderedResource,
   permission: string,
   all: readonly RenderedResource[],
+  { partition, region, accountId }: ReturnType<typeof accountOf>,
 ): AwsRequest[] {
-  const { partition, region, accountId } = accountOf(all);
   const bucket = stringInput(resource, 'bucket');
   const kmsArn = (id: string) => `arn:${partition}:kms:${region}:${accountId}:key/${id}`;
   if (bucket !== undefined) {
@@ -264,6 +264,8 @@ export async function awsMissingRights({
       })),
     };
   };
+  // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
+  const renderAccount = accountOf(render.resources);
   const missing: MissingRight[] = [];
   const check = async (
     who: string,
@@ -272,7 +274,7 @@ export async function awsMissingRights({
     operation: MissingRight['operation'],
     permission: string,
   ) => {
-    for (const request of requests(resource, permission, render.resources)) {
+    for (const request of requests(resource, permission, render.resources, renderAccount)) {
       if (principal && (await allowed(principal, request))) continue;
       missing.push({
         resource: `${resource.type} ${resource.name}`,
