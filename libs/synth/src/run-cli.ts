@@ -102,3 +102,26 @@ async function bootstrapRender(projectDir: string): Promise<string> {
   cache[BOOTSTRAP_RENDER] = join(out, 'ci.json');
   return cache[BOOTSTRAP_RENDER];
 }
+
+/**
+ * What a `synth --base` run must show when config validation refuses a change that would replace the deployed
+ * data holder of store llm-pretrain at stores[0] (exit 2, the key path, the value given, the reason and the
+ * migration path, no plan); returns the parts the run lacks, so a test expects an empty list.
+ */
+export function missingFromRefusal(run: SynthRun, key: string, value: string, why: string): string[] {
+  const expected: [string, boolean][] = [
+    ['exit status 2', run.status === 2],
+    [
+      `the key path and value (${key}: got ${value})`,
+      run.stderr.includes(`checkpoints:stores[0].${key}: got ${value}; store llm-pretrain already exists`),
+    ],
+    [`the reason (${why})`, run.stderr.includes(why)],
+    [
+      'the migration path',
+      run.stderr.includes('add a new store with') &&
+        run.stderr.includes('copy the checkpoints into it, then retire this one'),
+    ],
+    ['no change plan', !run.stdout.includes('Change plan')],
+  ];
+  return expected.filter(([, shown]) => !shown).map(([part]) => part);
+}
