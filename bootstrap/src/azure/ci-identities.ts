@@ -23,8 +23,10 @@ import {
   AZURE_DEPLOY_ROLES,
   customRoleDefinitionId,
   deployRoleDefinitionGuid,
+  AZURE_DNS_ZONE_ACTIONS,
   AZURE_NETWORK_ACTIONS,
   AZURE_PREVIEW_ROLES,
+  dnsZoneRoleDefinitionGuid,
   networkRoleDefinitionGuid,
   resourceGroupId,
   resourceGroupOf,
@@ -155,6 +157,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         })),
         ...stateGrants(settings, environment),
         ...this.networkGrants(settings, environment),
+        ...this.dnsZoneGrants(settings, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
@@ -167,33 +170,68 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
    * the network stays the network team's, and the deploy identity changes nothing in it.
    */
   private networkGrants(settings: AzureSettings, environment: Environment): RoleGrant[] {
-    const subnets = settings.subnets?.[environment] ?? [];
-    const [first] = subnets;
+    return this.joinGrants(settings, environment, settings.subnets?.[environment] ?? [], {
+      logicalName: 'network-role',
+      guid: networkRoleDefinitionGuid(settings.subscriptionId, environment),
+      roleName: `checkpoints-join-subnets-${environment}`,
+      description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
+      actions: AZURE_NETWORK_ACTIONS,
+      grantName: 'checkpoints-join-subnet',
+    });
+  }
+
+  /**
+   * The right to register the environment's private endpoints in its private DNS zones (bootstrap config
+   * `azure.privateDnsZones`), granted on each zone: no record or zone write, the zones stay the platform's.
+   */
+  private dnsZoneGrants(settings: AzureSettings, environment: Environment): RoleGrant[] {
+    return this.joinGrants(settings, environment, settings.privateDnsZones?.[environment] ?? [], {
+      logicalName: 'dns-zone-role',
+      guid: dnsZoneRoleDefinitionGuid(settings.subscriptionId, environment),
+      roleName: `checkpoints-join-dns-zones-${environment}`,
+      description: `Lets the ${environment} checkpoint stores register their private endpoints in the listed private DNS zones: nothing else in the zones`,
+      actions: AZURE_DNS_ZONE_ACTIONS,
+      grantName: 'checkpoints-join-dns-zone',
+    });
+  }
+
+  /** A custom role holding `actions` alone, assignable in the targets' resource groups, granted on each target. */
+  private joinGrants(
+    settings: AzureSettings,
+    environment: Environment,
+    targets: readonly string[],
+    role: {
+      logicalName: string;
+      guid: string;
+      roleName: string;
+      description: string;
+      actions: readonly string[];
+      grantName: string;
+    },
+  ): RoleGrant[] {
+    const [first] = targets;
     if (first === undefined) return [];
-    const guid = networkRoleDefinitionGuid(settings.subscriptionId, environment);
     const definition = new RoleDefinition(
-      `deploy-${environment}-network-role`,
+      `deploy-${environment}-${role.logicalName}`,
       {
         scope: resourceGroupOf(first),
-        roleDefinitionId: guid,
-        roleName: `checkpoints-join-subnets-${environment}`,
-        description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
+        roleDefinitionId: role.guid,
+        roleName: role.roleName,
+        description: role.description,
         roleType: 'CustomRole',
-        permissions: [
-          { actions: [...AZURE_NETWORK_ACTIONS], notActions: [], dataActions: [], notDataActions: [] },
-        ],
-        assignableScopes: [...new Set(subnets.map(resourceGroupOf))],
+        permissions: [{ actions: [...role.actions], notActions: [], dataActions: [], notDataActions: [] }],
+        assignableScopes: [...new Set(targets.map(resourceGroupOf))],
       },
       { parent: this },
     );
-    const role = {
-      id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
-      name: 'checkpoints-join-subnet',
+    const grantRole = {
+      id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, role.guid)),
+      name: role.grantName,
     };
-    return subnets.map((subnet) => ({
-      role,
-      scope: subnet,
-      scopeName: subnet.split('/').slice(-3).join('-'),
+    return targets.map((target) => ({
+      role: grantRole,
+      scope: target,
+      scopeName: target.split('/').slice(-3).join('-'),
     }));
   }
 

@@ -61,6 +61,11 @@ export function azureDeployActions(environment: string): string[] {
     // Private endpoints of the stores (https://learn.microsoft.com/azure/private-link/rbac-permissions); joining
     // the subnet is granted on the listed subnets alone (azureNetworkActions).
     'Microsoft.Network/privateEndpoints/delete',
+    // Their DNS zone groups (https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork):
+    // writing records into a zone is granted on the listed zones alone (AZURE_DNS_ZONE_ACTIONS).
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/delete',
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read',
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/write',
     'Microsoft.Network/privateEndpoints/read',
     'Microsoft.Network/privateEndpoints/write',
     'Microsoft.Storage/storageAccounts/privateEndpointConnectionsApproval/action',
@@ -104,9 +109,29 @@ export const AZURE_NETWORK_ACTIONS: readonly string[] = [
   'Microsoft.Network/virtualNetworks/subnets/read',
 ];
 
+/**
+ * The custom role a deploy identity holds on each private DNS zone its stack's stores name (bootstrap config
+ * `azure.privateDnsZones`): a private endpoint's DNS zone group writes the endpoint's records into the zone
+ * through `join/action` (https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork,
+ * "Joins a Private DNS Zone"). No record, zone or virtual network link write: the zones stay the platform's.
+ */
+export const AZURE_DNS_ZONE_ACTIONS: readonly string[] = [
+  'Microsoft.Network/privateDnsZones/join/action',
+  'Microsoft.Network/privateDnsZones/read',
+];
+
 /** The network role's definition GUID, one per environment like the deploy role. */
 export function networkRoleDefinitionGuid(subscriptionId: string, environment: string): string {
-  const hex = stableHash(['checkpoints-network-role', subscriptionId.toLowerCase(), environment], 32);
+  return definitionGuid('checkpoints-network-role', subscriptionId, environment);
+}
+
+/** The DNS zone role's definition GUID, one per environment like the network role. */
+export function dnsZoneRoleDefinitionGuid(subscriptionId: string, environment: string): string {
+  return definitionGuid('checkpoints-dns-zone-role', subscriptionId, environment);
+}
+
+function definitionGuid(purpose: string, subscriptionId: string, environment: string): string {
+  const hex = stableHash([purpose, subscriptionId.toLowerCase(), environment], 32);
   return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
 }
 
@@ -117,8 +142,7 @@ export function resourceGroupOf(resourceId: string): string {
 
 /** The custom role's definition GUID: derived, so that a re-run finds the same definition. */
 export function deployRoleDefinitionGuid(subscriptionId: string, environment: string): string {
-  const hex = stableHash(['checkpoints-deploy-role', subscriptionId.toLowerCase(), environment], 32);
-  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+  return definitionGuid('checkpoints-deploy-role', subscriptionId, environment);
 }
 
 /** The only roles the Azure stack assigns: to its writer, reader and encryption identities. */
