@@ -18,6 +18,7 @@ import {
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
+  assignableByDeploy,
   assignableRolesCondition,
   azureDeployActions,
   AZURE_DEPLOY_ROLES,
@@ -28,12 +29,15 @@ import {
   AZURE_PREVIEW_ROLES,
   dnsZoneRoleDefinitionGuid,
   networkRoleDefinitionGuid,
+  removableByDeploy,
   resourceGroupId,
   resourceGroupOf,
   roleAssignmentName,
   roleDefinitionId,
   type AzureRole,
+  writerRolePermissions,
 } from './roles';
+import { checkpointWriterRoleGuid } from '@checkpoints/policy';
 import { azureStateGrants, stateContainerScope } from './state';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
@@ -117,6 +121,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       preview.principalId,
       ...deployIdentities.map((identity) => identity.principalId),
     ]);
+    this.createWriterRole(settings, args.environments);
     for (const [index, environment] of args.environments.entries()) {
       const deploy = deployIdentities[index];
       if (!deploy) continue;
@@ -152,7 +157,15 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         ...AZURE_DEPLOY_ROLES.map((role) => ({
           ...groupGrant(settings, role, resourceGroup),
           ...(role === 'Role Based Access Control Administrator'
-            ? { condition: ciPrincipals.apply((ids) => assignableRolesCondition(ids)) }
+            ? {
+                condition: ciPrincipals.apply((ids) =>
+                  assignableRolesCondition(
+                    ids,
+                    assignableByDeploy(settings.subscriptionId),
+                    removableByDeploy(settings.subscriptionId),
+                  ),
+                ),
+              }
             : {}),
         })),
         ...stateGrants(settings, environment),
@@ -163,6 +176,34 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);
+  }
+
+  /**
+   * The store writer's role (blob data, no container deletion), assignable in every stack's resource group:
+   * the stacks assign it by its GUID, which both derive from the subscription.
+   */
+  private createWriterRole(settings: AzureSettings, environments: readonly Environment[]): RoleDefinition {
+    const scopes = [
+      ...new Set(
+        environments.map((env) =>
+          resourceGroupId(settings.subscriptionId, settings.stackResourceGroups[env]),
+        ),
+      ),
+    ];
+    return new RoleDefinition(
+      'store-writer-role',
+      {
+        scope: scopes[0] ?? `/subscriptions/${settings.subscriptionId}`,
+        roleDefinitionId: checkpointWriterRoleGuid(settings.subscriptionId),
+        roleName: `checkpoints-store-writer-${settings.subscriptionId.slice(0, 8)}`,
+        description:
+          'Checkpoint store writers: read, write and delete blobs of their filesystem; never delete the filesystem itself (Storage Blob Data Contributor without containers/delete, containers/write and generateUserDelegationKey)',
+        roleType: 'CustomRole',
+        permissions: writerRolePermissions(),
+        assignableScopes: scopes,
+      },
+      { parent: this, protect: true },
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { stableHash } from '@checkpoints/naming';
+import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/policy';
 
 /** Built-in role definitions by name: the GUIDs are the same in every tenant. */
 export const AZURE_ROLES = {
@@ -145,12 +146,38 @@ export function deployRoleDefinitionGuid(subscriptionId: string, environment: st
   return definitionGuid('checkpoints-deploy-role', subscriptionId, environment);
 }
 
-/** The only roles the Azure stack assigns: to its writer, reader and encryption identities. */
-export const ASSIGNABLE_BY_DEPLOY: readonly AzureRole[] = [
-  'Storage Blob Data Contributor',
-  'Storage Blob Data Reader',
-  'Key Vault Crypto Service Encryption User',
-];
+/**
+ * The only roles the Azure stack assigns: to its writer (the subscription's Checkpoint Store Writer role,
+ * which the bootstrap defines), reader and encryption identities.
+ */
+export function assignableByDeploy(subscriptionId: string): string[] {
+  return [
+    checkpointWriterRoleGuid(subscriptionId),
+    AZURE_ROLES['Storage Blob Data Reader'],
+    AZURE_ROLES['Key Vault Crypto Service Encryption User'],
+  ];
+}
+
+/**
+ * What the deploy identity may also remove: Storage Blob Data Contributor, which store writers held before
+ * the writer role, so a deploy can move them off it (it can no longer assign it).
+ */
+export function removableByDeploy(subscriptionId: string): string[] {
+  return [...assignableByDeploy(subscriptionId), AZURE_ROLES['Storage Blob Data Contributor']];
+}
+
+/**
+ * The store writer's custom role (libs/analysis CHECKPOINT_WRITER_ROLE): created here, by an administrator,
+ * because a deploy identity that could write role definitions could widen any role it assigns.
+ */
+export function writerRolePermissions() {
+  return CHECKPOINT_WRITER_ROLE.permissions.map((p) => ({
+    actions: [...p.actions],
+    notActions: [...p.notActions],
+    dataActions: [...p.dataActions],
+    notDataActions: [...p.notDataActions],
+  }));
+}
 
 export function roleDefinitionId(subscriptionId: string, role: AzureRole): string {
   return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${AZURE_ROLES[role]}`;
@@ -171,9 +198,10 @@ export function resourceGroupId(subscriptionId: string, resourceGroup: string): 
  */
 export function assignableRolesCondition(
   excludedPrincipals: readonly string[],
-  roles: readonly AzureRole[] = ASSIGNABLE_BY_DEPLOY,
+  assignable: readonly string[],
+  removable: readonly string[] = assignable,
 ): string {
-  const guids = roles.map((role) => AZURE_ROLES[role]).join(', ');
+  const guids = assignable.join(', ');
   return [
     // Never to a CI identity: else a deploy identity could hand itself the data roles it may assign.
     "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
@@ -182,7 +210,7 @@ export function assignableRolesCondition(
     "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
     ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${guids}}))`,
     " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))",
-    ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${guids}}))`,
+    ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${removable.join(', ')}}))`,
   ].join('');
 }
 

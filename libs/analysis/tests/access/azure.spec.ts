@@ -1,4 +1,4 @@
-import { analyzeAccess, type Operation } from '../../src';
+import { analyzeAccess, checkpointWriterRoleGuid, type Operation } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
@@ -13,6 +13,11 @@ const CONTRIBUTOR = 'b24988ac-6180-42a0-ab88-20f7382dd24c';
 const BLOB_READER = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1';
 const RBAC_ADMIN = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
 const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
+const BLOB_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
+const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
+const FILESYSTEM = `${ACCOUNT}/blobServices/default/containers/checkpoints`;
+const BLOB_CONTRIBUTOR_SOURCE =
+  'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor';
 const ONLY_BLOB_READER = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${BLOB_READER}}))`;
 const NOT_CI = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:PrincipalId] ForAnyOfAllValues:GuidNotEquals {${CI}}))`;
 
@@ -84,6 +89,27 @@ const rows: Row[] = [
     operation: 'add-credentials',
     expected: true,
   },
+  {
+    rule: 'Storage Blob Data Contributor holds containers/delete: on the filesystem it deletes the filesystem',
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: BLOB_CONTRIBUTOR, scope: FILESYSTEM }],
+    operation: 'delete-store',
+    expected: true,
+  },
+  ...(['read', 'write', 'delete'] as const).map((operation) => ({
+    rule: `the writer role keeps the data actions of Storage Blob Data Contributor: ${operation} blobs`,
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: WRITER, scope: FILESYSTEM }],
+    operation,
+    expected: true,
+  })),
+  ...(['delete-store', 'open-session'] as const).map((operation) => ({
+    rule: `the writer role keeps containers/read alone of its actions: no ${operation} (containers/delete, generateUserDelegationKey)`,
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: WRITER, scope: FILESYSTEM }],
+    operation,
+    expected: false,
+  })),
 ];
 
 function renders(row: Row) {
