@@ -245,7 +245,7 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
-  it('Azure: Storage Account Contributor for the prod deploy identity reaches the data and deletes accounts', async () => {
+  it("Azure: Storage Account Contributor for the prod deploy identity reaches the data and deletes filesystems (the account's lock stops the account's deletion)", async () => {
     const result = await synthProd(
       'azure-adls',
       weakened(bootstrap, (copy) => {
@@ -269,7 +269,7 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
     expect(messages).toContainEqual(
       expect.stringMatching(
-        /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/delete from Storage Account Contributor/,
+        /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/blobServices\/containers\/delete from Storage Account Contributor/,
       ),
     );
   });

@@ -156,6 +156,38 @@ const COMPUTE_WRITES = [
   'Microsoft.Batch/batchAccounts/pools/write',
   'Microsoft.MachineLearningServices/workspaces/computes/write',
 ];
+/**
+ * Management locks (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources): a
+ * CanNotDelete or ReadOnly lock refuses every management-plane delete of the resource it is on and of the
+ * resources below its scope, whatever the caller's role, until someone with
+ * `Microsoft.Authorization/locks/delete` removes it. It guards the account itself only: "Locking a storage
+ * account does not protect containers or blobs within that account from being deleted or overwritten"
+ * (https://learn.microsoft.com/azure/storage/common/lock-account-resource), so container and blob deletes,
+ * and a key's data-plane delete, are not refused by it.
+ */
+const LOCK_REFUSES: readonly string[] = [
+  'Microsoft.Storage/storageAccounts/delete',
+  'Microsoft.KeyVault/vaults/delete',
+];
+const LOCK_DELETE = 'Microsoft.Authorization/locks/delete';
+
+interface Lock {
+  id: string;
+  scope: string;
+  level: string;
+}
+
+function locksOf(resources: readonly RenderedResource[]): Lock[] {
+  return resources.flatMap((r): Lock[] => {
+    if (r.type !== 'azure-native:authorization:ManagementLockByScope') return [];
+    const scope = stringInput(r, 'scope');
+    const level = stringInput(r, 'level');
+    if (!scope || (level !== 'CanNotDelete' && level !== 'ReadOnly')) return [];
+    const id = `${scope}/providers/Microsoft.Authorization/locks/${stringInput(r, 'lockName') ?? r.name}`;
+    return [{ id, scope, level }];
+  });
+}
+
 /** A federated credential lets an outside token act as the identity. https://learn.microsoft.com/en-us/entra/workload-id/workload-identity-federation */
 const ADD_FEDERATED_CREDENTIAL =
   'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
@@ -174,6 +206,7 @@ export async function azureStoreAccess({
   if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
   const ids = resourceIds(target);
+  const locks = locksOf(everything);
   const principals = principalsOf(target, assignments, bootstrap?.resources ?? []);
   const grants: AccessGrant[] = [];
   const grantOf = (
@@ -199,7 +232,20 @@ export async function azureStoreAccess({
       const resource = ids[on];
       if (!resource) continue;
       const a = grantOf(principal.id, resource, action, data);
-      if (a) add(operation, because(a, action));
+      if (!a) continue;
+      const lock = LOCK_REFUSES.includes(action) ? locks.find((l) => under(resource, l.scope)) : undefined;
+      if (lock === undefined) {
+        add(operation, because(a, action));
+        continue;
+      }
+      // A lock refuses the delete until it is removed, which takes locks/delete on the lock itself.
+      const unlock = grantOf(principal.id, lock.id, LOCK_DELETE);
+      if (unlock) {
+        add(
+          operation,
+          `${because(a, action)}, once it removes the ${lock.level} lock ${lock.id} (${because(unlock, LOCK_DELETE)})`,
+        );
+      }
     }
     const keys = grantOf(principal.id, ids.account, LIST_KEYS);
     const enable = grantOf(principal.id, ids.account, 'Microsoft.Storage/storageAccounts/write');

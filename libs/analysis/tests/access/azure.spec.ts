@@ -16,6 +16,9 @@ const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
 const BLOB_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
 const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
 const FILESYSTEM = `${ACCOUNT}/blobServices/default/containers/checkpoints`;
+const DELETER = '44444444-4444-4444-8444-444444444444';
+const LOCKS_SOURCE = 'https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources';
+const deleter = (...actions: string[]) => ({ guid: DELETER, actions, dataActions: [], notDataActions: [] });
 const BLOB_CONTRIBUTOR_SOURCE =
   'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor';
 const ONLY_BLOB_READER = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${BLOB_READER}}))`;
@@ -25,7 +28,9 @@ interface Row {
   rule: string;
   source: string;
   assignments: { role: string; scope: string; condition?: string }[];
-  customRole?: { guid: string; dataActions: string[]; notDataActions: string[] };
+  customRole?: { guid: string; actions?: string[]; dataActions: string[]; notDataActions: string[] };
+  /** A management lock in the store's render. */
+  lock?: { scope: string; level: string };
   operation: Operation;
   expected: boolean;
 }
@@ -110,6 +115,50 @@ const rows: Row[] = [
     operation,
     expected: false,
   })),
+  {
+    rule: 'without a lock, storageAccounts/delete deletes the account',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    operation: 'delete-store',
+    expected: true,
+  },
+  {
+    rule: 'a CanNotDelete lock on the account refuses its deletion, whatever role the caller holds',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: false,
+  },
+  {
+    rule: 'a ReadOnly lock on the resource group is inherited by the account below it',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    lock: { scope: GROUP, level: 'ReadOnly' },
+    operation: 'delete-store',
+    expected: false,
+  },
+  {
+    rule: 'whoever may remove the lock (locks/delete) can still delete the account',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete', 'Microsoft.Authorization/locks/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: true,
+  },
+  {
+    rule: 'a lock on the account does not protect its containers from deletion',
+    source: 'https://learn.microsoft.com/azure/storage/common/lock-account-resource',
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/blobServices/containers/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: true,
+  },
 ];
 
 function renders(row: Row) {
@@ -129,6 +178,15 @@ function renders(row: Row) {
       resourceName: 'ckpt-writer',
       resourceGroupName: 'rg-prod',
     }),
+    ...(row.lock
+      ? [
+          resource('azure-native:authorization:ManagementLockByScope', 'ckpt-lock', {
+            scope: row.lock.scope,
+            level: row.lock.level,
+            lockName: 'checkpoints-do-not-delete',
+          }),
+        ]
+      : []),
     resource('azure-native:authorization:RoleAssignment', 'ckpt-writer-identity', {
       principalId: '22222222-2222-4222-8222-222222222222',
       roleDefinitionId: ROLE('ba92f5b4-2d11-453d-a403-e96b0029c9fe'),
@@ -143,7 +201,7 @@ function renders(row: Row) {
             roleName: 'custom',
             permissions: [
               {
-                actions: [],
+                actions: row.customRole.actions ?? [],
                 dataActions: row.customRole.dataActions,
                 notDataActions: row.customRole.notDataActions,
               },
