@@ -90,7 +90,7 @@ export function createPrivateEndpoints(
         subnet: { id: subnet },
         privateLinkServiceConnections: [
           {
-            name: `${accountName}-${service}`,
+            name: endpointName,
             privateLinkServiceId: account.id,
             groupIds: [service],
           },
@@ -109,7 +109,7 @@ export function createPrivateEndpoints(
  * https://learn.microsoft.com/rest/api/virtualnetwork/private-dns-zone-groups/create-or-update): Azure keeps
  * the endpoint's A record in the zone for as long as the group exists
  * (https://learn.microsoft.com/azure/private-link/private-endpoint-dns).
- * The zone config is named after the zone, as the portal and `az network private-endpoint dns-zone-group` do.
+ * Its one zone config is named after the zone (a name of our choosing, unique within the group).
  */
 function registerInZone(
   scope: StoreScope,
