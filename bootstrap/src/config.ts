@@ -52,6 +52,8 @@ export interface AzureSettings {
   stateContainer?: AzureStateContainer;
   /** Per environment, the subnets its stores name (network.subnets, network.privateEndpointSubnet): joined there alone. */
   subnets?: Partial<Record<Environment, string[]>>;
+  /** Per environment, the private DNS zones its stores name (network.privateDnsZones): joined there alone. */
+  privateDnsZones?: Partial<Record<Environment, string[]>>;
 }
 
 export interface AzureStateContainer {
@@ -91,6 +93,8 @@ const STORAGE_ACCOUNT_ID =
   /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Storage\/storageAccounts\/[a-z0-9]{3,24}$/i;
 const SUBNET_ID =
   /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Network\/virtualNetworks\/[-\w.]{2,64}\/subnets\/[-\w.]{1,80}$/i;
+const PRIVATE_DNS_ZONE_ID =
+  /^\/subscriptions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.Network\/privateDnsZones\/[-\w.]{1,253}$/i;
 // Container names: 3-63 lowercase letters, digits and '-', starting with a letter or digit, no '--'
 // (https://learn.microsoft.com/en-us/rest/api/storageservices/naming-and-referencing-containers--blobs--and-metadata).
 const BLOB_CONTAINER = /^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
@@ -122,6 +126,7 @@ const schema = z.strictObject({
     .strictObject({
       stackResourceGroups: perEnvironment(z.string()),
       subnets: z.record(z.string(), z.array(z.string().regex(SUBNET_ID))).optional(),
+      privateDnsZones: z.record(z.string(), z.array(z.string().regex(PRIVATE_DNS_ZONE_ID))).optional(),
       stateContainer: z
         .strictObject({
           storageAccountId: z.string().regex(STORAGE_ACCOUNT_ID),
@@ -138,7 +143,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
   gcp: ['stackProjects', 'stateBucket', 'auditExemptMembers'],
-  azure: ['stackResourceGroups', 'stateContainer', 'subnets'],
+  azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones'],
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
 
@@ -170,11 +175,16 @@ const ALLOWED: Record<string, string> = {
     'a mapping of every environment to the GCP project ID its stack deploys into (gcp:project there): one project per environment, none of them gcp:project',
   'stackProjects[]':
     'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
-  azure: 'a mapping with the key stackResourceGroups and the optional keys stateContainer and subnets',
+  azure:
+    'a mapping with the key stackResourceGroups and the optional keys stateContainer, subnets and privateDnsZones',
   subnets:
     'a mapping of environments to the subnets their Azure stores name (network.subnets and network.privateEndpointSubnet of stacks/azure-adls/Pulumi.<env>.yaml): the deploy identity may join those subnets alone',
   'subnets[]':
     'a list of subnet resource IDs: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>',
+  privateDnsZones:
+    'a mapping of environments to the private DNS zones their Azure stores name (network.privateDnsZones of stacks/azure-adls/Pulumi.<env>.yaml): the deploy identity may register private endpoints in those zones alone',
+  'privateDnsZones[]':
+    'a list of private DNS zone resource IDs: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Network/privateDnsZones/<zone>, e.g. privatelink.blob.core.windows.net',
   stateContainer:
     "the blob container of the Azure stacks' self-managed Pulumi state backend (azblob://<container>), as a mapping with the keys storageAccountId and container",
   storageAccountId:
@@ -300,6 +310,9 @@ function allowedKey(segments: readonly (string | number)[]): string {
   const parent = segments.at(-2);
   // `azure.subnets.prod[0]`: an entry of one environment's list.
   if (segments[0] === 'azure' && segments[1] === 'subnets' && segments.length > 2) return 'subnets[]';
+  if (segments[0] === 'azure' && segments[1] === 'privateDnsZones' && segments.length > 2) {
+    return 'privateDnsZones[]';
+  }
   if (typeof last === 'number') return `${String(parent)}[]`;
   if (parent === 'stackProjects' || parent === 'stackResourceGroups' || parent === 'auditExemptMembers') {
     return `${parent}[]`;
@@ -378,13 +391,15 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
             true,
           ),
           ...resourceGroupNameIssues(raw.azure?.stackResourceGroups ?? {}),
-          ...Object.keys(raw.azure?.subnets ?? {})
-            .filter((key) => !raw.environments.includes(key as Environment))
-            .map((key) => ({
-              path: formatPath(['azure', 'subnets', key]),
-              value: raw.azure?.subnets?.[key],
-              message: `is not an environment of ${NAMESPACE}:environments (${raw.environments.join(', ')})`,
-            })),
+          ...(['subnets', 'privateDnsZones'] as const).flatMap((list) =>
+            Object.keys(raw.azure?.[list] ?? {})
+              .filter((key) => !raw.environments.includes(key as Environment))
+              .map((key) => ({
+                path: formatPath(['azure', list, key]),
+                value: raw.azure?.[list]?.[key],
+                message: `is not an environment of ${NAMESPACE}:environments (${raw.environments.join(', ')})`,
+              })),
+          ),
         ]
       : []),
   ];
@@ -508,14 +523,20 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
       ),
     };
     if (raw.azure?.stateContainer) config.azure.stateContainer = raw.azure.stateContainer;
-    const subnets = raw.azure?.subnets;
-    if (subnets) {
-      config.azure.subnets = Object.fromEntries(
-        raw.environments.flatMap((env) => (subnets[env] ? [[env, subnets[env]]] : [])),
-      );
-    }
+    const { subnets, privateDnsZones } = raw.azure ?? {};
+    if (subnets) config.azure.subnets = perEnvironmentLists(raw.environments, subnets);
+    if (privateDnsZones)
+      config.azure.privateDnsZones = perEnvironmentLists(raw.environments, privateDnsZones);
   }
   return config;
+}
+
+/** The lists of the configured environments only (the others are refused beforehand). */
+function perEnvironmentLists(
+  environments: readonly Environment[],
+  lists: Record<string, string[]>,
+): Partial<Record<Environment, string[]>> {
+  return Object.fromEntries(environments.flatMap((env) => (lists[env] ? [[env, lists[env]]] : [])));
 }
 
 /** Holds exactly the configured environments: look it up with those only. */

@@ -8,6 +8,7 @@ import {
   standardTagsFor,
   SUBSCRIPTION,
 } from './helpers';
+import { checkpointWriterRoleGuid } from '@checkpoints/policy';
 import { deployRoleDefinitionGuid } from '../src/azure/roles';
 
 const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', stack: 'ci' });
@@ -16,8 +17,10 @@ const ROLE = (guid: string) =>
   `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
 const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
 const RBAC_ADMINISTRATOR = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
-const ASSIGNABLE =
-  'ba92f5b4-2d11-453d-a403-e96b0029c9fe, 2a2b9908-6ea1-4ae2-8e65-a410df84e7d1, e147488a-f6f5-4113-8e2d-b22465e65bf6';
+// The subscription's writer role, Storage Blob Data Reader, Key Vault Crypto Service Encryption User; and
+// for removal also Storage Blob Data Contributor (what writers held before the writer role).
+const ASSIGNABLE = `${checkpointWriterRoleGuid(SUBSCRIPTION)}, 2a2b9908-6ea1-4ae2-8e65-a410df84e7d1, e147488a-f6f5-4113-8e2d-b22465e65bf6`;
+const REMOVABLE = `${ASSIGNABLE}, ba92f5b4-2d11-453d-a403-e96b0029c9fe`;
 /** The role assignment condition, never naming one of CI's own identities (`ciPrincipals`) as assignee. */
 const RBAC_CONDITION = (ciPrincipals: readonly unknown[]) =>
   "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))" +
@@ -26,7 +29,7 @@ const RBAC_CONDITION = (ciPrincipals: readonly unknown[]) =>
   "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))" +
   ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${ASSIGNABLE}}))` +
   " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))" +
-  ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${ASSIGNABLE}}))`;
+  ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${REMOVABLE}}))`;
 
 const IDENTITY = 'azure-native:managedidentity:UserAssignedIdentity';
 const CREDENTIAL = 'azure-native:managedidentity:FederatedIdentityCredential';
@@ -59,6 +62,36 @@ describe('Azure CI identities', () => {
   let snapshot: Snapshot;
   beforeAll(async () => {
     snapshot = await renderBootstrap();
+  });
+
+  it("defines the store writer's role: blob data of the filesystem, never the filesystem's deletion", () => {
+    const [definition, ...others] = snapshot.resources.filter(
+      (r) => r.type === 'azure-native:authorization:RoleDefinition' && r.name === 'store-writer-role',
+    );
+    expect(others).toEqual([]);
+    expect([
+      definition?.inputs['roleDefinitionId'],
+      definition?.inputs['assignableScopes'],
+      definition?.protect,
+    ]).toEqual([
+      checkpointWriterRoleGuid(SUBSCRIPTION),
+      [GROUP_SCOPE('rg-checkpoints-dev'), GROUP_SCOPE('rg-checkpoints-prod')],
+      true,
+    ]);
+    const [permissions] = definition?.inputs['permissions'] as {
+      actions: string[];
+      dataActions: string[];
+    }[];
+    expect(permissions?.actions).toEqual(['Microsoft.Storage/storageAccounts/blobServices/containers/read']);
+    expect([...(permissions?.dataActions ?? [])].sort()).toEqual(
+      [
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/add/action',
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/delete',
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/move/action',
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/read',
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/write',
+      ].sort(),
+    );
   });
 
   it('keeps the identities in a resource group of their own, tagged', () => {

@@ -245,7 +245,7 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
-  it('Azure: Storage Account Contributor for the prod deploy identity reaches the data and deletes accounts', async () => {
+  it("Azure: Storage Account Contributor for the prod deploy identity reaches the data and deletes filesystems (the account's lock stops the account's deletion)", async () => {
     const result = await synthProd(
       'azure-adls',
       weakened(bootstrap, (copy) => {
@@ -269,7 +269,7 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
     expect(messages).toContainEqual(
       expect.stringMatching(
-        /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/delete from Storage Account Contributor/,
+        /^ci-prod-no-destroy: store llm-pretrain \(prod\): ci deploy-prod can delete a data-holding resource in prod: Microsoft.Storage\/storageAccounts\/blobServices\/containers\/delete from Storage Account Contributor/,
       ),
     );
   });
@@ -441,5 +441,85 @@ describe('Azure deletion guards and network joins of the shipped bootstrap', () 
           `ci deploy-prod ${operation} Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action on ${subnet}/web`,
       ),
     );
+  });
+});
+
+describe('Azure private DNS zones: CI registers endpoints in the listed zones alone', () => {
+  const zone = (group: string, name: string) =>
+    `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}/providers/Microsoft.Network/privateDnsZones/${name}`;
+  const BLOB_ZONE = zone('hub-dns', 'privatelink.blob.core.windows.net');
+  const OTHER_ZONE = zone('other-dns', 'privatelink.blob.core.windows.net');
+  let bootstrap: Snapshot;
+  beforeAll(async () => {
+    const project = readProject(ROOT);
+    const stack = readStackConfig(stackConfigFile(project, 'ci'), project);
+    const azure = JSON.parse(stack.config['bootstrap:azure'] ?? '{}') as Record<string, unknown>;
+    bootstrap = await render(() => bootstrapStack(), {
+      project: project.name,
+      stack: 'ci',
+      config: {
+        ...stack.config,
+        'bootstrap:azure': JSON.stringify({ ...azure, privateDnsZones: { prod: [BLOB_ZONE] } }),
+      },
+      secretKeys: stack.secretKeys,
+    });
+  });
+
+  const zoneGroup = (zoneId: string) =>
+    extra('azure-native:network:PrivateDnsZoneGroup', 'llm-blob-dns', {
+      resourceGroupName: 'rg-checkpoints-prod',
+      privateEndpointName: 'prodllm-blob',
+      privateDnsZoneGroupName: 'default',
+      privateDnsZoneConfigs: [{ name: 'privatelink-blob-core-windows-net', privateDnsZoneId: zoneId }],
+    });
+
+  async function missing(zoneId: string): Promise<string[]> {
+    const rights = await missingDeployRights('azure', { resources: [zoneGroup(zoneId)] }, bootstrap, 'prod');
+    return rights.map((right) => `${right.identity} ${right.operation} ${right.permission} on ${right.on}`);
+  }
+
+  it('prod: a zone group in the listed zone needs nothing CI lacks; one in another zone lacks the join', async () => {
+    expect(await missing(BLOB_ZONE)).toEqual([]);
+    expect(await missing(OTHER_ZONE)).toEqual(
+      ['create', 'update'].map(
+        (operation) =>
+          `ci deploy-prod ${operation} Microsoft.Network/privateDnsZones/join/action on ${OTHER_ZONE}`,
+      ),
+    );
+  });
+
+  it('the zone role can join and read the zone, and change nothing in it', () => {
+    const definitions = bootstrap.resources.filter(
+      (r) =>
+        r.type === 'azure-native:authorization:RoleDefinition' &&
+        String(r.inputs['roleName']).startsWith('checkpoints-join-dns-zones-'),
+    );
+    expect(
+      definitions.map((r) => [r.inputs['roleName'], r.inputs['permissions'], r.inputs['assignableScopes']]),
+    ).toEqual([
+      [
+        'checkpoints-join-dns-zones-prod',
+        [
+          {
+            actions: [
+              'Microsoft.Network/privateDnsZones/join/action',
+              'Microsoft.Network/privateDnsZones/read',
+            ],
+            notActions: [],
+            dataActions: [],
+            notDataActions: [],
+          },
+        ],
+        [`/subscriptions/${SUBSCRIPTION}/resourceGroups/hub-dns`],
+      ],
+    ]);
+    const scopes = bootstrap.resources
+      .filter(
+        (r) =>
+          r.type === 'azure-native:authorization:RoleAssignment' &&
+          r.name.endsWith('-checkpoints-join-dns-zone'),
+      )
+      .map((r) => [r.name.split('-')[0] + '-' + r.name.split('-')[1], r.inputs['scope']]);
+    expect(scopes).toEqual([['deploy-prod', BLOB_ZONE]]);
   });
 });

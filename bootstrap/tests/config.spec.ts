@@ -250,6 +250,45 @@ describe('bad bootstrap config is refused before any resource, every problem nam
       ],
     ],
     [
+      'a private DNS zone that is not a zone resource ID',
+      {
+        'bootstrap:azure': {
+          stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
+          privateDnsZones: { prod: ['privatelink.blob.core.windows.net'] },
+        },
+      },
+      [
+        {
+          path: 'bootstrap:azure.privateDnsZones.prod[0]',
+          value: 'privatelink.blob.core.windows.net',
+          message:
+            'allowed: a list of private DNS zone resource IDs: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/Microsoft.Network/privateDnsZones/<zone>, e.g. privatelink.blob.core.windows.net',
+        },
+      ],
+    ],
+    [
+      'private DNS zones of an environment not listed',
+      {
+        'bootstrap:azure': {
+          stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
+          privateDnsZones: {
+            staging: [
+              '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/dns/providers/Microsoft.Network/privateDnsZones/privatelink.dfs.core.windows.net',
+            ],
+          },
+        },
+      },
+      [
+        {
+          path: 'bootstrap:azure.privateDnsZones.staging',
+          value: [
+            '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/dns/providers/Microsoft.Network/privateDnsZones/privatelink.dfs.core.windows.net',
+          ],
+          message: 'is not an environment of bootstrap:environments (dev, prod)',
+        },
+      ],
+    ],
+    [
       'subnets of an environment not listed',
       {
         'bootstrap:azure': {

@@ -44,6 +44,8 @@ describe('the root Pulumi project', () => {
       'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
       'aws:iam/policy:Policy',
       'aws:iam/policy:Policy',
+      // The store writer role: the stacks' writer grants name it.
+      'azure-native:authorization:RoleDefinition',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',

@@ -18,20 +18,26 @@ import {
 import { ciNames, deployPurpose, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
 import {
+  assignableByDeploy,
   assignableRolesCondition,
   azureDeployActions,
   AZURE_DEPLOY_ROLES,
   customRoleDefinitionId,
   deployRoleDefinitionGuid,
+  AZURE_DNS_ZONE_ACTIONS,
   AZURE_NETWORK_ACTIONS,
   AZURE_PREVIEW_ROLES,
+  dnsZoneRoleDefinitionGuid,
   networkRoleDefinitionGuid,
+  removableByDeploy,
   resourceGroupId,
   resourceGroupOf,
   roleAssignmentName,
   roleDefinitionId,
   type AzureRole,
+  writerRolePermissions,
 } from './roles';
+import { checkpointWriterRoleGuid } from '@checkpoints/policy';
 import { azureStateGrants, stateContainerScope } from './state';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
@@ -115,6 +121,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       preview.principalId,
       ...deployIdentities.map((identity) => identity.principalId),
     ]);
+    this.createWriterRole(settings, args.environments);
     for (const [index, environment] of args.environments.entries()) {
       const deploy = deployIdentities[index];
       if (!deploy) continue;
@@ -150,11 +157,20 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         ...AZURE_DEPLOY_ROLES.map((role) => ({
           ...groupGrant(settings, role, resourceGroup),
           ...(role === 'Role Based Access Control Administrator'
-            ? { condition: ciPrincipals.apply((ids) => assignableRolesCondition(ids)) }
+            ? {
+                condition: ciPrincipals.apply((ids) =>
+                  assignableRolesCondition(
+                    ids,
+                    assignableByDeploy(settings.subscriptionId),
+                    removableByDeploy(settings.subscriptionId),
+                  ),
+                ),
+              }
             : {}),
         })),
         ...stateGrants(settings, environment),
         ...this.networkGrants(settings, environment),
+        ...this.dnsZoneGrants(settings, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
@@ -163,37 +179,100 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
   }
 
   /**
+   * The store writer's role (blob data, no container deletion), assignable in every stack's resource group:
+   * the stacks assign it by its GUID, which both derive from the subscription.
+   */
+  private createWriterRole(settings: AzureSettings, environments: readonly Environment[]): RoleDefinition {
+    const scopes = [
+      ...new Set(
+        environments.map((env) =>
+          resourceGroupId(settings.subscriptionId, settings.stackResourceGroups[env]),
+        ),
+      ),
+    ];
+    return new RoleDefinition(
+      'store-writer-role',
+      {
+        scope: scopes[0] ?? `/subscriptions/${settings.subscriptionId}`,
+        roleDefinitionId: checkpointWriterRoleGuid(settings.subscriptionId),
+        roleName: `checkpoints-store-writer-${settings.subscriptionId.slice(0, 8)}`,
+        description:
+          'Checkpoint store writers: read, write and delete blobs of their filesystem; never delete the filesystem itself (Storage Blob Data Contributor without containers/delete, containers/write and generateUserDelegationKey)',
+        roleType: 'CustomRole',
+        permissions: writerRolePermissions(),
+        assignableScopes: scopes,
+      },
+      { parent: this, protect: true },
+    );
+  }
+
+  /**
    * The right to join the environment's subnets (bootstrap config `azure.subnets`), granted on each subnet:
    * the network stays the network team's, and the deploy identity changes nothing in it.
    */
   private networkGrants(settings: AzureSettings, environment: Environment): RoleGrant[] {
-    const subnets = settings.subnets?.[environment] ?? [];
-    const [first] = subnets;
+    return this.joinGrants(settings, environment, settings.subnets?.[environment] ?? [], {
+      logicalName: 'network-role',
+      guid: networkRoleDefinitionGuid(settings.subscriptionId, environment),
+      roleName: `checkpoints-join-subnets-${environment}`,
+      description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
+      actions: AZURE_NETWORK_ACTIONS,
+      grantName: 'checkpoints-join-subnet',
+    });
+  }
+
+  /**
+   * The right to register the environment's private endpoints in its private DNS zones (bootstrap config
+   * `azure.privateDnsZones`), granted on each zone: no record or zone write, the zones stay the platform's.
+   */
+  private dnsZoneGrants(settings: AzureSettings, environment: Environment): RoleGrant[] {
+    return this.joinGrants(settings, environment, settings.privateDnsZones?.[environment] ?? [], {
+      logicalName: 'dns-zone-role',
+      guid: dnsZoneRoleDefinitionGuid(settings.subscriptionId, environment),
+      roleName: `checkpoints-join-dns-zones-${environment}`,
+      description: `Lets the ${environment} checkpoint stores register their private endpoints in the listed private DNS zones: nothing else in the zones`,
+      actions: AZURE_DNS_ZONE_ACTIONS,
+      grantName: 'checkpoints-join-dns-zone',
+    });
+  }
+
+  /** A custom role holding `actions` alone, assignable in the targets' resource groups, granted on each target. */
+  private joinGrants(
+    settings: AzureSettings,
+    environment: Environment,
+    targets: readonly string[],
+    role: {
+      logicalName: string;
+      guid: string;
+      roleName: string;
+      description: string;
+      actions: readonly string[];
+      grantName: string;
+    },
+  ): RoleGrant[] {
+    const [first] = targets;
     if (first === undefined) return [];
-    const guid = networkRoleDefinitionGuid(settings.subscriptionId, environment);
     const definition = new RoleDefinition(
-      `deploy-${environment}-network-role`,
+      `deploy-${environment}-${role.logicalName}`,
       {
         scope: resourceGroupOf(first),
-        roleDefinitionId: guid,
-        roleName: `checkpoints-join-subnets-${environment}`,
-        description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
+        roleDefinitionId: role.guid,
+        roleName: role.roleName,
+        description: role.description,
         roleType: 'CustomRole',
-        permissions: [
-          { actions: [...AZURE_NETWORK_ACTIONS], notActions: [], dataActions: [], notDataActions: [] },
-        ],
-        assignableScopes: [...new Set(subnets.map(resourceGroupOf))],
+        permissions: [{ actions: [...role.actions], notActions: [], dataActions: [], notDataActions: [] }],
+        assignableScopes: [...new Set(targets.map(resourceGroupOf))],
       },
       { parent: this },
     );
-    const role = {
-      id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
-      name: 'checkpoints-join-subnet',
+    const grantRole = {
+      id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, role.guid)),
+      name: role.grantName,
     };
-    return subnets.map((subnet) => ({
-      role,
-      scope: subnet,
-      scopeName: subnet.split('/').slice(-3).join('-'),
+    return targets.map((target) => ({
+      role: grantRole,
+      scope: target,
+      scopeName: target.split('/').slice(-3).join('-'),
     }));
   }
 

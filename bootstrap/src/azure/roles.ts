@@ -1,4 +1,5 @@
 import { stableHash } from '@checkpoints/naming';
+import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/policy';
 
 /** Built-in role definitions by name: the GUIDs are the same in every tenant. */
 export const AZURE_ROLES = {
@@ -61,6 +62,11 @@ export function azureDeployActions(environment: string): string[] {
     // Private endpoints of the stores (https://learn.microsoft.com/azure/private-link/rbac-permissions); joining
     // the subnet is granted on the listed subnets alone (azureNetworkActions).
     'Microsoft.Network/privateEndpoints/delete',
+    // Their DNS zone groups (https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork):
+    // writing records into a zone is granted on the listed zones alone (AZURE_DNS_ZONE_ACTIONS).
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/delete',
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read',
+    'Microsoft.Network/privateEndpoints/privateDnsZoneGroups/write',
     'Microsoft.Network/privateEndpoints/read',
     'Microsoft.Network/privateEndpoints/write',
     'Microsoft.Storage/storageAccounts/privateEndpointConnectionsApproval/action',
@@ -104,9 +110,29 @@ export const AZURE_NETWORK_ACTIONS: readonly string[] = [
   'Microsoft.Network/virtualNetworks/subnets/read',
 ];
 
+/**
+ * The custom role a deploy identity holds on each private DNS zone its stack's stores name (bootstrap config
+ * `azure.privateDnsZones`): a private endpoint's DNS zone group writes the endpoint's records into the zone
+ * through `join/action` (https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork,
+ * "Joins a Private DNS Zone"). No record, zone or virtual network link write: the zones stay the platform's.
+ */
+export const AZURE_DNS_ZONE_ACTIONS: readonly string[] = [
+  'Microsoft.Network/privateDnsZones/join/action',
+  'Microsoft.Network/privateDnsZones/read',
+];
+
 /** The network role's definition GUID, one per environment like the deploy role. */
 export function networkRoleDefinitionGuid(subscriptionId: string, environment: string): string {
-  const hex = stableHash(['checkpoints-network-role', subscriptionId.toLowerCase(), environment], 32);
+  return definitionGuid('checkpoints-network-role', subscriptionId, environment);
+}
+
+/** The DNS zone role's definition GUID, one per environment like the network role. */
+export function dnsZoneRoleDefinitionGuid(subscriptionId: string, environment: string): string {
+  return definitionGuid('checkpoints-dns-zone-role', subscriptionId, environment);
+}
+
+function definitionGuid(purpose: string, subscriptionId: string, environment: string): string {
+  const hex = stableHash([purpose, subscriptionId.toLowerCase(), environment], 32);
   return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
 }
 
@@ -117,16 +143,41 @@ export function resourceGroupOf(resourceId: string): string {
 
 /** The custom role's definition GUID: derived, so that a re-run finds the same definition. */
 export function deployRoleDefinitionGuid(subscriptionId: string, environment: string): string {
-  const hex = stableHash(['checkpoints-deploy-role', subscriptionId.toLowerCase(), environment], 32);
-  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+  return definitionGuid('checkpoints-deploy-role', subscriptionId, environment);
 }
 
-/** The only roles the Azure stack assigns: to its writer, reader and encryption identities. */
-export const ASSIGNABLE_BY_DEPLOY: readonly AzureRole[] = [
-  'Storage Blob Data Contributor',
-  'Storage Blob Data Reader',
-  'Key Vault Crypto Service Encryption User',
-];
+/**
+ * The only roles the Azure stack assigns: to its writer (the subscription's Checkpoint Store Writer role,
+ * which the bootstrap defines), reader and encryption identities.
+ */
+export function assignableByDeploy(subscriptionId: string): string[] {
+  return [
+    checkpointWriterRoleGuid(subscriptionId),
+    AZURE_ROLES['Storage Blob Data Reader'],
+    AZURE_ROLES['Key Vault Crypto Service Encryption User'],
+  ];
+}
+
+/**
+ * What the deploy identity may also remove: Storage Blob Data Contributor, which store writers held before
+ * the writer role, so a deploy can move them off it (it can no longer assign it).
+ */
+export function removableByDeploy(subscriptionId: string): string[] {
+  return [...assignableByDeploy(subscriptionId), AZURE_ROLES['Storage Blob Data Contributor']];
+}
+
+/**
+ * The store writer's custom role (libs/analysis CHECKPOINT_WRITER_ROLE): created here, by an administrator,
+ * because a deploy identity that could write role definitions could widen any role it assigns.
+ */
+export function writerRolePermissions() {
+  return CHECKPOINT_WRITER_ROLE.permissions.map((p) => ({
+    actions: [...p.actions],
+    notActions: [...p.notActions],
+    dataActions: [...p.dataActions],
+    notDataActions: [...p.notDataActions],
+  }));
+}
 
 export function roleDefinitionId(subscriptionId: string, role: AzureRole): string {
   return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${AZURE_ROLES[role]}`;
@@ -147,9 +198,10 @@ export function resourceGroupId(subscriptionId: string, resourceGroup: string): 
  */
 export function assignableRolesCondition(
   excludedPrincipals: readonly string[],
-  roles: readonly AzureRole[] = ASSIGNABLE_BY_DEPLOY,
+  assignable: readonly string[],
+  removable: readonly string[] = assignable,
 ): string {
-  const guids = roles.map((role) => AZURE_ROLES[role]).join(', ');
+  const guids = assignable.join(', ');
   return [
     // Never to a CI identity: else a deploy identity could hand itself the data roles it may assign.
     "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
@@ -158,7 +210,7 @@ export function assignableRolesCondition(
     "((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'}))",
     ` OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${guids}}))`,
     " AND ((!(ActionMatches{'Microsoft.Authorization/roleAssignments/delete'}))",
-    ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${guids}}))`,
+    ` OR (@Resource[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${removable.join(', ')}}))`,
   ].join('');
 }
 

@@ -115,6 +115,7 @@ const CLOUD_STORE_KEYS = {
   'network.networks': 'gcp',
   'network.subnets': 'azure',
   'network.privateEndpointSubnet': 'azure',
+  'network.privateDnsZones': 'azure',
   'recovery.turboReplication': 'gcp',
   'recovery.readableReplica': 'azure',
 } as const;
@@ -521,6 +522,8 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
     if (store.network.privateEndpointSubnet !== undefined) {
       network.privateEndpointSubnet = store.network.privateEndpointSubnet;
     }
+    const zones = store.network.privateDnsZones;
+    if (zones !== undefined) network.privateDnsZones = typeof zones === 'string' ? zones : { ...zones };
     spec.network = network;
   }
   const { replicaRegion, turboReplication, readableReplica, retentionLock } = store.recovery ?? {};

@@ -51,6 +51,9 @@ export const accessSchema = z.strictObject({
   readers: principals.optional(),
 });
 
+/** `network.privateDnsZones` when the platform's Azure Policy creates the endpoints' DNS zone groups. */
+export const PRIVATE_DNS_MANAGED_BY_POLICY = 'managed-by-policy';
+
 /** Most entries of one network allow-list; AWS bucket policies (20 KB) and Azure network rules (200) bound it. */
 export const MAX_NETWORK_ENTRIES = 100;
 const networkList = z.array(z.string().min(1)).max(MAX_NETWORK_ENTRIES);
@@ -66,6 +69,12 @@ export const networkSchema = z.strictObject({
   networks: networkList.optional(),
   subnets: networkList.optional(),
   privateEndpointSubnet: z.string().min(1).optional(),
+  privateDnsZones: z
+    .union([
+      z.literal(PRIVATE_DNS_MANAGED_BY_POLICY),
+      z.strictObject({ blob: z.string().min(1), dfs: z.string().min(1) }),
+    ])
+    .optional(),
 });
 
 /** Longest retention lock: 10 years, beyond which a lock is a legal hold, not a checkpoint policy. */
@@ -178,6 +187,7 @@ export const ALLOWED: Record<string, string> = {
   networks: `a list of at most ${MAX_NETWORK_ENTRIES} VPC networks, e.g. [projects/my-project/global/networks/training]`,
   subnets: `a list of at most ${MAX_NETWORK_ENTRIES} subnet resource IDs (/subscriptions/…/virtualNetworks/VNET/subnets/SUBNET)`,
   privateEndpointSubnet: 'a subnet resource ID (/subscriptions/…/virtualNetworks/VNET/subnets/SUBNET)',
+  privateDnsZones: `a block { blob, dfs } of private DNS zone resource IDs (/subscriptions/…/providers/Microsoft.Network/privateDnsZones/privatelink.blob.core.windows.net and …/privatelink.dfs.core.windows.net), or ${PRIVATE_DNS_MANAGED_BY_POLICY} when Azure Policy creates the zone groups`,
   recovery: `a block of recovery keys (${KNOWN_KEYS.recovery.join(', ')}), e.g. recovery: { replicaRegion: us-west-2 }`,
   replicaRegion:
     "a region of the same cloud other than the store's own, where the copy of every checkpoint lives",

@@ -85,6 +85,17 @@ export interface NetworkSpec {
   subnets: string[];
   /** Azure only: subnet resource ID the store's `dfs` and `blob` private endpoints are placed in. */
   privateEndpointSubnet?: string;
+  /**
+   * Azure only: where the private endpoints' DNS records go. The zones' resource IDs (a DNS zone group per
+   * endpoint), or `managed-by-policy` when the platform's Azure Policy creates the zone groups.
+   */
+  privateDnsZones?: PrivateDnsZones | 'managed-by-policy';
+}
+
+/** Resource IDs of the `privatelink.blob.core.windows.net` and `privatelink.dfs.core.windows.net` zones. */
+export interface PrivateDnsZones {
+  blob: string;
+  dfs: string;
 }
 
 /** Objects under `prefix` cannot be deleted or overwritten for `days` after they are written. */

@@ -1,7 +1,9 @@
 import {
   AZURE_GZRS_REGIONS,
   AZURE_REGION_PAIRS,
+  azurePrivateDnsIssues,
   azureReplicaIssues,
+  awsRules,
   azureRules,
   azureWorkspaceIdIssues,
   ConfigError,
@@ -79,6 +81,112 @@ describe('azure network keys', () => {
       ['checkpoints:stores[0].network.cidrs[0]', cidr],
     ]);
     expect(issues[0]?.message).toContain(reason);
+  });
+
+  const zone = (name: string, group = 'hub-dns') =>
+    `/subscriptions/00000000-0000-4000-a000-00000000000a/resourceGroups/${group}/providers/Microsoft.Network/privateDnsZones/${name}`;
+  const ZONES = {
+    blob: zone('privatelink.blob.core.windows.net'),
+    dfs: zone('privatelink.dfs.core.windows.net'),
+  };
+
+  it('takes the zones of both services, in any case, or managed-by-policy', () => {
+    const upper = {
+      blob: ZONES.blob.toUpperCase().replace('/SUBSCRIPTIONS', '/subscriptions'),
+      dfs: ZONES.dfs,
+    };
+    for (const privateDnsZones of [ZONES, upper, 'managed-by-policy']) {
+      expect(issuesOf({ network: { privateEndpointSubnet: SUBNET, privateDnsZones } })).toEqual([]);
+    }
+    expect(load({ network: { privateEndpointSubnet: SUBNET, privateDnsZones: ZONES } })[0]?.network).toEqual(
+      expect.objectContaining({ privateDnsZones: ZONES }),
+    );
+  });
+
+  // https://learn.microsoft.com/azure/private-link/private-endpoint-dns (Storage: blob and dfs zones)
+  it.each([
+    ['the blob zone for dfs', { ...ZONES, dfs: ZONES.blob }, 'dfs', 'privatelink.dfs.core.windows.net'],
+    ['a public DNS zone', { ...ZONES, blob: zone('blob.core.windows.net') }, 'blob', 'privatelink.blob'],
+    [
+      'a zone name instead of its ID',
+      { ...ZONES, blob: 'privatelink.blob.core.windows.net' },
+      'blob',
+      'must be the resource ID',
+    ],
+    [
+      'a public DNS zone resource type',
+      { ...ZONES, dfs: ZONES.dfs.replace('privateDnsZones', 'dnsZones') },
+      'dfs',
+      'must be the resource ID',
+    ],
+  ])('refuses %s', (_, privateDnsZones, service, message) => {
+    const issues = issuesOf({ network: { privateEndpointSubnet: SUBNET, privateDnsZones } });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      [
+        `checkpoints:stores[0].network.privateDnsZones.${service}`,
+        privateDnsZones[service as 'blob' | 'dfs'],
+      ],
+    ]);
+    expect(issues[0]?.message).toContain(message);
+  });
+
+  it.each([
+    ['one zone left out', { blob: ZONES.blob }],
+    ['another word than managed-by-policy', 'managed-by-platform'],
+  ])('refuses %s, naming what is allowed', (_, privateDnsZones) => {
+    const issues = issuesOf({ network: { privateEndpointSubnet: SUBNET, privateDnsZones } });
+    expect(issues.map((issue) => issue.path)).toEqual(['checkpoints:stores[0].network.privateDnsZones']);
+    expect(issues[0]?.message).toContain('managed-by-policy when Azure Policy creates the zone groups');
+  });
+
+  it('refuses zones without a private endpoint subnet, whose endpoints they would name', () => {
+    const issues = issuesOf({ network: { subnets: [SUBNET], privateDnsZones: ZONES } });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].network.privateDnsZones', ZONES],
+    ]);
+    expect(issues[0]?.message).toContain('needs network.privateEndpointSubnet');
+  });
+
+  it('is an Azure key: refused on another cloud', () => {
+    expect(() =>
+      loadStackSpec(
+        {
+          ...Object.fromEntries(Object.entries(base).map(([k, v]) => [`checkpoints:${k}`, v])),
+          'checkpoints:stores': JSON.stringify([
+            {
+              name: 'llm',
+              dataClassification: 'internal',
+              network: { cidrs: ['203.0.113.0/24'], privateDnsZones: 'managed-by-policy' },
+            },
+          ]),
+        },
+        awsRules,
+      ),
+    ).toThrow(
+      /network\.privateDnsZones: got "managed-by-policy"; is not used on aws; it applies on azure only/,
+    );
+  });
+
+  it.each<[string, Record<string, unknown>, string, string[]]>([
+    [
+      'a private endpoint without zones in prod',
+      { privateEndpointSubnet: SUBNET },
+      'prod',
+      ['checkpoints:stores[0].network.privateDnsZones'],
+    ],
+    ['the same outside prod', { privateEndpointSubnet: SUBNET }, 'staging', []],
+    ['zones in prod', { privateEndpointSubnet: SUBNET, privateDnsZones: ZONES }, 'prod', []],
+    [
+      'managed-by-policy in prod',
+      { privateEndpointSubnet: SUBNET, privateDnsZones: 'managed-by-policy' },
+      'prod',
+      [],
+    ],
+    ['no private endpoint in prod', { subnets: [SUBNET] }, 'prod', []],
+  ])('azurePrivateDnsIssues: %s', (_, network, environment, expected) => {
+    const issues = azurePrivateDnsIssues(load({ network }), environment as 'prod');
+    expect(issues.map((issue) => issue.path)).toEqual(expected);
+    for (const issue of issues) expect(issue.message).toContain('privateDnsZones: managed-by-policy');
   });
 
   it('parses IPv4 ranges, a bare address as /32', () => {

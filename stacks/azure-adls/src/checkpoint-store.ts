@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   firstName,
   formerNameAliases,
+  PRIVATE_DNS_MANAGED_BY_POLICY,
   storeComponentInputs,
   type ReplacingSetting,
   type StackSpec,
@@ -39,10 +40,14 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    // A store open to every network in prod says so, for the perimeter rule of the policy pack.
+    // A store open to every network in prod says so, for the perimeter rule of the policy pack; one whose
+    // endpoints' DNS records come from Azure Policy says so, for the private endpoint DNS rule.
     const inputs = {
       ...storeComponentInputs(args.store, args.location),
       ...(args.store.network?.public ? { network: { public: true } } : {}),
+      ...(args.store.network?.privateDnsZones === PRIVATE_DNS_MANAGED_BY_POLICY
+        ? { network: { privateDnsZones: PRIVATE_DNS_MANAGED_BY_POLICY } }
+        : {}),
     };
     super('checkpoints:azure:CheckpointStore', name, inputs, {
       ...opts,

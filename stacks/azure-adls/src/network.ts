@@ -1,3 +1,4 @@
+import { PrivateDnsZoneGroup } from '@pulumi/azure-native/network/privateDnsZoneGroup';
 import { PrivateEndpoint } from '@pulumi/azure-native/network/privateEndpoint';
 import type { StorageAccount, StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
 import { parseIpv4Range, type NetworkSpec } from '@checkpoints/config';
@@ -60,37 +61,75 @@ function ipv4Text(address: number): string {
 /** The two storage endpoints a job uses: `dfs` (ADLS Gen2, abfss://) and `blob` (the SDKs' blob calls). */
 export const PRIVATE_ENDPOINT_SERVICES = ['dfs', 'blob'] as const;
 
+type PrivateEndpointService = (typeof PRIVATE_ENDPOINT_SERVICES)[number];
+
 /**
  * Private endpoints of the account's `dfs` and `blob` services in `network.privateEndpointSubnet`. They
- * are named after the account so a re-run finds them. Name resolution of `<account>.privatelink.dfs.core.windows.net`
- * is left to the platform's private DNS zones (docs/azure.md, "Private endpoints and DNS").
+ * are named after the account so a re-run finds them. With `network.privateDnsZones` each endpoint gets a
+ * DNS zone group in its service's zone, which keeps the A record of `<account>.privatelink.<service>.core.windows.net`
+ * in step with the endpoint's address; with `managed-by-policy` the platform's Azure Policy creates it
+ * (docs/azure.md, "Private endpoints and DNS").
  */
 export function createPrivateEndpoints(
   scope: StoreScope,
   account: StorageAccount,
   accountName: string,
 ): PrivateEndpoint[] {
-  const subnet = scope.store.network?.privateEndpointSubnet;
-  if (subnet === undefined || scope.store.network?.public) return [];
-  return PRIVATE_ENDPOINT_SERVICES.map(
-    (service) =>
-      new PrivateEndpoint(
-        `${scope.store.name}-${service}`,
-        {
-          resourceGroupName: scope.resourceGroupName,
-          privateEndpointName: `${accountName}-${service}`,
-          location: scope.location,
-          subnet: { id: subnet },
-          privateLinkServiceConnections: [
-            {
-              name: `${accountName}-${service}`,
-              privateLinkServiceId: account.id,
-              groupIds: [service],
-            },
-          ],
-          tags: scope.tags,
-        },
-        { parent: scope.parent },
-      ),
+  const network = scope.store.network;
+  const subnet = network?.privateEndpointSubnet;
+  if (subnet === undefined || network?.public) return [];
+  const zones = typeof network?.privateDnsZones === 'object' ? network.privateDnsZones : undefined;
+  return PRIVATE_ENDPOINT_SERVICES.map((service) => {
+    const endpointName = `${accountName}-${service}`;
+    const endpoint = new PrivateEndpoint(
+      `${scope.store.name}-${service}`,
+      {
+        resourceGroupName: scope.resourceGroupName,
+        privateEndpointName: endpointName,
+        location: scope.location,
+        subnet: { id: subnet },
+        privateLinkServiceConnections: [
+          {
+            name: endpointName,
+            privateLinkServiceId: account.id,
+            groupIds: [service],
+          },
+        ],
+        tags: scope.tags,
+      },
+      { parent: scope.parent },
+    );
+    if (zones) registerInZone(scope, endpoint, endpointName, service, zones[service]);
+    return endpoint;
+  });
+}
+
+/**
+ * The endpoint's DNS zone group (PUT .../privateEndpoints/<endpoint>/privateDnsZoneGroups/<name>,
+ * https://learn.microsoft.com/rest/api/virtualnetwork/private-dns-zone-groups/create-or-update): Azure keeps
+ * the endpoint's A record in the zone for as long as the group exists
+ * (https://learn.microsoft.com/azure/private-link/private-endpoint-dns).
+ * Its one zone config is named after the zone (a name of our choosing, unique within the group).
+ */
+function registerInZone(
+  scope: StoreScope,
+  endpoint: PrivateEndpoint,
+  endpointName: string,
+  service: PrivateEndpointService,
+  zoneId: string,
+): PrivateDnsZoneGroup {
+  return new PrivateDnsZoneGroup(
+    `${scope.store.name}-${service}-dns`,
+    {
+      resourceGroupName: scope.resourceGroupName,
+      privateEndpointName: endpointName,
+      privateDnsZoneGroupName: 'default',
+      privateDnsZoneConfigs: [{ name: zoneNameOf(zoneId), privateDnsZoneId: zoneId }],
+    },
+    { parent: scope.parent, dependsOn: [endpoint] },
   );
+}
+
+function zoneNameOf(zoneId: string): string {
+  return (zoneId.split('/').pop() ?? zoneId).replace(/\./g, '-');
 }

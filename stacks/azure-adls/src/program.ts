@@ -3,6 +3,7 @@ import { getClientConfigOutput } from '@pulumi/azure-native/authorization/getCli
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import {
   azureLocationIssues,
+  azurePrivateDnsIssues,
   azureReplicaIssues,
   azureWorkspaceIdIssues,
   azureQuotaWarnings,
@@ -70,6 +71,7 @@ function loadAzureConfig(): AzureStackConfig {
   const location = new pulumi.Config('azure-native').get('location');
   issues.push(...azureLocationIssues(location));
   if (spec) issues.push(...azureWorkspaceIdIssues(spec.logAnalyticsWorkspaceId));
+  if (spec) issues.push(...azurePrivateDnsIssues(spec.stores, spec.environment));
   if (spec && location && issues.length === 0) issues.push(...azureReplicaIssues(spec.stores, location));
   if (spec && location && issues.length === 0) {
     issues.push(

@@ -1,13 +1,13 @@
 import * as pulumi from '@pulumi/pulumi';
 import { RoleAssignment } from '@pulumi/azure-native/authorization/roleAssignment';
-import { azureRoleDefinitionId, type AzureBuiltInRole, type AzurePrincipalType } from '@checkpoints/policy';
+import { azureRoleDefinitionId, type AzurePrincipalType, type AzureStoreRole } from '@checkpoints/policy';
 import { stableHash } from '@checkpoints/naming';
 import type { StoreScope } from './scope';
 
 export interface RoleGrant {
   /** Resource ID the role applies to. */
   scope: pulumi.Input<string>;
-  role: AzureBuiltInRole;
+  role: AzureStoreRole;
   /** Object ID of the principal. */
   principalId: pulumi.Input<string>;
   /**

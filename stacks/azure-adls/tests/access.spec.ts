@@ -1,3 +1,4 @@
+import { analyzeAccess, checkpointWriterRoleGuid } from '@checkpoints/analysis';
 import { ofType, type Snapshot } from '@checkpoints/synth';
 import { roleAssignmentName } from '../src/role-assignment';
 import { renderStack, SUBSCRIPTION, T } from './render';
@@ -7,7 +8,7 @@ const FILESYSTEM_ID =
   '/storageAccounts/azuredevllmb6ad56/blobServices/default/containers/checkpoints-llm';
 const roleDefinition = (guid: string) =>
   `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
-const CONTRIBUTOR = roleDefinition('ba92f5b4-2d11-453d-a403-e96b0029c9fe');
+const WRITER = roleDefinition(checkpointWriterRoleGuid(SUBSCRIPTION));
 const READER = roleDefinition('2a2b9908-6ea1-4ae2-8e65-a410df84e7d1');
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -27,11 +28,7 @@ function assignments(snapshot: Snapshot): string[] {
     const { roleDefinitionId, scope, principalId, principalType } = assignment.inputs;
     const identity = assignment.dependsOn.map((urn) => identityByUrn.get(urn)).find(Boolean);
     const role =
-      roleDefinitionId === CONTRIBUTOR
-        ? 'contributor'
-        : roleDefinitionId === READER
-          ? 'reader'
-          : roleDefinitionId;
+      roleDefinitionId === WRITER ? 'writer role' : roleDefinitionId === READER ? 'reader' : roleDefinitionId;
     const where = scope === FILESYSTEM_ID ? 'filesystem' : scope;
     return `${assignment.name}: ${role} on ${where} for ${identity ?? principalId} (${principalType})`;
   });
@@ -41,10 +38,10 @@ function assignments(snapshot: Snapshot): string[] {
 const sorted = (lines: string[]) => [...lines].sort();
 
 describe('filesystem role assignments', () => {
-  it('give the writer identity Storage Blob Data Contributor and the reader Storage Blob Data Reader, on the filesystem only', async () => {
+  it('give the writer identity the Checkpoint Store Writer role and the reader Storage Blob Data Reader, on the filesystem only', async () => {
     expect(assignments(await withAccess({})).sort()).toEqual(
       sorted([
-        'llm-writer-identity: contributor on filesystem for llm-writer (ServicePrincipal)',
+        'llm-writer-identity: writer role on filesystem for llm-writer (ServicePrincipal)',
         'llm-reader-identity: reader on filesystem for llm-reader (ServicePrincipal)',
       ]),
     );
@@ -57,9 +54,9 @@ describe('filesystem role assignments', () => {
     });
     expect(assignments(snapshot).sort()).toEqual(
       sorted([
-        'llm-writer-identity: contributor on filesystem for llm-writer (ServicePrincipal)',
+        'llm-writer-identity: writer role on filesystem for llm-writer (ServicePrincipal)',
         'llm-reader-identity: reader on filesystem for llm-reader (ServicePrincipal)',
-        `llm-writer-${pipeline}: contributor on filesystem for ${pipeline} (ServicePrincipal)`,
+        `llm-writer-${pipeline}: writer role on filesystem for ${pipeline} (ServicePrincipal)`,
         `llm-reader-${evalGroup}: reader on filesystem for ${evalGroup} (Group)`,
         `llm-reader-${alice}: reader on filesystem for ${alice} (User)`,
       ]),
@@ -73,7 +70,7 @@ describe('filesystem role assignments', () => {
     );
     expect(descriptions.sort()).toEqual(
       sorted([
-        'llm-writer-identity: checkpoint store llm: writer (Storage Blob Data Contributor)',
+        'llm-writer-identity: checkpoint store llm: writer (Checkpoint Store Writer)',
         'llm-reader-identity: checkpoint store llm: reader (Storage Blob Data Reader)',
         `llm-reader-${evalGroup}: checkpoint store llm: reader (Storage Blob Data Reader)`,
       ]),
@@ -98,8 +95,21 @@ describe('filesystem role assignments', () => {
     );
     const roles = new Set(ofType(snapshot, T.roleAssignment).map((a) => a.inputs['roleDefinitionId']));
     expect([...roles].sort()).toEqual(
-      [CONTRIBUTOR, READER, roleDefinition('e147488a-f6f5-4113-8e2d-b22465e65bf6')].sort(),
+      [WRITER, READER, roleDefinition('e147488a-f6f5-4113-8e2d-b22465e65bf6')].sort(),
     );
+  });
+});
+
+describe('what the store identities can do (the access model)', () => {
+  it('the writer reads, writes and deletes checkpoints but cannot delete the filesystem; the reader only reads', async () => {
+    const snapshot = await withAccess({});
+    const [store] = (await analyzeAccess(snapshot)).stores;
+    const operations = (label: string) =>
+      (store?.grants ?? [])
+        .filter((grant) => grant.principal.label === label)
+        .map((grant) => grant.operation)
+        .sort();
+    expect([operations('writer'), operations('reader')]).toEqual([['delete', 'read', 'write'], ['read']]);
   });
 });
 
@@ -117,7 +127,7 @@ describe('role assignment names', () => {
     const names = Object.values(first) as string[];
     expect(new Set(names).size).toBe(4);
     names.forEach((name) => expect(name).toMatch(GUID));
-    expect(first[`llm-writer-${alice}`]).toBe(roleAssignmentName(FILESYSTEM_ID, CONTRIBUTOR, alice));
+    expect(first[`llm-writer-${alice}`]).toBe(roleAssignmentName(FILESYSTEM_ID, WRITER, alice));
   });
 
   it.each([

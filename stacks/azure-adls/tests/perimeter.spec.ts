@@ -82,6 +82,80 @@ describe('network perimeter', () => {
     expect(networkAllows(rules, { kind: 'private-endpoint' }).allowed).toBe(true);
   });
 
+  const zoneId = (zone: string) =>
+    `/subscriptions/00000000-0000-4000-a000-00000000000a/resourceGroups/hub-dns/providers/Microsoft.Network/privateDnsZones/${zone}`;
+  const ZONES = {
+    blob: zoneId('privatelink.blob.core.windows.net'),
+    dfs: zoneId('privatelink.dfs.core.windows.net'),
+  };
+
+  it('with private DNS zones: each endpoint has a zone group in the zone of its own service', async () => {
+    const snapshot = await renderStack({
+      stores: [{ ...store, network: { privateEndpointSubnet: SUBNET, privateDnsZones: ZONES } }],
+    });
+    const endpointService = Object.fromEntries(
+      ofType(snapshot, T.privateEndpoint).map((endpoint) => [
+        endpoint.inputs['privateEndpointName'],
+        (endpoint.inputs['privateLinkServiceConnections'] as { groupIds: string[] }[])[0]?.groupIds[0],
+      ]),
+    );
+    const zonesByService = ofType(snapshot, T.privateDnsZoneGroup).map((group) => [
+      endpointService[String(group.inputs['privateEndpointName'])],
+      (group.inputs['privateDnsZoneConfigs'] as { privateDnsZoneId: string }[]).map(
+        (c) => c.privateDnsZoneId,
+      ),
+    ]);
+    expect(zonesByService.sort()).toEqual([
+      ['blob', [ZONES.blob]],
+      ['dfs', [ZONES.dfs]],
+    ]);
+  });
+
+  it('with managed-by-policy (or no zones outside prod): endpoints without a zone group', async () => {
+    for (const network of [
+      { privateEndpointSubnet: SUBNET, privateDnsZones: 'managed-by-policy' },
+      { privateEndpointSubnet: SUBNET },
+    ]) {
+      const snapshot = await renderStack({ stores: [{ ...store, network }] });
+      expect([ofType(snapshot, T.privateEndpoint).length, ofType(snapshot, T.privateDnsZoneGroup)]).toEqual([
+        2,
+        [],
+      ]);
+    }
+  });
+
+  it.each<[string, Record<string, unknown>, string, string, string]>([
+    [
+      'the dfs zone for blob',
+      { privateEndpointSubnet: SUBNET, privateDnsZones: { blob: ZONES.dfs, dfs: ZONES.dfs } },
+      'dev',
+      'network.privateDnsZones.blob',
+      'privatelink.blob.core.windows.net private DNS zone',
+    ],
+    [
+      'zones without a private endpoint subnet',
+      { subnets: [SUBNET], privateDnsZones: ZONES },
+      'dev',
+      'network.privateDnsZones',
+      'needs network.privateEndpointSubnet',
+    ],
+    [
+      'a private endpoint without zones in prod',
+      { privateEndpointSubnet: SUBNET },
+      'prod',
+      'network.privateDnsZones',
+      'is required in prod',
+    ],
+  ])('refuses %s before any resource is registered', async (_, network, environment, path, message) => {
+    const { issues, registered } = await refusal(
+      stackConfig({ environment, stores: [{ ...store, network }] }),
+    );
+    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [`checkpoints:stores[0].${path}`, expect.stringContaining(message)],
+    ]);
+    expect(registered.filter((r) => r.custom)).toEqual([]);
+  });
+
   it('refuses a private range in cidrs before any resource is registered', async () => {
     const { issues, registered } = await refusal(
       stackConfig({ stores: [{ ...store, network: { cidrs: ['10.0.0.0/8'] } }] }),

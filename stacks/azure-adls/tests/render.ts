@@ -28,6 +28,7 @@ export const T = {
   diagnostics: 'azure-native:monitor:DiagnosticSetting',
   lock: 'azure-native:authorization:ManagementLockByScope',
   privateEndpoint: 'azure-native:network:PrivateEndpoint',
+  privateDnsZoneGroup: 'azure-native:network:PrivateDnsZoneGroup',
 } as const;
 
 export interface StackValues {

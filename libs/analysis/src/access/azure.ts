@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import azureRoleData from '../../data/azure-roles.json';
 import type { RenderedResource } from '../render';
 import {
@@ -22,6 +23,38 @@ export interface RoleDefinition {
 
 /** Built-in role GUID -> definition, vendored from the clouds' published definitions (data/SOURCE.md). */
 const BUILT_IN: Readonly<Record<string, RoleDefinition>> = azureRoleData.roles;
+
+const BLOB_DATA_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
+const CONTAINER_READ = 'Microsoft.Storage/storageAccounts/blobServices/containers/read';
+
+/**
+ * The store writer's role, in place of Storage Blob Data Contributor: its data actions (read, write, delete,
+ * move and add blobs) and, of its actions, only `containers/read`. The built-in's other actions are
+ * `containers/delete` (delete the whole filesystem: every checkpoint at once), `containers/write` (the
+ * container's properties and metadata) and `generateUserDelegationKey/action` (SAS tokens), none of which a
+ * training job needs (data/azure-roles.json, from the published definition). A custom role is a
+ * subscription's own definition; the admin-run bootstrap creates it (CI cannot write role definitions), and
+ * the stack assigns it by its GUID, derived from the subscription.
+ */
+export const CHECKPOINT_WRITER_ROLE: RoleDefinition = {
+  roleName: 'Checkpoint Store Writer',
+  permissions: (BUILT_IN[BLOB_DATA_CONTRIBUTOR]?.permissions ?? []).map((p) => ({
+    actions: p.actions.filter((action) => action === CONTAINER_READ),
+    notActions: [],
+    dataActions: [...p.dataActions],
+    notDataActions: [],
+  })),
+};
+
+/** The writer role's definition GUID in a subscription: a role definition's name is unique in the tenant. */
+export function checkpointWriterRoleGuid(subscriptionId: string): string {
+  const hex = createHash('sha256')
+    .update(`checkpoints-store-writer-role\0${subscriptionId.toLowerCase()}`)
+    .digest('hex');
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20, 32)].join(
+    '-',
+  );
+}
 
 export interface Assignment {
   principalId: string;
@@ -123,6 +156,38 @@ const COMPUTE_WRITES = [
   'Microsoft.Batch/batchAccounts/pools/write',
   'Microsoft.MachineLearningServices/workspaces/computes/write',
 ];
+/**
+ * Management locks (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources): a
+ * CanNotDelete or ReadOnly lock refuses every management-plane delete of the resource it is on and of the
+ * resources below its scope, whatever the caller's role, until someone with
+ * `Microsoft.Authorization/locks/delete` removes it. It guards the account itself only: "Locking a storage
+ * account does not protect containers or blobs within that account from being deleted or overwritten"
+ * (https://learn.microsoft.com/azure/storage/common/lock-account-resource), so container and blob deletes,
+ * and a key's data-plane delete, are not refused by it.
+ */
+const LOCK_REFUSES: readonly string[] = [
+  'Microsoft.Storage/storageAccounts/delete',
+  'Microsoft.KeyVault/vaults/delete',
+];
+const LOCK_DELETE = 'Microsoft.Authorization/locks/delete';
+
+interface Lock {
+  id: string;
+  scope: string;
+  level: string;
+}
+
+function locksOf(resources: readonly RenderedResource[]): Lock[] {
+  return resources.flatMap((r): Lock[] => {
+    if (r.type !== 'azure-native:authorization:ManagementLockByScope') return [];
+    const scope = stringInput(r, 'scope');
+    const level = stringInput(r, 'level');
+    if (!scope || (level !== 'CanNotDelete' && level !== 'ReadOnly')) return [];
+    const id = `${scope}/providers/Microsoft.Authorization/locks/${stringInput(r, 'lockName') ?? r.name}`;
+    return [{ id, scope, level }];
+  });
+}
+
 /** A federated credential lets an outside token act as the identity. https://learn.microsoft.com/en-us/entra/workload-id/workload-identity-federation */
 const ADD_FEDERATED_CREDENTIAL =
   'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
@@ -136,8 +201,12 @@ export async function azureStoreAccess({
   const target = azureStore(store.resources, everything);
   if (target === undefined) return [];
   const roles = roleDefinitionsOf(everything);
+  // The bootstrap's definition when its render is given, else the one it creates.
+  const writerRole = checkpointWriterRoleGuid(target.subscription);
+  if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
   const ids = resourceIds(target);
+  const locks = locksOf(everything);
   const principals = principalsOf(target, assignments, bootstrap?.resources ?? []);
   const grants: AccessGrant[] = [];
   const grantOf = (
@@ -163,7 +232,20 @@ export async function azureStoreAccess({
       const resource = ids[on];
       if (!resource) continue;
       const a = grantOf(principal.id, resource, action, data);
-      if (a) add(operation, because(a, action));
+      if (!a) continue;
+      const lock = LOCK_REFUSES.includes(action) ? locks.find((l) => under(resource, l.scope)) : undefined;
+      if (lock === undefined) {
+        add(operation, because(a, action));
+        continue;
+      }
+      // A lock refuses the delete until it is removed, which takes locks/delete on the lock itself.
+      const unlock = grantOf(principal.id, lock.id, LOCK_DELETE);
+      if (unlock) {
+        add(
+          operation,
+          `${because(a, action)}, once it removes the ${lock.level} lock ${lock.id} (${because(unlock, LOCK_DELETE)})`,
+        );
+      }
     }
     const keys = grantOf(principal.id, ids.account, LIST_KEYS);
     const enable = grantOf(principal.id, ids.account, 'Microsoft.Storage/storageAccounts/write');

@@ -19,6 +19,7 @@ import {
 } from './model';
 
 export * from './model';
+export { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from './azure';
 export {
   allowed as awsRequestAllowed,
   awsStoreAccess,

@@ -99,6 +99,16 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['Microsoft.Network/privateEndpoints/read'],
     source: 'https://learn.microsoft.com/azure/private-link/rbac-permissions#private-endpoint',
   },
+  // A child of its private endpoint (https://learn.microsoft.com/rest/api/virtualnetwork/private-dns-zone-groups/create-or-update);
+  // its operations are Microsoft.Network/privateEndpoints/privateDnsZoneGroups/{read,write,delete}
+  // (https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork).
+  'azure-native:network:PrivateDnsZoneGroup': {
+    create: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/write'],
+    update: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/write'],
+    delete: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/delete'],
+    read: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read'],
+    source: `${OPS}/networking#microsoftnetwork`,
+  },
   'azure-native:authorization:RoleAssignment': {
     create: ['Microsoft.Authorization/roleAssignments/write'],
     update: ['Microsoft.Authorization/roleAssignments/write'],
@@ -116,11 +126,19 @@ function linkedRights(resource: RenderedResource): LinkedRight[] {
   if (resource.type === 'azure-native:monitor:DiagnosticSetting')
     return diagnosticDestinationRights(resource);
   if (resource.type === 'azure-native:network:PrivateEndpoint') return privateEndpointRights(resource);
+  if (resource.type === 'azure-native:network:PrivateDnsZoneGroup') return zoneGroupRights(resource);
   if (resource.type !== 'azure-native:storage:StorageAccount') return [];
   return [...identityRights(resource), ...serviceEndpointRights(resource)];
 }
 
 const WRITES = ['create', 'update'] as const;
+
+/** The resource IDs a list input names under `key` (e.g. each network rule's subnet). */
+function idsIn(list: unknown, key: string): string[] {
+  return (Array.isArray(list) ? (list as unknown[]) : [])
+    .map((item) => (item as Record<string, unknown> | undefined)?.[key])
+    .filter((id): id is string => typeof id === 'string');
+}
 
 function linked(on: readonly string[], permission: string, why: string): LinkedRight[] {
   return on.flatMap((target) => WRITES.map((operation) => ({ operation, permission, on: target, why })));
@@ -156,9 +174,7 @@ function diagnosticDestinationRights(resource: RenderedResource): LinkedRight[] 
  */
 function privateEndpointRights(resource: RenderedResource): LinkedRight[] {
   const subnet = (resource.inputs['subnet'] as { id?: unknown } | undefined)?.id;
-  const targets = ((resource.inputs['privateLinkServiceConnections'] as unknown[] | undefined) ?? [])
-    .map((connection) => (connection as { privateLinkServiceId?: unknown }).privateLinkServiceId)
-    .filter((id): id is string => typeof id === 'string');
+  const targets = idsIn(resource.inputs['privateLinkServiceConnections'], 'privateLinkServiceId');
   return [
     ...linked(
       typeof subnet === 'string' ? [subnet] : [],
@@ -174,6 +190,20 @@ function privateEndpointRights(resource: RenderedResource): LinkedRight[] {
 }
 
 /**
+ * A zone group writes its endpoint's records into each zone it names: a linked authorization on the zone,
+ * `Microsoft.Network/privateDnsZones/join/action` ("Joins a Private DNS Zone",
+ * https://learn.microsoft.com/azure/role-based-access-control/permissions/networking#microsoftnetwork;
+ * without it ARM answers LinkedAuthorizationFailed for that action on the zone).
+ */
+function zoneGroupRights(resource: RenderedResource): LinkedRight[] {
+  return linked(
+    idsIn(resource.inputs['privateDnsZoneConfigs'], 'privateDnsZoneId'),
+    'Microsoft.Network/privateDnsZones/join/action',
+    "writing the private endpoint's records into the zone",
+  );
+}
+
+/**
  * A virtual network rule on an account: "the user must have the appropriate permissions for the subnets
  * being added ... Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action"
  * (https://learn.microsoft.com/azure/storage/common/storage-network-security-virtual-networks#required-permissions).
@@ -181,11 +211,8 @@ function privateEndpointRights(resource: RenderedResource): LinkedRight[] {
 function serviceEndpointRights(resource: RenderedResource): LinkedRight[] {
   const rules = (resource.inputs['networkRuleSet'] as { virtualNetworkRules?: unknown[] } | undefined)
     ?.virtualNetworkRules;
-  const subnets = (rules ?? [])
-    .map((rule) => (rule as { virtualNetworkResourceId?: unknown }).virtualNetworkResourceId)
-    .filter((id): id is string => typeof id === 'string');
   return linked(
-    subnets,
+    idsIn(rules, 'virtualNetworkResourceId'),
     'Microsoft.Network/virtualNetworks/subnets/joinViaServiceEndpoint/action',
     'allowing the subnet in the account network rules',
   );
@@ -241,6 +268,8 @@ function resourceId(resource: RenderedResource, subscription: string): string | 
       return `${stringInput(resource, 'scope') ?? ''}/providers/Microsoft.Authorization/locks/${stringInput(resource, 'lockName') ?? ''}`;
     case 'azure-native:network:PrivateEndpoint':
       return `${rg}/providers/Microsoft.Network/privateEndpoints/${stringInput(resource, 'privateEndpointName') ?? ''}`;
+    case 'azure-native:network:PrivateDnsZoneGroup':
+      return `${rg}/providers/Microsoft.Network/privateEndpoints/${stringInput(resource, 'privateEndpointName') ?? ''}/privateDnsZoneGroups/${stringInput(resource, 'privateDnsZoneGroupName') ?? ''}`;
     default:
       return undefined;
   }

@@ -1,4 +1,4 @@
-import { analyzeAccess, type Operation } from '../../src';
+import { analyzeAccess, checkpointWriterRoleGuid, type Operation } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
@@ -13,6 +13,14 @@ const CONTRIBUTOR = 'b24988ac-6180-42a0-ab88-20f7382dd24c';
 const BLOB_READER = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1';
 const RBAC_ADMIN = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
 const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
+const BLOB_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
+const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
+const FILESYSTEM = `${ACCOUNT}/blobServices/default/containers/checkpoints`;
+const DELETER = '44444444-4444-4444-8444-444444444444';
+const LOCKS_SOURCE = 'https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources';
+const deleter = (...actions: string[]) => ({ guid: DELETER, actions, dataActions: [], notDataActions: [] });
+const BLOB_CONTRIBUTOR_SOURCE =
+  'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor';
 const ONLY_BLOB_READER = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {${BLOB_READER}}))`;
 const NOT_CI = `((!(ActionMatches{'Microsoft.Authorization/roleAssignments/write'})) OR (@Request[Microsoft.Authorization/roleAssignments:PrincipalId] ForAnyOfAllValues:GuidNotEquals {${CI}}))`;
 
@@ -20,7 +28,9 @@ interface Row {
   rule: string;
   source: string;
   assignments: { role: string; scope: string; condition?: string }[];
-  customRole?: { guid: string; dataActions: string[]; notDataActions: string[] };
+  customRole?: { guid: string; actions?: string[]; dataActions: string[]; notDataActions: string[] };
+  /** A management lock in the store's render. */
+  lock?: { scope: string; level: string };
   operation: Operation;
   expected: boolean;
 }
@@ -84,6 +94,71 @@ const rows: Row[] = [
     operation: 'add-credentials',
     expected: true,
   },
+  {
+    rule: 'Storage Blob Data Contributor holds containers/delete: on the filesystem it deletes the filesystem',
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: BLOB_CONTRIBUTOR, scope: FILESYSTEM }],
+    operation: 'delete-store',
+    expected: true,
+  },
+  ...(['read', 'write', 'delete'] as const).map((operation) => ({
+    rule: `the writer role keeps the data actions of Storage Blob Data Contributor: ${operation} blobs`,
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: WRITER, scope: FILESYSTEM }],
+    operation,
+    expected: true,
+  })),
+  ...(['delete-store', 'open-session'] as const).map((operation) => ({
+    rule: `the writer role keeps containers/read alone of its actions: no ${operation} (containers/delete, generateUserDelegationKey)`,
+    source: BLOB_CONTRIBUTOR_SOURCE,
+    assignments: [{ role: WRITER, scope: FILESYSTEM }],
+    operation,
+    expected: false,
+  })),
+  {
+    rule: 'without a lock, storageAccounts/delete deletes the account',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    operation: 'delete-store',
+    expected: true,
+  },
+  {
+    rule: 'a CanNotDelete lock on the account refuses its deletion, whatever role the caller holds',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: false,
+  },
+  {
+    rule: 'a ReadOnly lock on the resource group is inherited by the account below it',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    lock: { scope: GROUP, level: 'ReadOnly' },
+    operation: 'delete-store',
+    expected: false,
+  },
+  {
+    rule: 'whoever may remove the lock (locks/delete) can still delete the account',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete', 'Microsoft.Authorization/locks/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: true,
+  },
+  {
+    rule: 'a lock on the account does not protect its containers from deletion',
+    source: 'https://learn.microsoft.com/azure/storage/common/lock-account-resource',
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/blobServices/containers/delete'),
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'delete-store',
+    expected: true,
+  },
 ];
 
 function renders(row: Row) {
@@ -103,6 +178,15 @@ function renders(row: Row) {
       resourceName: 'ckpt-writer',
       resourceGroupName: 'rg-prod',
     }),
+    ...(row.lock
+      ? [
+          resource('azure-native:authorization:ManagementLockByScope', 'ckpt-lock', {
+            scope: row.lock.scope,
+            level: row.lock.level,
+            lockName: 'checkpoints-do-not-delete',
+          }),
+        ]
+      : []),
     resource('azure-native:authorization:RoleAssignment', 'ckpt-writer-identity', {
       principalId: '22222222-2222-4222-8222-222222222222',
       roleDefinitionId: ROLE('ba92f5b4-2d11-453d-a403-e96b0029c9fe'),
@@ -117,7 +201,7 @@ function renders(row: Row) {
             roleName: 'custom',
             permissions: [
               {
-                actions: [],
+                actions: row.customRole.actions ?? [],
                 dataActions: row.customRole.dataActions,
                 notDataActions: row.customRole.notDataActions,
               },

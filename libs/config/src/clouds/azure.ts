@@ -4,12 +4,14 @@ import {
   AZURE_REGION_PAIRS,
   AZURE_REGIONS,
   AZURE_REGIONS_WITH_ZONES,
+  AZURE_STORAGE_PRIVATE_DNS_ZONES,
   AZURE_ZONAL_REGIONS,
 } from '../facts/azure';
+import { PRIVATE_DNS_MANAGED_BY_POLICY } from '../schema';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
-import type { RetentionSpec, StoreSpec, Tier } from '../spec';
+import type { Environment, RetentionSpec, StoreSpec, Tier } from '../spec';
 
 /**
  * `<type>:<object ID>`. Role assignments must name the principal's type: ARM refuses a type that does not
@@ -55,7 +57,12 @@ type NumericRetentionKey = Exclude<keyof RetentionSpec, 'keptPrefixes' | 'expire
 export const azureRules: CloudRules = {
   cloud: 'azure',
   stackKeys: ['resourceGroupName', 'logAnalyticsWorkspaceId'],
-  storeKeys: ['network.subnets', 'network.privateEndpointSubnet', 'recovery.readableReplica'],
+  storeKeys: [
+    'network.subnets',
+    'network.privateEndpointSubnet',
+    'network.privateDnsZones',
+    'recovery.readableReplica',
+  ],
   retentionDefaults: azureRetentionDefaults,
   checkStore(store, raw, report) {
     checkRetention(store.tier, raw.retention ?? {}, report);
@@ -136,6 +143,7 @@ function checkNetwork(store: StoreSpec, report: Report): void {
   if (network.privateEndpointSubnet !== undefined && !SUBNET_ID.test(network.privateEndpointSubnet)) {
     report('network.privateEndpointSubnet', network.privateEndpointSubnet, SUBNET_FORMAT);
   }
+  checkPrivateDnsZones(network, report);
   network.cidrs.forEach((cidr, index) => {
     const range = parseIpv4Range(cidr);
     if (range === undefined) {
@@ -151,6 +159,63 @@ function checkNetwork(store: StoreSpec, report: Report): void {
         `is a private range (${AZURE_IP_RULE_PRIVATE_RANGES.join(', ')}), which Azure storage IP rules do not take: traffic from Azure virtual networks is allowed by network.subnets (service endpoint) or a private endpoint (network.privateEndpointSubnet)`,
       );
     }
+  });
+}
+
+/** `/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Network/privateDnsZones/<zone>`, any case. */
+const PRIVATE_DNS_ZONE_ID = new RegExp(
+  `^/subscriptions/${GUID}/resourceGroups/[-\\w.()]{1,90}/providers/Microsoft\\.Network/privateDnsZones/([^/]+)$`,
+  'i',
+);
+
+/**
+ * Each endpoint's DNS zone group names the zone of its own sub-resource (facts/azure.ts): a blob record in
+ * the dfs zone would never be asked for, and the job's `<account>.dfs.core.windows.net` would resolve to the
+ * public endpoint. The zones are DNS records for the endpoints, so they need the endpoints.
+ */
+function checkPrivateDnsZones(network: NonNullable<StoreSpec['network']>, report: Report): void {
+  const zones = network.privateDnsZones;
+  if (zones === undefined) return;
+  if (network.privateEndpointSubnet === undefined) {
+    report(
+      'network.privateDnsZones',
+      zones,
+      'needs network.privateEndpointSubnet: the zone groups hold the DNS records of the private endpoints, which are only created in that subnet; set privateEndpointSubnet or remove privateDnsZones',
+    );
+  }
+  if (zones === PRIVATE_DNS_MANAGED_BY_POLICY) return;
+  for (const service of ['blob', 'dfs'] as const) {
+    const zone = AZURE_STORAGE_PRIVATE_DNS_ZONES[service];
+    const name = PRIVATE_DNS_ZONE_ID.exec(zones[service])?.[1];
+    if (name === undefined || name.toLowerCase() !== zone) {
+      report(
+        `network.privateDnsZones.${service}`,
+        zones[service],
+        `must be the resource ID of the ${zone} private DNS zone, /subscriptions/<subscription-id>/resourceGroups/<group>/providers/Microsoft.Network/privateDnsZones/${zone} ` +
+          `(the zone of the ${service} sub-resource, https://learn.microsoft.com/azure/private-link/private-endpoint-dns; \`az network private-dns zone show -g <group> -n ${zone} --query id -o tsv\`)`,
+      );
+    }
+  }
+}
+
+/**
+ * A private endpoint without DNS records is unreachable by name: `<account>.dfs.core.windows.net` keeps
+ * resolving to the public endpoint, which a private-only account refuses. In prod the config says where
+ * the records come from: the zones (the stack creates the zone groups), or `managed-by-policy` (the
+ * platform's Azure Policy creates them, https://learn.microsoft.com/azure/cloud-adoption-framework/ready/azure-best-practices/private-link-and-dns-integration-at-scale).
+ */
+export function azurePrivateDnsIssues(stores: readonly StoreSpec[], environment: Environment): ConfigIssue[] {
+  if (environment !== 'prod') return [];
+  return stores.flatMap((store, index) => {
+    const network = store.network;
+    if (network?.privateEndpointSubnet === undefined || network.public || network.privateDnsZones) return [];
+    return [
+      {
+        path: `checkpoints:stores[${index}].network.privateDnsZones`,
+        value: undefined,
+        message: `is required in prod beside network.privateEndpointSubnet: give the resource IDs of the zones, privateDnsZones: { blob: <id of ${AZURE_STORAGE_PRIVATE_DNS_ZONES.blob}>, dfs: <id of ${AZURE_STORAGE_PRIVATE_DNS_ZONES.dfs}> }, or privateDnsZones: ${PRIVATE_DNS_MANAGED_BY_POLICY} when Azure Policy creates the zone groups (docs/azure.md, "Private endpoints and DNS")`,
+      },
+    ];
   });
 }
 

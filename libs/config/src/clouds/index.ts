@@ -2,6 +2,7 @@ export { AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
 export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
   azureLocationIssues,
+  azurePrivateDnsIssues,
   azureReplicaIssues,
   azureRules,
   azureWorkspaceIdIssues,

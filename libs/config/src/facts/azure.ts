@@ -201,3 +201,16 @@ export const AZURE_IP_RULE_PRIVATE_RANGES: readonly string[] = [
   '192.168.0.0/16',
   '100.64.0.0/10',
 ];
+
+/**
+ * The private DNS zone of each storage sub-resource a store's private endpoints connect to (group ID ->
+ * zone name). Source: "Azure Private Endpoint private DNS zone values",
+ * https://learn.microsoft.com/azure/private-link/private-endpoint-dns, table "Storage", row Storage account
+ * (Microsoft.Storage/storageAccounts): sub-resource blob -> privatelink.blob.core.windows.net, dfs ->
+ * privatelink.dfs.core.windows.net (public cloud), read 2026-12-01. The same page warns against putting records of
+ * several services in one zone: each sub-resource has a zone of its own.
+ */
+export const AZURE_STORAGE_PRIVATE_DNS_ZONES = {
+  blob: 'privatelink.blob.core.windows.net',
+  dfs: 'privatelink.dfs.core.windows.net',
+} as const;

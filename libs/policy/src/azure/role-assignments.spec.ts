@@ -2,14 +2,16 @@ import {
   adlsFilesystemGrants,
   azurePrincipal,
   azureRoleDefinitionId,
+  checkpointWriterRoleGuid,
+  CHECKPOINT_WRITER_ROLE_NAME,
   type AdlsRoleGrant,
   type AzureBuiltInRole,
 } from './role-assignments';
 
-const CONTRIBUTOR = 'Storage Blob Data Contributor';
+const WRITER = CHECKPOINT_WRITER_ROLE_NAME;
 const READER = 'Storage Blob Data Reader';
 const storeIdentities: AdlsRoleGrant[] = [
-  { role: CONTRIBUTOR, grantee: { kind: 'store-identity', purpose: 'writer' } },
+  { role: WRITER, grantee: { kind: 'store-identity', purpose: 'writer' } },
   { role: READER, grantee: { kind: 'store-identity', purpose: 'reader' } },
 ];
 const alice = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -24,6 +26,23 @@ describe('azureRoleDefinitionId', () => {
   ])('%s', (role, guid) => {
     expect(azureRoleDefinitionId('11111111-2222-3333-4444-555555555555', role)).toBe(
       `/subscriptions/11111111-2222-3333-4444-555555555555/providers/Microsoft.Authorization/roleDefinitions/${guid}`,
+    );
+  });
+});
+
+describe('the writer role', () => {
+  const subscription = '11111111-2222-3333-4444-555555555555';
+
+  it("is the subscription's own definition: one GUID per subscription, the same on every run", () => {
+    expect(azureRoleDefinitionId(subscription, WRITER)).toBe(
+      `/subscriptions/${subscription}/providers/Microsoft.Authorization/roleDefinitions/${checkpointWriterRoleGuid(subscription)}`,
+    );
+    expect(checkpointWriterRoleGuid(subscription.toUpperCase())).toBe(checkpointWriterRoleGuid(subscription));
+    expect(checkpointWriterRoleGuid('00000000-0000-4000-a000-000000000001')).not.toBe(
+      checkpointWriterRoleGuid(subscription),
+    );
+    expect(checkpointWriterRoleGuid(subscription)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
     );
   });
 });
@@ -57,7 +76,7 @@ describe('adlsFilesystemGrants', () => {
       [
         ...storeIdentities,
         {
-          role: CONTRIBUTOR,
+          role: WRITER,
           grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
         },
       ],
@@ -79,7 +98,7 @@ describe('adlsFilesystemGrants', () => {
       [
         ...storeIdentities,
         {
-          role: CONTRIBUTOR,
+          role: WRITER,
           grantee: {
             kind: 'principal',
             purpose: 'writer',
@@ -99,7 +118,7 @@ describe('adlsFilesystemGrants', () => {
       [
         ...storeIdentities,
         {
-          role: CONTRIBUTOR,
+          role: WRITER,
           grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
         },
         {
@@ -114,7 +133,7 @@ describe('adlsFilesystemGrants', () => {
       [
         ...storeIdentities,
         {
-          role: CONTRIBUTOR,
+          role: WRITER,
           grantee: { kind: 'principal', purpose: 'writer', principalType: 'User', objectId: alice },
         },
       ],
@@ -123,10 +142,10 @@ describe('adlsFilesystemGrants', () => {
     expect(adlsFilesystemGrants(access)).toEqual(grants);
   });
 
-  it('never grants an owner, contributor or key operator role', () => {
+  it('never grants an owner, contributor (Storage Blob Data Contributor included: it deletes the filesystem) or key operator role', () => {
     const roles = new Set(
       adlsFilesystemGrants({ writers: [`user:${alice}`], readers: [`group:${group}`] }).map((g) => g.role),
     );
-    expect([...roles].sort()).toEqual([READER, CONTRIBUTOR].sort());
+    expect([...roles].sort()).toEqual([READER, WRITER].sort());
   });
 });

@@ -1,3 +1,4 @@
+import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/analysis';
 import type { AccessSpec } from '@checkpoints/config';
 
 /** Azure built-in role definition GUIDs (the same in every tenant and subscription). */
@@ -9,16 +10,33 @@ export const AZURE_BUILT_IN_ROLES = {
 
 export type AzureBuiltInRole = keyof typeof AZURE_BUILT_IN_ROLES;
 
-/** The full role definition ID a role assignment takes, in the subscription that holds the scope. */
-export function azureRoleDefinitionId(subscriptionId: string, role: AzureBuiltInRole): string {
-  return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${AZURE_BUILT_IN_ROLES[role]}`;
+/** The custom role the bootstrap defines for store writers (blob data, no container deletion). */
+export const CHECKPOINT_WRITER_ROLE_NAME = 'Checkpoint Store Writer';
+export type AzureStoreRole = AzureBuiltInRole | typeof CHECKPOINT_WRITER_ROLE_NAME;
+
+/** A role's definition GUID in a subscription: built-ins are the same everywhere, the writer role is the subscription's. */
+export function azureRoleGuid(subscriptionId: string, role: AzureStoreRole): string {
+  return role === CHECKPOINT_WRITER_ROLE_NAME
+    ? checkpointWriterRoleGuid(subscriptionId)
+    : AZURE_BUILT_IN_ROLES[role];
 }
 
-/** What a store's identity of each purpose may do on the store's filesystem, and nothing more. */
+/** The full role definition ID a role assignment takes, in the subscription that holds the scope. */
+export function azureRoleDefinitionId(subscriptionId: string, role: AzureStoreRole): string {
+  return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${azureRoleGuid(subscriptionId, role)}`;
+}
+
+export { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid };
+
+/**
+ * What a store's identity of each purpose may do on the store's filesystem, and nothing more. Writers get
+ * the bootstrap's Checkpoint Store Writer role, not Storage Blob Data Contributor, whose
+ * `containers/delete` would let a training job delete the whole filesystem.
+ */
 export const ADLS_ROLE_BY_PURPOSE = {
-  writer: 'Storage Blob Data Contributor',
+  writer: CHECKPOINT_WRITER_ROLE_NAME,
   reader: 'Storage Blob Data Reader',
-} as const satisfies Record<string, AzureBuiltInRole>;
+} as const satisfies Record<string, AzureStoreRole>;
 
 export type AdlsPurpose = keyof typeof ADLS_ROLE_BY_PURPOSE;
 
@@ -37,7 +55,7 @@ export type AdlsGrantee =
   | { kind: 'principal'; purpose: AdlsPurpose; principalType: AzurePrincipalType; objectId: string };
 
 export interface AdlsRoleGrant {
-  role: AzureBuiltInRole;
+  role: AzureStoreRole;
   grantee: AdlsGrantee;
 }
 

@@ -1,3 +1,4 @@
+import { checkpointWriterRoleGuid } from '@checkpoints/analysis';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
 import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';
@@ -9,6 +10,7 @@ import {
   GROUP,
   KEY_ID,
   roleDefinitionId,
+  SUBSCRIPTION,
 } from './spec-helpers';
 import { ROLES, T } from './support';
 
@@ -20,13 +22,15 @@ const group: ResourceUnderTest = {
   props: {},
 };
 const role = (id: string) => ({ roleDefinitionId: roleDefinitionId(id) });
-const expectedOnStorage = 'expected Storage Blob Data Contributor or Storage Blob Data Reader only';
+const expectedOnStorage =
+  'expected Checkpoint Store Writer, Storage Blob Data Contributor or Storage Blob Data Reader only';
+const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
 
 describe('azure-rbac-store-data-plane-roles', () => {
   it("passes the stack's grants: blob data roles on the filesystem, the crypto role on the key", async () => {
     expect(
       await violationsOf(azureRbacStoreDataPlaneRoles, [
-        assignment('writer', role(ROLES.storageBlobDataContributor.id)),
+        assignment('writer', role(WRITER)),
         assignment('reader', { ...role(ROLES.storageBlobDataReader.id), scope: ACCOUNT_ID }),
         assignment('encryption', { ...role(ROLES.keyVaultCryptoServiceEncryptionUser.id), scope: KEY_ID }),
       ]),
@@ -94,6 +98,7 @@ describe('azure-rbac-store-data-plane-roles', () => {
       await violationsOf(azureRbacStoreDataPlaneRoles, [
         group,
         assignment('wide', { ...role(ROLES.storageBlobDataReader.id), scope: GROUP }),
+        assignment('wide-writer', { ...role(WRITER), scope: GROUP }),
         assignment(
           'wide-preview',
           { ...role(ROLES.storageBlobDataContributor.id), scope: '[unknown]' },
@@ -102,6 +107,7 @@ describe('azure-rbac-store-data-plane-roles', () => {
       ]),
     ).toEqual([
       `RoleAssignment 'wide': grants Storage Blob Data Reader (2a2b9908-6ea1-4ae2-8e65-a410df84e7d1) on '${GROUP}'; expected it only on a store's own storage account, filesystem, key vault or key`,
+      `RoleAssignment 'wide-writer': grants ${WRITER} on '${GROUP}'; expected it only on a store's own storage account, filesystem, key vault or key`,
       "RoleAssignment 'wide-preview': grants Storage Blob Data Contributor (ba92f5b4-2d11-453d-a403-e96b0029c9fe) on a scope that is not a storage account or key vault; expected it only on a store's own storage account, filesystem, key vault or key",
     ]);
   });

@@ -1,4 +1,5 @@
 import type { PolicyResource } from '@pulumi/policy';
+import { checkpointWriterRoleGuid } from '@checkpoints/analysis';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import {
@@ -12,16 +13,32 @@ import {
   type Role,
 } from './support';
 
-/** What a store's identities and `access` principals may hold on its account or filesystem. */
+/**
+ * What a store's identities and `access` principals may hold on its account or filesystem: the writer role
+ * the bootstrap defines (no container deletion; its GUID is the subscription's, see writerRoleOf) and Storage
+ * Blob Data Reader. Storage Blob Data Contributor stays allowed for the bootstrap's state container grant.
+ */
+const WRITER_ROLE: Role = { name: 'Checkpoint Store Writer', id: 'derived from the subscription' };
 export const STORAGE_SCOPE_ROLES: readonly Role[] = [
+  WRITER_ROLE,
   ROLES.storageBlobDataContributor,
   ROLES.storageBlobDataReader,
 ];
+
+/** The writer role of the subscription a role definition ID names, when it names one. */
+function writerRoleOf(roleDefinitionId: unknown): string | undefined {
+  const subscription =
+    typeof roleDefinitionId === 'string'
+      ? /^\/subscriptions\/([^/]+)\//i.exec(roleDefinitionId)?.[1]
+      : undefined;
+  return subscription === undefined ? undefined : checkpointWriterRoleGuid(subscription);
+}
 /** What the account's encryption identity may hold on its key vault or key. */
 export const VAULT_SCOPE_ROLES: readonly Role[] = [ROLES.keyVaultCryptoServiceEncryptionUser];
 /** Data-plane roles: granted on a store's own account, filesystem, vault or key, never on anything broader. */
 const DATA_PLANE_ROLES: readonly Role[] = [
-  ...STORAGE_SCOPE_ROLES,
+  ROLES.storageBlobDataContributor,
+  ROLES.storageBlobDataReader,
   ROLES.storageBlobDataOwner,
   ...VAULT_SCOPE_ROLES,
 ];
@@ -80,13 +97,15 @@ export const azureRbacStoreDataPlaneRoles = stackRule({
       if (kind === 'storage' || kind === 'vault') {
         const allowed = kind === 'storage' ? STORAGE_SCOPE_ROLES : VAULT_SCOPE_ROLES;
         if (typeof role === 'string' && allowed.some((candidate) => candidate.id === role)) continue;
+        if (kind === 'storage' && typeof role === 'string' && role === writerRoleOf(roleId)) continue;
         report(
           `${label}: grants ${grantedRole(roleId)} on ${SCOPE_NAMES[kind]}; expected ${oneOf(allowed)} only`,
           grant.urn,
         );
         continue;
       }
-      if (kind === 'other' && typeof role === 'string' && DATA_PLANE_ROLES.some((data) => data.id === role)) {
+      const dataRole = DATA_PLANE_ROLES.some((data) => data.id === role) || role === writerRoleOf(roleId);
+      if (kind === 'other' && typeof role === 'string' && dataRole) {
         const where =
           typeof scope === 'string' ? `'${scope}'` : 'a scope that is not a storage account or key vault';
         report(

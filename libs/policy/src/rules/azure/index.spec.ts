@@ -5,7 +5,7 @@ import { T } from './support';
 const SDK = {
   package: '@pulumi/azure-native',
   // azure-native is large: the modules the rules read.
-  modules: ['storage', 'keyvault', 'authorization', 'resources', 'managedidentity', 'monitor'],
+  modules: ['storage', 'keyvault', 'authorization', 'resources', 'managedidentity', 'monitor', 'network'],
 };
 
 describe('azurePolicies', () => {

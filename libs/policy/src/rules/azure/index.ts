@@ -3,6 +3,7 @@ import { azureDeletionLock } from './azure-deletion-lock';
 import { azureKeyvaultKeyRotation } from './azure-keyvault-key-rotation';
 import { azureStorageAudit } from './azure-storage-audit';
 import { azureStorageNetworkPerimeter } from './azure-storage-network-perimeter';
+import { azureStoragePrivateEndpointDns } from './azure-storage-private-endpoint-dns';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
 import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
@@ -30,6 +31,7 @@ export const azurePolicies: SourcedPolicy[] = [
   azureStorageLifecyclePolicy,
   azureStorageAudit,
   azureStorageNetworkPerimeter,
+  azureStoragePrivateEndpointDns,
   azureDeletionLock,
   azureKeyvaultKeyRotation,
   azureRbacLeastPrivilege,

@@ -19,6 +19,8 @@ export const T = {
   key: 'azure-native:keyvault:Key',
   diagnosticSetting: 'azure-native:monitor:DiagnosticSetting',
   lock: 'azure-native:authorization:ManagementLockByScope',
+  privateEndpoint: 'azure-native:network:PrivateEndpoint',
+  privateDnsZoneGroup: 'azure-native:network:PrivateDnsZoneGroup',
   pimRoleEligibilitySchedule: 'azure-native:authorization:PimRoleEligibilitySchedule',
 } as const;
 
