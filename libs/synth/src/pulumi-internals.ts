@@ -7,12 +7,18 @@ interface RuntimeStore {
   supportsResourceReferences: boolean;
   supportsDeletedWith: boolean;
   supportsAliasSpecs: boolean;
+  /** The promises `debuggablePromise` tracks until they settle. */
+  leakCandidates: Set<Promise<unknown>>;
+  /** Registered once, when provider modules load: they live in the process's global store. */
+  resourcePackages: unknown;
+  resourceModules: unknown;
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const state = require('@pulumi/pulumi/runtime/state') as {
   getStore(): RuntimeStore;
   withLocalStorage<T>(callback: () => T): T;
+  LocalStore: new () => RuntimeStore;
 };
 const settings = require('@pulumi/pulumi/runtime/settings') as {
   waitForRPCs(): Promise<void>;
@@ -27,8 +33,43 @@ interface ResourceModule {
   Resource: { callsites(): unknown[] };
 }
 
-export const { getStore, withLocalStorage } = state;
+export const { getStore } = state;
 export const { waitForRPCs } = settings;
+
+const GLOBAL_STORE_IN_USE = Symbol.for('checkpoints.synth.global-store-in-use');
+/**
+ * Where every copy of the SDK's runtime/state keeps the store used outside AsyncLocalStorage, and whether
+ * a render holds it (on globalThis too: a test's fresh module registry loads another copy of this file).
+ */
+const runtimeGlobals = globalThis as { globalStore?: RuntimeStore; [GLOBAL_STORE_IN_USE]?: boolean };
+
+/**
+ * Runs `callback` with a runtime store of its own, as `withLocalStorage` does, without AsyncLocalStorage
+ * when no other render holds the process's global store: the store is swapped in for the render and the
+ * previous one put back. On Node 20 the first `AsyncLocalStorage.run` turns on async_hooks' promise hooks
+ * for the whole process, which give every promise an async id and its trigger's (two heap numbers and a
+ * property array) and run three hooks per promise: about a sixth of a render's heap and 1 s of a 20-store
+ * Azure render, for a context no offline render needs. A render that starts while another holds the
+ * global store (renders run concurrently) gets an AsyncLocalStorage store, as before. The resource
+ * modules and packages the provider modules registered when they loaded stay shared, as
+ * `getGlobalStore` shares them under AsyncLocalStorage.
+ */
+export async function withRenderStore<T>(callback: () => Promise<T>): Promise<T> {
+  if (runtimeGlobals[GLOBAL_STORE_IN_USE]) return state.withLocalStorage(callback);
+  // Created as getGlobalStore would: what provider modules loaded during the render register outlives it.
+  const previous = (runtimeGlobals.globalStore ??= new state.LocalStore());
+  const store = new state.LocalStore();
+  store.resourcePackages = previous.resourcePackages;
+  store.resourceModules = previous.resourceModules;
+  runtimeGlobals.globalStore = store;
+  runtimeGlobals[GLOBAL_STORE_IN_USE] = true;
+  try {
+    return await callback();
+  } finally {
+    runtimeGlobals.globalStore = previous;
+    runtimeGlobals[GLOBAL_STORE_IN_USE] = false;
+  }
+}
 
 let offlineDepth = 0;
 let restoreRuntime: (() => void) | undefined;
@@ -37,9 +78,11 @@ let restoreRuntime: (() => void) | undefined;
  * Runs `callback` with two captures of the SDK switched off that only a real engine reads, and that cost
  * most of a mock render (ts-node's source-map-support formats every captured stack, and each string is
  * kept): the source position and stack trace of every registration (`Resource.callsites`, a full stack at
- * `Error.stackTraceLimit = Infinity`; the mock monitor records neither), and the stack trace of every
- * tracked promise (`debuggablePromise`, printed only with PULUMI_DEBUG_PROMISE_LEAKS, which keeps it).
- * The promises are still tracked: a leak still fails the render.
+ * `Error.stackTraceLimit = Infinity`; the mock monitor records neither), and what `debuggablePromise`
+ * attaches to every tracked promise for PULUMI_DEBUG_PROMISE_LEAKS's report (an id, the context text and
+ * an Error's stack, as three properties: read by nothing else, and kept as long as the promise). The
+ * promises are still tracked as the SDK tracks them (added to the store's leak candidates, removed when
+ * they settle, a rejection still carrying its promise); PULUMI_DEBUG_PROMISE_LEAKS keeps the SDK's own.
  */
 export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise<T> {
   if (offlineDepth++ === 0) {
@@ -51,17 +94,7 @@ export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise
     const callsites = Resource.callsites;
     const debuggablePromise = debuggable.debuggablePromise;
     Resource.callsites = () => [];
-    if (!debuggable.debugPromiseLeaks) {
-      debuggable.debuggablePromise = (promise, context) => {
-        const limit = Error.stackTraceLimit;
-        Error.stackTraceLimit = 0;
-        try {
-          return debuggablePromise(promise, context);
-        } finally {
-          Error.stackTraceLimit = limit;
-        }
-      };
-    }
+    if (!debuggable.debugPromiseLeaks) debuggable.debuggablePromise = trackedPromise;
     restoreRuntime = () => {
       Resource.callsites = callsites;
       debuggable.debuggablePromise = debuggablePromise;
@@ -72,4 +105,20 @@ export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise
   } finally {
     if (--offlineDepth === 0) restoreRuntime?.();
   }
+}
+
+/** `debuggablePromise` of @pulumi/pulumi 3.248 (runtime/debuggable.js) without the debug properties. */
+function trackedPromise<T>(promise: Promise<T>): Promise<T> {
+  const { leakCandidates } = getStore();
+  leakCandidates.add(promise);
+  return promise
+    .then((value) => {
+      leakCandidates.delete(promise);
+      return value;
+    })
+    .catch((error: unknown) => {
+      leakCandidates.delete(promise);
+      (error as { promise?: unknown }).promise = promise;
+      throw error;
+    });
 }

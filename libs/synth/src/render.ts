@@ -4,7 +4,7 @@ import { setAllConfig } from '@pulumi/pulumi/runtime/config';
 import { runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
 import { setDeployedStores, type PreviousRender } from '@checkpoints/config';
 import { SynthMocks } from './mocks';
-import { getStore, waitForRPCs, withLocalStorage, withOfflineRuntime } from './pulumi-internals';
+import { getStore, waitForRPCs, withOfflineRuntime, withRenderStore } from './pulumi-internals';
 import type { RenderedResource, Snapshot } from './snapshot';
 import { plain } from './values';
 
@@ -130,7 +130,7 @@ function propertyDependencies(req: RegisterRequest): Record<string, string[]> {
  * The program's return value (or a module's exports) become the stack outputs.
  */
 export async function render(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
-  return withLocalStorage(() => withOfflineRuntime(() => renderInStack(program, options)));
+  return withRenderStore(() => withOfflineRuntime(() => renderInStack(program, options)));
 }
 
 async function renderInStack(program: () => unknown, options: RenderOptions): Promise<Snapshot> {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import type { RenderedResource } from '../render';
 import {
@@ -332,13 +331,23 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
       : {}),
   };
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
-  // identities' policies); the simulation is a pure function of its input, so each is answered once.
-  const key = createHash('sha256').update(JSON.stringify(simulation)).digest('base64');
-  let answer = simulations.get(key);
+  // identities' policies); the simulation is a pure function of its input, so each is answered once. The
+  // key spells the request out and names each policy by the number of its text (see policyNumber).
+  if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
+    cache.simulations.clear();
+    cache.numbersByText.clear();
+    cache.numbersByPolicy = new WeakMap();
+  }
+  const key = JSON.stringify([
+    simulation.request,
+    principal.policies.map(({ name, policy }) => [name, policyNumber(policy)]),
+    request.resourcePolicy && policyNumber(request.resourcePolicy),
+    principal.boundary && policyNumber(principal.boundary),
+  ]);
+  let answer = cache.simulations.get(key);
   if (answer === undefined) {
-    if (simulations.size >= SIMULATION_CACHE_LIMIT) simulations.clear();
     answer = simulate(simulation, request.action);
-    simulations.set(key, answer);
+    cache.simulations.set(key, answer);
   }
   return answer;
 }
@@ -347,9 +356,34 @@ const SIMULATION_CACHE_LIMIT = 100_000;
 // One cache per process, kept on globalThis: a test that loads the program afresh (jest.resetModules) for
 // every render still asks IAM each question once.
 const SIMULATIONS = Symbol.for('checkpoints.analysis.aws-simulations');
-const simulations = ((globalThis as { [SIMULATIONS]?: Map<string, Promise<string | undefined>> })[
-  SIMULATIONS
-] ??= new Map());
+const cache = ((
+  globalThis as {
+    [SIMULATIONS]?: {
+      simulations: Map<string, Promise<string | undefined>>;
+      numbersByText: Map<string, number>;
+      numbersByPolicy: WeakMap<PolicyDocument, number>;
+    };
+  }
+)[SIMULATIONS] ??= { simulations: new Map(), numbersByText: new Map(), numbersByPolicy: new WeakMap() });
+
+/**
+ * A number per distinct policy text, the same for every object holding that text: a render parses each
+ * store's and each CI identity's policies once per store and asks some 300 questions with them, so a
+ * policy is serialised once, not once per question. Policies are parsed JSON that nothing here changes.
+ */
+function policyNumber(policy: PolicyDocument): number {
+  let number = cache.numbersByPolicy.get(policy);
+  if (number === undefined) {
+    const text = JSON.stringify(policy);
+    number = cache.numbersByText.get(text);
+    if (number === undefined) {
+      number = cache.numbersByText.size;
+      cache.numbersByText.set(text, number);
+    }
+    cache.numbersByPolicy.set(policy, number);
+  }
+  return number;
+}
 
 async function simulate(simulation: Simulation, action: string): Promise<string | undefined> {
   const result = await runSimulation(simulation, { simulationMode: 'Strict' });

@@ -162,11 +162,31 @@ function tagContext(prefix: string, tags: unknown): Record<string, string | stri
   };
 }
 
+/** What a request looks up in the rest of the render, indexed once per rights check instead of per request. */
+interface RenderIndex {
+  /** The first role of each name. */
+  rolesByName: ReadonlyMap<string, RenderedResource>;
+  /** The first key under each parent. */
+  keysByParent: ReadonlyMap<string | null, RenderedResource>;
+}
+
+function indexRender(resources: readonly RenderedResource[]): RenderIndex {
+  const rolesByName = new Map<string, RenderedResource>();
+  const keysByParent = new Map<string | null, RenderedResource>();
+  for (const resource of resources) {
+    const name = resource.type === 'aws:iam/role:Role' ? stringInput(resource, 'name') : undefined;
+    if (name !== undefined && !rolesByName.has(name)) rolesByName.set(name, resource);
+    if (resource.type === 'aws:kms/key:Key' && !keysByParent.has(resource.parent))
+      keysByParent.set(resource.parent, resource);
+  }
+  return { rolesByName, keysByParent };
+}
+
 /** The request each permission of `resource` is checked as: on its ARN, with the condition keys IAM sets. */
 function requests(
   resource: RenderedResource,
   permission: string,
-  all: readonly RenderedResource[],
+  { rolesByName, keysByParent }: RenderIndex,
   { partition, region, accountId }: ReturnType<typeof accountOf>,
 ): AwsRequest[] {
   const bucket = stringInput(resource, 'bucket');
@@ -199,7 +219,7 @@ function requests(
   }
   if (resource.type === 'aws:iam/role:Role' || resource.type === 'aws:iam/rolePolicy:RolePolicy') {
     const name = stringInput(resource, resource.type === 'aws:iam/role:Role' ? 'name' : 'role') ?? '';
-    const role = all.find((r) => r.type === 'aws:iam/role:Role' && stringInput(r, 'name') === name);
+    const role = rolesByName.get(name);
     const boundary = role && stringInput(role, 'permissionsBoundary');
     return [
       {
@@ -228,7 +248,7 @@ function requests(
   }
   if (resource.type === 'aws:kms/alias:Alias') {
     if (permission === 'kms:ListAliases') return [{ action: permission, resource: '*' }];
-    const key = all.find((r) => r.type === 'aws:kms/key:Key' && r.parent === resource.parent);
+    const key = keysByParent.get(resource.parent);
     return [
       {
         action: permission,
@@ -266,6 +286,7 @@ export async function awsMissingRights({
   };
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
   const renderAccount = accountOf(render.resources);
+  const renderIndex = indexRender(render.resources);
   const missing: MissingRight[] = [];
   const check = async (
     who: string,
@@ -274,7 +295,7 @@ export async function awsMissingRights({
     operation: MissingRight['operation'],
     permission: string,
   ) => {
-    for (const request of requests(resource, permission, render.resources, renderAccount)) {
+    for (const request of requests(resource, permission, renderIndex, renderAccount)) {
       if (principal && (await allowed(principal, request))) continue;
       missing.push({
         resource: `${resource.type} ${resource.name}`,

@@ -1,0 +1,85 @@
+import * as pulumi from '@pulumi/pulumi';
+import { Bucket } from '@pulumi/aws/s3/bucket';
+import { render } from '../src/render';
+import { getStore } from '../src/pulumi-internals';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const debuggable = require('@pulumi/pulumi/runtime/debuggable') as {
+  debuggablePromise<T>(promise: Promise<T>, context: unknown): Promise<T>;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const runtimeGlobals = globalThis as { globalStore?: unknown };
+
+function bucketsProgram(prefix: string, count: number) {
+  return async () => {
+    // Registrations interleave with those of a concurrent render while this one waits.
+    for (let index = 0; index < count; index++) {
+      new Bucket(`${prefix}-${index}`, { bucket: `${prefix}-${index}` });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { prefix };
+  };
+}
+
+describe('the render runtime', () => {
+  it('keeps renders that run at the same time apart: each records its own resources, config and outputs', async () => {
+    const [first, second] = await Promise.all([
+      render(bucketsProgram('first', 3), { project: 'one', stack: 'dev', config: { 'one:key': 'a' } }),
+      render(
+        async () => {
+          const result = await bucketsProgram('second', 2)();
+          return { ...result, key: new pulumi.Config('two').require('key') };
+        },
+        { project: 'two', stack: 'prod', config: { 'two:key': 'b' } },
+      ),
+    ]);
+    expect(first.resources.map((r) => r.urn)).toEqual([
+      'urn:pulumi:dev::one::pulumi:pulumi:Stack::one-dev',
+      'urn:pulumi:dev::one::pulumi:pulumi:Stack$aws:s3/bucket:Bucket::first-0',
+      'urn:pulumi:dev::one::pulumi:pulumi:Stack$aws:s3/bucket:Bucket::first-1',
+      'urn:pulumi:dev::one::pulumi:pulumi:Stack$aws:s3/bucket:Bucket::first-2',
+    ]);
+    expect(second.resources.map((r) => r.urn)).toEqual([
+      'urn:pulumi:prod::two::pulumi:pulumi:Stack::two-prod',
+      'urn:pulumi:prod::two::pulumi:pulumi:Stack$aws:s3/bucket:Bucket::second-0',
+      'urn:pulumi:prod::two::pulumi:pulumi:Stack$aws:s3/bucket:Bucket::second-1',
+    ]);
+    expect(first.outputs).toEqual({ prefix: 'first' });
+    expect(second.outputs).toEqual({ prefix: 'second', key: 'b' });
+  });
+
+  it("gives a render a store of its own and puts the process's store back afterwards", async () => {
+    const before = getStore();
+    let during: unknown;
+    await render(
+      () => {
+        during = getStore();
+      },
+      { project: 'fx', stack: 'dev' },
+    );
+    expect(during).not.toBe(before);
+    expect(getStore()).toBe(before);
+    expect(runtimeGlobals.globalStore).toBe(before);
+  });
+
+  it('still tracks every promise the SDK tracks until it settles, and a rejection still names its promise', async () => {
+    const never = new Promise<void>(() => undefined);
+    const resolved = Promise.resolve(1);
+    const rejected = Promise.reject(new Error('refused'));
+    let tracked: boolean[] = [];
+    let rejection: unknown;
+    await render(
+      async () => {
+        void debuggable.debuggablePromise(never, 'never settles');
+        await debuggable.debuggablePromise(resolved, 'settles');
+        rejection = await debuggable.debuggablePromise(rejected, 'rejects').catch((error: unknown) => error);
+        const { leakCandidates } = getStore();
+        tracked = [never, resolved, rejected].map((promise) => leakCandidates.has(promise));
+      },
+      { project: 'fx', stack: 'dev' },
+    );
+    expect(tracked).toEqual([true, false, false]);
+    expect((rejection as { promise?: unknown }).promise).toBe(rejected);
+  });
+});
