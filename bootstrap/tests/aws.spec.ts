@@ -272,6 +272,7 @@ describe('AWS CI identities', () => {
             's3:PutBucketVersioning',
             's3:PutEncryptionConfiguration',
             's3:PutLifecycleConfiguration',
+            's3:PutReplicationConfiguration',
             's3:TagResource',
             's3:UntagResource',
           ],
@@ -333,6 +334,13 @@ describe('AWS CI identities', () => {
           ],
           Resource: roles,
           Condition: { StringEquals: { 'iam:PermissionsBoundary': PROD_BOUNDARY } },
+        },
+        {
+          Sid: 'PassReplicationRolesToS3',
+          Effect: 'Allow',
+          Action: ['iam:PassRole'],
+          Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+          Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
         },
         {
           Sid: 'KeepRoleBoundaries',
@@ -767,5 +775,52 @@ describe('no deploy identity blinds the audit or deletes its log (judged by iam-
   it('while creating the trail and adding a store to its selectors is allowed', async () => {
     expect(await allowed('cloudtrail:CreateTrail', trailArn)).toBeDefined();
     expect(await allowed('cloudtrail:PutEventSelectors', trailArn)).toBeDefined();
+  });
+});
+
+describe('deploy identities pass replication roles to S3 and nothing else (judged by iam-simulate)', () => {
+  const store: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: 'llm-pretrain' };
+  const roleArn = (name: string) => `arn:aws:iam::${AWS_ACCOUNT_ID}:role/${name}`;
+  const deploy: AwsPrincipal = {
+    principal: { id: 'prod', label: 'deploy-prod', kind: 'ci-deploy' },
+    arn: roleArn('checkpoints-ci-deploy-prod'),
+    policies: [{ name: 'ci', policy: deployPolicy(ACCOUNT, 'prod') as unknown as AnalysisPolicyDocument }],
+  };
+  const passRole = (role: string, service: string) =>
+    awsRequestAllowed(deploy, {
+      action: 'iam:PassRole',
+      resource: roleArn(role),
+      context: { 'iam:PassedToService': service },
+    });
+
+  it("passes a store's replication role to S3, which its replication configuration needs", async () => {
+    expect(await passRole(names.iamRole(store, 'replication'), 's3.amazonaws.com')).toBeDefined();
+  });
+
+  it.each<[string, string, string]>([
+    ['the replication role, to another service', names.iamRole(store, 'replication'), 'ec2.amazonaws.com'],
+    ['the writer role, to S3', names.iamRole(store, 'writer'), 's3.amazonaws.com'],
+    ['the reader role, to S3', names.iamRole(store, 'reader'), 's3.amazonaws.com'],
+    [
+      "another environment's replication role, to S3",
+      names.iamRole({ ...store, stack: 'dev' }, 'replication'),
+      's3.amazonaws.com',
+    ],
+    [
+      'the writer of a store named like a replication role, to S3',
+      names.iamRole({ ...store, store: 'x-replication-abcdef' }, 'writer'),
+      's3.amazonaws.com',
+    ],
+  ])('refuses to pass %s', async (_title, role, service) => {
+    expect(await passRole(role, service)).toBeUndefined();
+  });
+
+  it('cannot assume the replication role itself', async () => {
+    expect(
+      await awsRequestAllowed(deploy, {
+        action: 'sts:AssumeRole',
+        resource: roleArn(names.iamRole(store, 'replication')),
+      }),
+    ).toBeUndefined();
   });
 });

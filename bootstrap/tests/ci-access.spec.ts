@@ -99,6 +99,16 @@ const policyOf = (resource: RenderedResource) =>
     Statement: { Sid: string; Condition?: Record<string, unknown> }[];
   };
 
+/** The bootstrap render with one statement taken out of the prod deploy role's policy. */
+function withoutProdDeployStatement(bootstrap: Snapshot, sid: string): Snapshot {
+  return weakened(bootstrap, (copy) => {
+    const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
+    const document = policyOf(policy);
+    document.Statement = document.Statement.filter((statement) => statement.Sid !== sid);
+    policy.inputs['policy'] = JSON.stringify(document);
+  });
+}
+
 describe('the CI identities of the shipped bootstrap against the shipped stacks (prod)', () => {
   let bootstrap: Snapshot;
   beforeAll(async () => {
@@ -141,15 +151,38 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
+  it("AWS: without passing replication roles to S3 the deploy role cannot set up the prod store's replication", async () => {
+    const result = await synthProd(
+      'aws-s3',
+      withoutProdDeployStatement(bootstrap, 'PassReplicationRolesToS3'),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-deploy-rights',
+        message: expect.stringContaining('iam:PassRole'),
+      }),
+    );
+  });
+
+  it("AWS: without the prod break-glass guard the deploy role could delete the prod store's replica and its key", async () => {
+    const result = await synthProd('aws-s3', withoutProdDeployStatement(bootstrap, 'BreakGlassOnlyInProd'));
+    expect(result.status).toBe(1);
+    const prodNoDestroy = result.verdicts
+      .filter((verdict) => verdict.policy === 'ci-prod-no-destroy')
+      .map((verdict) => verdict.message);
+    expect(prodNoDestroy).toContain(
+      'store llm-pretrain (prod): ci deploy-prod can delete a data-holding resource in prod: on the replica: s3:DeleteBucket: policy checkpoint-stacks ManageStackBuckets',
+    );
+    expect(prodNoDestroy).toContain(
+      'store llm-pretrain (prod): ci deploy-prod can destroy a key in prod: on the replica: kms:ScheduleKeyDeletion: policy checkpoint-stacks ManageStackKeys, key policy Enable IAM User Permissions',
+    );
+  });
+
   it('AWS: a deploy role without the data guard can grant itself the data through the bucket policy', async () => {
     const result = await synthProd(
       'aws-s3',
-      weakened(bootstrap, (copy) => {
-        const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
-        const document = policyOf(policy);
-        document.Statement = document.Statement.filter((s) => s.Sid !== 'NeverTouchCheckpointData');
-        policy.inputs['policy'] = JSON.stringify(document);
-      }),
+      withoutProdDeployStatement(bootstrap, 'NeverTouchCheckpointData'),
     );
     expect(result.status).toBe(1);
     expect(result.verdicts).toContainEqual(

@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { AWS_STORE_WRITER_ACTIONS } from '@checkpoints/policy';
+import { AWS_REPLICATION_ACTIONS, AWS_STORE_WRITER_ACTIONS } from '@checkpoints/policy';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
 import { stateObjects } from '../state-layout';
@@ -115,6 +115,11 @@ function stackResources(account: AwsAccount, environments: readonly Environment[
     roles: prefixes
       .flatMap((p) => p.roles)
       .map((prefix) => `arn:${partition}:iam::${accountId}:role/${prefix}*`),
+    // Only a replication role's name ends in `-replication-` and the store's 6-character hash
+    // (names.iamRole(ctx, 'replication')); a writer or reader role's ends in `-writer-` or `-reader-` and it.
+    replicationRoles: prefixes
+      .flatMap((p) => p.roles)
+      .map((prefix) => `arn:${partition}:iam::${accountId}:role/${prefix}*-replication-??????`),
     keyAliases: prefixes
       .flatMap((p) => p.keyAliases)
       .map((prefix) => `arn:${partition}:kms:*:${accountId}:${prefix}*`),
@@ -166,7 +171,7 @@ const BUCKET_READS = [
 /**
  * The bucket writes of the resources the AWS stack declares, by the API calls the Pulumi AWS provider
  * makes for them, and nothing else: no ACL, website, CORS, notification, logging, request payment,
- * replication, accelerate or object lock configuration. Deleting a setting is authorised as its Put.
+ * accelerate or object lock configuration. Deleting a setting is authorised as its Put.
  */
 const BUCKET_WRITES = [
   // Bucket: CreateBucket carries the tags, which S3 authorises as TagResource as well; tag changes go
@@ -189,6 +194,8 @@ const BUCKET_WRITES = [
   // BucketPolicy.
   's3:PutBucketPolicy',
   's3:DeleteBucketPolicy',
+  // BucketReplicationConfig (Put/DeleteBucketReplication): S3 copies a store into its replica.
+  's3:PutReplicationConfiguration',
 ];
 
 const DIRECTORY_BUCKET_READS = [
@@ -246,6 +253,10 @@ function statement(
   Condition?: PolicyStatement['Condition'],
 ): PolicyStatement {
   return { Sid, Effect: 'Allow', Action: [...Action].sort(), Resource, ...(Condition ? { Condition } : {}) };
+}
+
+function unique(...lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
 }
 
 function deny(Sid: string, Action: string[], Resource: string[]): PolicyStatement {
@@ -355,8 +366,21 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
   return {
     Version: '2012-10-17',
     Statement: [
-      statement('StackBuckets', [...AWS_STORE_WRITER_ACTIONS.bucket], resources.buckets),
-      statement('StackObjects', [...AWS_STORE_WRITER_ACTIONS.objects], resources.objects),
+      // Each with what S3 does as a store's replication role (libs/policy awsReplicationPolicy).
+      statement(
+        'StackBuckets',
+        unique(AWS_STORE_WRITER_ACTIONS.bucket, AWS_REPLICATION_ACTIONS.sourceBucket),
+        resources.buckets,
+      ),
+      statement(
+        'StackObjects',
+        unique(
+          AWS_STORE_WRITER_ACTIONS.objects,
+          AWS_REPLICATION_ACTIONS.sourceObjects,
+          AWS_REPLICATION_ACTIONS.replicaObjects,
+        ),
+        resources.objects,
+      ),
       statement(
         'StackDirectoryBucketSessions',
         [...AWS_STORE_WRITER_ACTIONS.directoryBucket],
@@ -365,7 +389,11 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
       // Key IDs are random: the stack's keys are the ones with its tags, as for the deploy role.
       statement(
         'StackKeys',
-        [...AWS_STORE_WRITER_ACTIONS.key],
+        unique(
+          AWS_STORE_WRITER_ACTIONS.key,
+          AWS_REPLICATION_ACTIONS.sourceKey,
+          AWS_REPLICATION_ACTIONS.replicaKey,
+        ),
         resources.keys,
         stackTagCondition('aws:ResourceTag', [environment]),
       ),
@@ -424,6 +452,11 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
       ),
       statement('ManageBoundedStackRoles', BOUNDED_ROLE_WRITES, resources.roles, {
         StringEquals: { 'iam:PermissionsBoundary': boundaryArn },
+      }),
+      // A replication configuration names the role S3 assumes, which is passing it to S3: only the stack's
+      // replication roles, and only to S3. CI never assumes them (NeverActAsAnotherRole; they trust S3 alone).
+      statement('PassReplicationRolesToS3', ['iam:PassRole'], resources.replicationRoles, {
+        StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' },
       }),
       // Explicit, so that no other grant to this role, now or later, can lift a boundary: not from a
       // role, and not by rewriting or deleting the boundary policy of any environment.

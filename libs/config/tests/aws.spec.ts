@@ -369,14 +369,17 @@ describe('awsRules: network, recovery and audit keys', () => {
     expect(issuesOf([ok])).toEqual([]);
   });
 
-  it('refuses the recovery options not built on AWS yet, rather than deploying without them', () => {
+  it('refuses the retention lock, not built on AWS yet, rather than deploying without it', () => {
     const issues = issuesOf([
       store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
     ]);
     expect(issues.map((issue) => [issue.path, issue.message.split(' (')[0]])).toEqual([
       ['checkpoints:stores[0].recovery.retentionLock', 'is not built on AWS yet'],
-      ['checkpoints:stores[0].recovery.replicaRegion', 'is not built on AWS yet'],
     ]);
+  });
+
+  it('accepts a replica in another region of the same partition on a standard store', () => {
+    expect(issuesOf([store({ recovery: { replicaRegion: 'us-west-2' } })])).toEqual([]);
   });
 
   // One row per refusal; the EC2 ID format is https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/resource-ids.html.

@@ -53,6 +53,11 @@ export const names = {
     return s3BucketBase(ctx, 63);
   },
 
+  /** The bucket in a second region that S3 replicates a store's bucket into (`recovery.replicaRegion`). */
+  s3ReplicaBucket(ctx: NameContext): string {
+    return storeName(dashed, ctx, ['replica', storeHash(ctx)], 63).replace(S3_RESERVED_PREFIXES, '');
+  },
+
   /** S3 Express One Zone bucket in the availability zone `azId`, e.g. 'use1-az4'. */
   s3DirectoryBucket(ctx: NameContext, azId: string): string {
     if (!AZ_ID.test(azId)) {
@@ -83,7 +88,8 @@ export const names = {
     return `checkpoints-${dashed.sanitise(ctx.store)}`;
   },
 
-  iamRole(ctx: NameContext, purpose: IdentityPurpose): string {
+  /** `replication`: the role S3 assumes to copy a store's objects into its replica bucket. */
+  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication'): string {
     return storeName(dashed, ctx, [purpose, storeHash(ctx)], 64);
   },
 

@@ -94,24 +94,28 @@ function validator(rule: Rule): (name: string) => string | undefined {
   };
 }
 
+const s3BucketRule = validator({
+  summary:
+    'S3 bucket names must be 3-63 characters of lowercase letters, digits and hyphens (no dots: they ' +
+    'break virtual-hosted TLS and allow IP-address look-alikes), start and end with a letter or digit, ' +
+    "not start with 'xn--', 'sthree-' or 'amzn-s3-demo-', and not end with '-s3alias', '--ol-s3', " +
+    "'--x-s3' or '--table-s3'",
+  minLength: 3,
+  maxLength: 63,
+  allowedChar: /^[a-z0-9-]$/,
+  checks: [
+    firstChar(LOWER_ALNUM),
+    lastChar(LOWER_ALNUM),
+    noPrefix(...S3_RESERVED_PREFIXES),
+    noSuffix('-s3alias', '--ol-s3', '--x-s3', '--table-s3'),
+  ],
+});
+
 /** Per kind: undefined when `name` is valid, otherwise the rule it breaks and how. */
 export const nameRules: Record<NameKind, (name: string) => string | undefined> = {
-  s3Bucket: validator({
-    summary:
-      'S3 bucket names must be 3-63 characters of lowercase letters, digits and hyphens (no dots: they ' +
-      'break virtual-hosted TLS and allow IP-address look-alikes), start and end with a letter or digit, ' +
-      "not start with 'xn--', 'sthree-' or 'amzn-s3-demo-', and not end with '-s3alias', '--ol-s3', " +
-      "'--x-s3' or '--table-s3'",
-    minLength: 3,
-    maxLength: 63,
-    allowedChar: /^[a-z0-9-]$/,
-    checks: [
-      firstChar(LOWER_ALNUM),
-      lastChar(LOWER_ALNUM),
-      noPrefix(...S3_RESERVED_PREFIXES),
-      noSuffix('-s3alias', '--ol-s3', '--x-s3', '--table-s3'),
-    ],
-  }),
+  s3Bucket: s3BucketRule,
+  // A replica bucket is a general purpose bucket like any other.
+  s3ReplicaBucket: s3BucketRule,
   s3DirectoryBucket: validator({
     summary:
       "S3 directory bucket names must be 3-63 characters in all, '<base>--<az id>--x-s3' with an AZ ID " +

@@ -14,6 +14,12 @@ describe('names for real stacks', () => {
     ],
     ['iamRole writer', names.iamRole(aws, 'writer'), 'checkpoints-aws-prod-llm-pretrain-writer-0d2516'],
     ['iamRole reader', names.iamRole(aws, 'reader'), 'checkpoints-aws-prod-llm-pretrain-reader-0d2516'],
+    [
+      'iamRole replication',
+      names.iamRole(aws, 'replication'),
+      'checkpoints-aws-prod-llm-pretrain-replication-0d2516',
+    ],
+    ['s3ReplicaBucket', names.s3ReplicaBucket(aws), 'checkpoints-aws-prod-llm-pretrain-replica-0d2516'],
     ['kmsKeyAlias', names.kmsKeyAlias(aws), 'alias/checkpoints-aws-prod-llm-pretrain-0d2516'],
     [
       'awsStoreRoleBoundary',

@@ -33,6 +33,7 @@ const purpose = fc.constantFrom<IdentityPurpose>('writer', 'reader');
 function allNames(ctx: NameContext, az: string, as: IdentityPurpose): Record<NameKind, string> {
   return {
     s3Bucket: names.s3Bucket(ctx),
+    s3ReplicaBucket: names.s3ReplicaBucket(ctx),
     s3DirectoryBucket: names.s3DirectoryBucket(ctx, az),
     gcsBucket: names.gcsBucket(ctx),
     resourceGroup: names.resourceGroup(ctx),
@@ -52,6 +53,7 @@ function allNames(ctx: NameContext, az: string, as: IdentityPurpose): Record<Nam
 /** Kinds whose names must differ between stores: they share an account, project, subscription or the world. */
 const uniqueKinds = [
   's3Bucket',
+  's3ReplicaBucket',
   's3DirectoryBucket',
   'gcsBucket',
   'storageAccount',
@@ -139,6 +141,17 @@ describe('generated names (properties)', () => {
         expect(names.iamRole(ctx, 'writer')).not.toBe(names.iamRole(ctx, 'reader'));
         expect(names.gcpServiceAccountId(ctx, 'writer')).not.toBe(names.gcpServiceAccountId(ctx, 'reader'));
         expect(names.managedIdentity(ctx, 'writer')).not.toBe(names.managedIdentity(ctx, 'reader'));
+      }),
+    );
+  });
+
+  it("never give a store's replica bucket or replication role the name of any store's bucket or role", () => {
+    fc.assert(
+      fc.property(nameContext, nameContext, (a, b) => {
+        expect(names.s3ReplicaBucket(a)).not.toBe(names.s3Bucket(b));
+        for (const purpose of ['writer', 'reader'] as const) {
+          expect(names.iamRole(a, 'replication')).not.toBe(names.iamRole(b, purpose));
+        }
       }),
     );
   });

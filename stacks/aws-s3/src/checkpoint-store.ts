@@ -8,6 +8,7 @@ import {
   type StoreOutputs,
   type StoreSpec,
 } from '@checkpoints/config';
+import { names } from '@checkpoints/naming';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import type { AwsStoreTarget } from '@checkpoints/policy';
 import { createDirectoryBucket } from './directory-bucket';
@@ -15,6 +16,7 @@ import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
 import { perimeterOf } from './perimeter';
+import { StoreReplica } from './replica';
 import type { BucketPolicyInputs, StoreScope } from './scope';
 
 export interface CheckpointStoreArgs {
@@ -75,10 +77,23 @@ export class CheckpointStore extends pulumi.ComponentResource {
       parent: this,
     };
     const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
-    const policyInputs: BucketPolicyInputs = {
-      keyArn: key ? key.arn : pulumi.output(undefined),
-      perimeter: perimeterOf(store, args.ciRoleArnPatterns, []),
-    };
+    const { replicaRegion } = store.recovery;
+    // S3 reads the store's objects and writes the replica's as this role, from its own network: both
+    // perimeters exempt it by ARN, which its derived name gives before the role exists.
+    const replicationRoleArn =
+      store.tier === 'standard' && replicaRegion !== undefined
+        ? pulumi
+            .output(args.accountRootArn)
+            .apply((root) =>
+              root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, 'replication')}`),
+            )
+        : undefined;
+    const perimeter = perimeterOf(
+      store,
+      args.ciRoleArnPatterns,
+      replicationRoleArn ? [replicationRoleArn] : [],
+    );
+    const policyInputs: BucketPolicyInputs = { keyArn: key ? key.arn : pulumi.output(undefined), perimeter };
     const bucket =
       store.tier === 'high-throughput'
         ? createDirectoryBucket(scope, key, policyInputs)
@@ -90,6 +105,22 @@ export class CheckpointStore extends pulumi.ComponentResource {
       earlierKeyAliases: earlierKeyAliases(scope),
       region,
     }));
+    if (replicaRegion !== undefined && replicationRoleArn !== undefined) {
+      new StoreReplica(
+        `${store.name}-replica`,
+        {
+          scope,
+          replicaRegion,
+          sourceRegion: region,
+          source: bucket,
+          sourceKey: key,
+          accountId: pulumi.output(args.accountRootArn).apply((root) => root.split(':')[4] ?? ''),
+          roleBoundaryArn: args.roleBoundaryArn,
+          perimeter,
+        },
+        { parent: this },
+      );
+    }
     const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };
     const writer = createStoreRole(scope, 'writer', target, roleArgs);
     const reader = createStoreRole(scope, 'reader', target, roleArgs);

@@ -12,14 +12,18 @@ export const KEY_DELETION_WINDOW_DAYS = 30;
  * Generation 1 keeps the names the stack always gave; a later generation (`keyGeneration`) is a new key under
  * new logical and alias names, so the earlier key and alias are released (retained in the account, never
  * scheduled for deletion) rather than replaced, and stay readable through their alias (keyAlias, earlierKeyAliases).
+ * With `replicaRegion`: the replica bucket's own key there, under the same generation scheme.
  */
-export function createStoreKey(scope: StoreScope): Key {
+export function createStoreKey(scope: StoreScope, replicaRegion?: string): Key {
   const { store, parent } = scope;
   const generation = generationSuffix(store.keyGeneration);
+  const replica = replicaRegion === undefined ? '' : '-replica';
+  const inRegion = replicaRegion === undefined ? {} : { region: replicaRegion };
   const key = new Key(
-    `${store.name}-key${generation}`,
+    `${store.name}${replica}-key${generation}`,
     {
-      description: `Encrypts the checkpoints of store ${store.name} (${scope.nameContext.project}/${scope.nameContext.stack})${store.keyGeneration > 1 ? `, key generation ${store.keyGeneration}` : ''}`,
+      ...inRegion,
+      description: `Encrypts the checkpoints of store ${store.name} (${scope.nameContext.project}/${scope.nameContext.stack})${replicaRegion === undefined ? '' : ` in its replica in ${replicaRegion}`}${store.keyGeneration > 1 ? `, key generation ${store.keyGeneration}` : ''}`,
       keyUsage: 'ENCRYPT_DECRYPT',
       customerMasterKeySpec: 'SYMMETRIC_DEFAULT',
       enableKeyRotation: true,
@@ -31,8 +35,12 @@ export function createStoreKey(scope: StoreScope): Key {
   // Retained with the key: once a later generation releases them, the alias is how the store's roles still
   // find the key to decrypt the checkpoints written under it.
   new Alias(
-    `${store.name}-key-alias${generation}`,
-    { name: keyAlias(scope, store.keyGeneration), targetKeyId: key.keyId },
+    `${store.name}${replica}-key-alias${generation}`,
+    {
+      ...inRegion,
+      name: `${names.kmsKeyAlias(scope.nameContext)}${replica}${generationSuffix(store.keyGeneration)}`,
+      targetKeyId: key.keyId,
+    },
     { parent, retainOnDelete: true },
   );
   return key;

@@ -18,30 +18,47 @@ import {
   type StoreScope,
 } from './scope';
 
+/** Which of a store's general purpose buckets: its own (the default) or its replica in a second region. */
+export interface BucketPlacement {
+  /** What the logical names of the bucket and its settings start with. */
+  logicalPrefix: string;
+  bucketName: string;
+  /** The region of the bucket and its settings; absent: the provider's (the stack's `aws:region`). */
+  region?: string;
+}
+
 /**
  * The standard tier: a versioned general purpose bucket, private to its account, encrypted by default,
- * reachable over TLS 1.2+ only, with the store's retention as its lifecycle.
+ * reachable over TLS 1.2+ only, with the store's retention as its lifecycle. A replica bucket is built the
+ * same way, in its own region with its own key.
  */
 export function createGeneralPurposeBucket(
   scope: StoreScope,
   key: Key | undefined,
   policyInputs: BucketPolicyInputs,
+  placement: BucketPlacement = {
+    logicalPrefix: scope.store.name,
+    bucketName: names.s3Bucket(scope.nameContext),
+  },
 ): StoreBucket {
   const { store, parent } = scope;
+  const prefix = placement.logicalPrefix;
+  const inRegion = placement.region === undefined ? {} : { region: placement.region };
   const bucket = new Bucket(
-    `${store.name}-bucket`,
-    { bucket: names.s3Bucket(scope.nameContext), tags: scope.tags },
+    `${prefix}-bucket`,
+    { bucket: placement.bucketName, tags: scope.tags, ...inRegion },
     { parent, ...dataProtection(store) },
   );
   const bucketName = bucket.bucket;
   const ownership = new BucketOwnershipControls(
-    `${store.name}-ownership`,
-    { bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
+    `${prefix}-ownership`,
+    { ...inRegion, bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
     { parent, ...SAFETY_SETTING },
   );
   const publicAccessBlock = new BucketPublicAccessBlock(
-    `${store.name}-public-access-block`,
+    `${prefix}-public-access-block`,
     {
+      ...inRegion,
       bucket: bucketName,
       blockPublicAcls: true,
       blockPublicPolicy: true,
@@ -51,25 +68,30 @@ export function createGeneralPurposeBucket(
     { parent, ...SAFETY_SETTING },
   );
   const versioning = new BucketVersioning(
-    `${store.name}-versioning`,
-    { bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
+    `${prefix}-versioning`,
+    { ...inRegion, bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
     { parent, ...SAFETY_SETTING },
   );
   new BucketServerSideEncryptionConfiguration(
-    `${store.name}-encryption`,
+    `${prefix}-encryption`,
     // Customer-provided keys (SSE-C) would put the only copy of a key in a training job's hands.
-    { bucket: bucketName, rules: [{ ...defaultEncryptionRule(key), blockedEncryptionTypes: ['SSE-C'] }] },
+    {
+      ...inRegion,
+      bucket: bucketName,
+      rules: [{ ...defaultEncryptionRule(key), blockedEncryptionTypes: ['SSE-C'] }],
+    },
     { parent, ...SAFETY_SETTING },
   );
   // Noncurrent-version rules only take effect on a versioned bucket.
   new BucketLifecycleConfiguration(
-    `${store.name}-lifecycle`,
-    { bucket: bucketName, rules: s3LifecycleRules(store.retention) },
+    `${prefix}-lifecycle`,
+    { ...inRegion, bucket: bucketName, rules: s3LifecycleRules(store.retention) },
     { parent, ...SAFETY_SETTING, dependsOn: [versioning] },
   );
   new BucketPolicy(
-    `${store.name}-policy`,
+    `${prefix}-policy`,
     {
+      ...inRegion,
       bucket: bucketName,
       policy: pulumi
         .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter])
@@ -80,5 +102,5 @@ export function createGeneralPurposeBucket(
     // S3 refuses a policy while the public access block is still being written.
     { parent, ...SAFETY_SETTING, dependsOn: [publicAccessBlock, ownership] },
   );
-  return { name: bucketName, arn: bucket.arn };
+  return { name: bucketName, arn: bucket.arn, versioning };
 }

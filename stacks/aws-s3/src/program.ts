@@ -154,9 +154,14 @@ export function awsPhysicalNames(store: StoreSpec): Record<string, string | stri
     store.tier === 'high-throughput' && store.zone !== undefined
       ? names.s3DirectoryBucket(ctx, store.zone)
       : names.s3Bucket(ctx);
+  const replicated = store.tier === 'standard' && store.recovery.replicaRegion !== undefined;
   return {
-    'S3 bucket': bucket,
-    'IAM role': [names.iamRole(ctx, 'writer'), names.iamRole(ctx, 'reader')],
+    'S3 bucket': replicated ? [bucket, names.s3ReplicaBucket(ctx)] : bucket,
+    'IAM role': [
+      names.iamRole(ctx, 'writer'),
+      names.iamRole(ctx, 'reader'),
+      ...(replicated ? [names.iamRole(ctx, 'replication')] : []),
+    ],
     'KMS alias': keyAlias({ nameContext: ctx }, store.keyGeneration),
   };
 }

@@ -40,4 +40,6 @@ export interface BucketPolicyInputs {
 export interface StoreBucket {
   name: pulumi.Output<string>;
   arn: pulumi.Output<string>;
+  /** A general purpose bucket's versioning, which replication needs in place first. */
+  versioning?: pulumi.Resource;
 }

@@ -139,11 +139,31 @@ export async function awsStoreAccess(
 ): Promise<AccessGrant[]> {
   // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
   const own = store.resources.filter((resource) => resource.parent === store.urn);
-  const targets = storeTargets(own, bootstrap?.resources ?? render.resources, origin);
+  const iamResources = bootstrap?.resources ?? render.resources;
+  const targets = storeTargets(own, iamResources, origin);
   if (targets === undefined) return [];
+  // The replica (recovery.replicaRegion) holds a copy of every checkpoint: whoever reaches it reaches the
+  // store's data, so its grants count as the store's, each saying where.
+  const replicaComponent = own.find((resource) => resource.type === REPLICA_COMPONENT);
+  const replica =
+    replicaComponent &&
+    storeTargets(
+      store.resources.filter((resource) => resource.parent === replicaComponent.urn),
+      iamResources,
+      origin,
+    );
+  const holders: { targets: StoreTargets; where: string }[] = [
+    { targets, where: '' },
+    ...(replica
+      ? [{ targets: { ...replica, roles: [...targets.roles, ...replica.roles] }, where: 'on the replica: ' }]
+      : []),
+  ];
+  const roles = holders
+    .flatMap((holder) => holder.targets.roles)
+    .filter((role, index, all) => all.findIndex((other) => other.arn === role.arn) === index);
   const principals: AwsPrincipal[] = [
-    ...targets.roles,
-    ...declaredPrincipals(targets.roles),
+    ...roles,
+    ...declaredPrincipals(roles),
     ...ciPrincipals(bootstrap?.resources ?? [], targets),
     {
       principal: {
@@ -156,21 +176,28 @@ export async function awsStoreAccess(
     },
   ];
   const grants: AccessGrant[] = [];
-  for (const principal of principals) {
-    if (principal.through) {
-      for (const grant of await grantsOf(principal.through.role, targets)) {
-        grants.push({
-          principal: principal.principal,
-          operation: grant.operation,
-          reason: `assumes ${principal.through.role.principal.label} (its trust policy, ${principal.through.sid}), which ${grant.reason}`,
-        });
+  for (const holder of holders) {
+    for (const principal of principals) {
+      if (principal.through) {
+        for (const grant of await grantsOf(principal.through.role, holder.targets)) {
+          grants.push({
+            principal: principal.principal,
+            operation: grant.operation,
+            reason: `${holder.where}assumes ${principal.through.role.principal.label} (its trust policy, ${principal.through.sid}), which ${grant.reason}`,
+          });
+        }
+        continue;
       }
-      continue;
+      for (const grant of await grantsOf(principal, holder.targets)) {
+        grants.push({ ...grant, reason: `${holder.where}${grant.reason}` });
+      }
     }
-    grants.push(...(await grantsOf(principal, targets)));
   }
   return grants;
 }
+
+/** The component of a store's replica (stacks/aws-s3 StoreReplica): its bucket, key and replication role. */
+const REPLICA_COMPONENT = 'checkpoints:aws:StoreReplica';
 
 async function grantsOf(principal: AwsPrincipal, targets: StoreTargets): Promise<AccessGrant[]> {
   const grants: AccessGrant[] = [];
@@ -563,7 +590,7 @@ function storeTargets(
     .map((role): AwsPrincipal => {
       const name = stringInput(role, 'name') ?? role.name;
       const boundaryArn = stringInput(role, 'permissionsBoundary');
-      const purpose = /-(writer|reader)$/.exec(role.name)?.[1] ?? role.name;
+      const purpose = /-(writer|reader|replication)$/.exec(role.name)?.[1] ?? role.name;
       return {
         principal: {
           id: `arn:${partition}:iam::${accountId}:role/${name}`,

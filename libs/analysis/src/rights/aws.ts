@@ -77,6 +77,18 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['s3:GetBucketPolicy'],
     source: S3,
   },
+  // PutBucketReplication and DeleteBucketReplication are both authorised as s3:PutReplicationConfiguration;
+  // naming the replication role in the configuration is passing it to S3: iam:PassRole on the role, with
+  // iam:PassedToService s3.amazonaws.com ("Setting up permissions for live replication", Step 1:
+  // https://docs.aws.amazon.com/AmazonS3/latest/userguide/setting-repl-config-perm-overview.html; the condition key:
+  // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_iam-condition-keys.html#ck_PassedToService).
+  'aws:s3/bucketReplicationConfig:BucketReplicationConfig': {
+    create: ['s3:PutReplicationConfiguration', 'iam:PassRole'],
+    update: ['s3:PutReplicationConfiguration', 'iam:PassRole'],
+    delete: ['s3:PutReplicationConfiguration'],
+    read: ['s3:GetReplicationConfiguration'],
+    source: `${S3}; ${IAM}`,
+  },
   'aws:s3/directoryBucket:DirectoryBucket': {
     create: ['s3express:CreateBucket'],
     update: [],
@@ -190,7 +202,18 @@ function requests(
   { partition, region, accountId }: ReturnType<typeof accountOf>,
 ): AwsRequest[] {
   const bucket = stringInput(resource, 'bucket');
-  const kmsArn = (id: string) => `arn:${partition}:kms:${region}:${accountId}:key/${id}`;
+  // A resource's own `region` input (provider 7.x) places it outside the provider's region: a replica's key.
+  const resourceRegion = stringInput(resource, 'region') ?? region;
+  const kmsArn = (id: string) => `arn:${partition}:kms:${resourceRegion}:${accountId}:key/${id}`;
+  if (permission === 'iam:PassRole') {
+    return [
+      {
+        action: permission,
+        resource: stringInput(resource, 'role') ?? '',
+        context: { 'iam:PassedToService': 's3.amazonaws.com' },
+      },
+    ];
+  }
   if (bucket !== undefined) {
     const directory = bucket.endsWith('--x-s3');
     const action = directory ? permission.replace(/^s3:/, 's3express:') : permission;
@@ -252,7 +275,7 @@ function requests(
     return [
       {
         action: permission,
-        resource: `arn:${partition}:kms:${region}:${accountId}:${stringInput(resource, 'name') ?? ''}`,
+        resource: `arn:${partition}:kms:${resourceRegion}:${accountId}:${stringInput(resource, 'name') ?? ''}`,
       },
       {
         action: permission,

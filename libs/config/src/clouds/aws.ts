@@ -380,13 +380,7 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
       replicaRegion,
       `is in partition ${String(awsPartitionOf(replicaRegion))}, but aws:region ${region} is in ${String(home)}: S3 replicates within a partition only; name a region of ${String(home)}`,
     );
-    return;
   }
-  report(
-    'recovery.replicaRegion',
-    replicaRegion,
-    'is not built on AWS yet (S3 Cross-Region Replication, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no replica while the config promised one',
-  );
 }
 
 /**

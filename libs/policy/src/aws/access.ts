@@ -116,3 +116,91 @@ export function s3Endpoint(region: string): string {
 function allow(sid: string, actions: string[], resources: string[]): AwsPolicyStatement {
   return { Sid: sid, Effect: 'Allow', Action: actions, Resource: resources };
 }
+
+/**
+ * What S3, acting as a store's replication role, needs to copy the store's new object versions into its
+ * replica bucket: "Setting up permissions for live replication", Step 2
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/setting-repl-config-perm-overview.html): on the source
+ * bucket s3:GetReplicationConfiguration and s3:ListBucket; on its objects s3:GetObjectVersionForReplication,
+ * s3:GetObjectVersionAcl and s3:GetObjectVersionTagging; on the destination's objects s3:ReplicateObject,
+ * s3:ReplicateDelete and s3:ReplicateTags. For SSE-KMS objects ("Replicating encrypted objects",
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/replication-config-for-kms-objects.html): kms:Decrypt on
+ * the source key and kms:Encrypt on the replica key, each through S3 in its own region (kms:ViaService).
+ * The store roles' permissions boundary allows exactly these, so a role with it can never do more.
+ */
+export const AWS_REPLICATION_ACTIONS = {
+  sourceBucket: ['s3:GetReplicationConfiguration', 's3:ListBucket'],
+  sourceObjects: [
+    's3:GetObjectVersionForReplication',
+    's3:GetObjectVersionAcl',
+    's3:GetObjectVersionTagging',
+  ],
+  replicaObjects: ['s3:ReplicateObject', 's3:ReplicateDelete', 's3:ReplicateTags'],
+  sourceKey: ['kms:Decrypt'],
+  replicaKey: ['kms:Encrypt'],
+} as const;
+
+/** A store's bucket and the replica S3 copies it into (`recovery.replicaRegion`). */
+export interface AwsReplicationTarget {
+  sourceBucketArn: string;
+  /** The store's key; absent when S3 manages the key (the replica then uses SSE-S3 as well). */
+  sourceKeyArn?: string;
+  sourceRegion: string;
+  replicaBucketArn: string;
+  replicaKeyArn?: string;
+  replicaRegion: string;
+}
+
+/** The replication role's identity policy: the documented actions, on this store's bucket and replica alone. */
+export function awsReplicationPolicy(target: AwsReplicationTarget): AwsPolicyDocument {
+  const viaS3 = (region: string) => ({ StringEquals: { 'kms:ViaService': s3Endpoint(region) } });
+  return awsPolicyDocument([
+    allow(
+      'ReadReplicationConfiguration',
+      [...AWS_REPLICATION_ACTIONS.sourceBucket],
+      [target.sourceBucketArn],
+    ),
+    allow('ReadSourceVersions', [...AWS_REPLICATION_ACTIONS.sourceObjects], [`${target.sourceBucketArn}/*`]),
+    allow(
+      'ReplicateIntoReplica',
+      [...AWS_REPLICATION_ACTIONS.replicaObjects],
+      [`${target.replicaBucketArn}/*`],
+    ),
+    ...(target.sourceKeyArn === undefined
+      ? []
+      : [
+          {
+            ...allow('DecryptSourceObjects', [...AWS_REPLICATION_ACTIONS.sourceKey], [target.sourceKeyArn]),
+            Condition: viaS3(target.sourceRegion),
+          },
+        ]),
+    ...(target.replicaKeyArn === undefined
+      ? []
+      : [
+          {
+            ...allow('EncryptReplicas', [...AWS_REPLICATION_ACTIONS.replicaKey], [target.replicaKeyArn]),
+            Condition: viaS3(target.replicaRegion),
+          },
+        ]),
+  ]);
+}
+
+/**
+ * The replication role trusts S3 alone, and only on behalf of this account's store bucket: aws:SourceAccount and
+ * aws:SourceArn keep another account's bucket from making S3 act as this role (the confused deputy problem,
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html).
+ */
+export function awsReplicationTrustPolicy(sourceBucketArn: string, accountId: string): AwsPolicyDocument {
+  return awsPolicyDocument([
+    {
+      Sid: 'S3ReplicatesThisStore',
+      Effect: 'Allow',
+      Principal: { Service: ['s3.amazonaws.com'] },
+      Action: ['sts:AssumeRole'],
+      Condition: {
+        StringEquals: { 'aws:SourceAccount': accountId },
+        ArnEquals: { 'aws:SourceArn': sourceBucketArn },
+      },
+    },
+  ]);
+}

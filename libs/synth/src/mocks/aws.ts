@@ -22,6 +22,7 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
       'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
       'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration',
       'aws:s3/bucketPolicy:BucketPolicy',
+      'aws:s3/bucketReplicationConfig:BucketReplicationConfig',
     ].map((type) => [type, byBucket]),
   );
 
@@ -29,11 +30,13 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
     resources: {
       'aws:s3/bucket:Bucket': ({ name, inputs }) => {
         const bucket = str(inputs['bucket'], name);
+        // A resource's own `region` input (provider 7.x) places it outside the provider's region.
+        const bucketRegion = str(inputs['region'], region);
         return withArn(bucket, `arn:aws:s3:::${bucket}`, {
           bucket,
-          region,
+          region: bucketRegion,
           bucketDomainName: `${bucket}.s3.amazonaws.com`,
-          bucketRegionalDomainName: `${bucket}.s3.${region}.amazonaws.com`,
+          bucketRegionalDomainName: `${bucket}.s3.${bucketRegion}.amazonaws.com`,
         })(inputs);
       },
       'aws:s3/directoryBucket:DirectoryBucket': ({ name, inputs }) => {
@@ -42,11 +45,15 @@ export function awsMocks(config: Record<string, string>): CloudMocks {
       },
       'aws:kms/key:Key': ({ name, inputs }) => {
         const keyId = guid('aws-kms-key', name);
-        return withArn(keyId, `arn:aws:kms:${region}:${account}:key/${keyId}`, { keyId })(inputs);
+        return withArn(keyId, `arn:aws:kms:${str(inputs['region'], region)}:${account}:key/${keyId}`, {
+          keyId,
+        })(inputs);
       },
       'aws:kms/alias:Alias': ({ name, inputs }) => {
         const alias = str(inputs['name'], `alias/${name}`);
-        return withArn(alias, `arn:aws:kms:${region}:${account}:${alias}`, { name: alias })(inputs);
+        return withArn(alias, `arn:aws:kms:${str(inputs['region'], region)}:${account}:${alias}`, {
+          name: alias,
+        })(inputs);
       },
       'aws:iam/role:Role': ({ name, inputs }) => {
         const roleName = str(inputs['name'], name);

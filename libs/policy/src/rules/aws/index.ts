@@ -13,6 +13,7 @@ import { awsS3NoAcls } from './aws-s3-no-acls';
 import { awsS3NetworkPerimeter } from './aws-s3-network-perimeter';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
 import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
+import { awsS3ReplicaHardened } from './aws-s3-replica-hardened';
 import { awsS3StoreKeyOnly } from './aws-s3-store-key-only';
 import { awsS3TlsOnly } from './aws-s3-tls-only';
 import { awsS3Versioning } from './aws-s3-versioning';
@@ -31,6 +32,7 @@ export const awsPolicies: SourcedPolicy[] = [
   awsS3NoForceDestroy,
   awsS3NetworkPerimeter,
   awsS3DataEventsAudited,
+  awsS3ReplicaHardened,
   awsIamNoLongLivedCredentials,
   awsIamNoWildcardActions,
   awsIamNoWildcardResources,
