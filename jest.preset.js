@@ -12,4 +12,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transformIgnorePatterns: ['/node_modules/'],
   workerIdleMemoryLimit: '700MB',
+  globalSetup: require.resolve('./jest.global-setup.js'),
+  globalTeardown: require.resolve('./jest.global-teardown.js'),
 };

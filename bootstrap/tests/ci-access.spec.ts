@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -64,6 +64,7 @@ async function synthProd(stack: string, bootstrap: Snapshot) {
     };
   } finally {
     log.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -417,6 +418,7 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
       expect(errors.join('\n')).toContain(`--bootstrap=${file}: ${message}`);
     } finally {
       error.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -87,7 +87,7 @@ describe("the bootstrap never runs with the stacks' up", () => {
     );
   });
 
-  it('has its own target, admin-up: tests and typecheck first, in the root folder, on its ci stack', () => {
+  it('has its own target, admin-up: tests and typecheck (after the libs it uses) first, in the root folder, on its ci stack', () => {
     const fake = standIn();
     const result = nx(['run', 'bootstrap:admin-up', '--exclude-task-dependencies'], {
       PATH: pathWith(fake.bin),
@@ -95,9 +95,15 @@ describe("the bootstrap never runs with the stacks' up", () => {
     expect(result.status).toBe(0);
     expect(fake.commands()).toEqual([{ argv: expectedArgv('up', 'ci'), cwd: WORKSPACE }]);
     expect(plannedTasks(['run', 'bootstrap:admin-up'])).toEqual([
+      'analysis:typecheck',
       'bootstrap:admin-up',
       'bootstrap:test',
       'bootstrap:typecheck',
+      'config:typecheck',
+      'naming:typecheck',
+      'policy:typecheck',
+      'synth:typecheck',
+      'tagging:typecheck',
     ]);
   });
 });

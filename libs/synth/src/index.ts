@@ -6,5 +6,5 @@ export { readProject, readStackConfig, stackConfigFile, StackFileError } from '.
 export * from './query';
 export { renderStackFile } from './stack-file-render';
 export { EXIT, main as synthMain } from './cli';
-export { missingFromRefusal, runSynth, runSynthAgainst, type SynthRun } from './run-cli';
+export { missingFromRefusal, removeSynthRuns, runSynth, runSynthAgainst, type SynthRun } from './run-cli';
 export { withProdNetwork } from './stores';

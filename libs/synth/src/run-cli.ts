@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './cli';
@@ -10,6 +10,36 @@ export interface SynthRun {
   stderr: string;
   /** The JSON render synth wrote (`<out>/<stack>.json`). */
   renderPath: string;
+}
+
+interface SynthRuns {
+  /** Every temporary folder the runs of this test file made (their configs and renders). */
+  dirs: string[];
+  /** The clean base runs of runSynthAgainst, by project folder and config. */
+  bases: Map<string, SynthRun>;
+}
+
+const RUNS = Symbol.for('checkpoints.synth.run-cli.runs');
+
+/** This test file's runs; kept on the global object so they survive `jest.resetModules()` like the bootstrap. */
+function synthRuns(): SynthRuns {
+  const holder = globalThis as { [RUNS]?: SynthRuns };
+  holder[RUNS] ??= { dirs: [], bases: new Map() };
+  return holder[RUNS];
+}
+
+function runDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  synthRuns().dirs.push(dir);
+  return dir;
+}
+
+/** Removes every folder the runs of this test file wrote, the bootstrap render's included (call in `afterAll`). */
+export function removeSynthRuns(): void {
+  const runs = synthRuns();
+  for (const dir of runs.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  runs.bases.clear();
+  delete (globalThis as { [BOOTSTRAP_RENDER]?: string })[BOOTSTRAP_RENDER];
 }
 
 /**
@@ -25,7 +55,7 @@ export async function runSynth(
   const bootstrap = extraArgs.some((arg) => arg.startsWith('--bootstrap'))
     ? []
     : [`--bootstrap=${await bootstrapRender(projectDir)}`];
-  const dir = mkdtempSync(join(tmpdir(), 'synth-run-'));
+  const dir = runDir('synth-run-');
   const configFile = join(dir, 'Pulumi.dev.yaml');
   writeFileSync(configFile, JSON.stringify({ config }));
   const out = join(dir, 'out');
@@ -58,8 +88,9 @@ export async function runSynth(
 
 /**
  * Renders `before`, then `after` with `--base` against that render, as a pull request does; `reload` makes
- * the program load afresh between the two (under jest: `() => jest.resetModules()`). Throws when `before`
- * does not render cleanly.
+ * the program load afresh before each render (under jest: `() => jest.resetModules()`). A `before` already
+ * rendered by this test file is not rendered again: the same config gives the same render. Throws when
+ * `before` does not render cleanly.
  */
 export async function runSynthAgainst(
   projectDir: string,
@@ -67,12 +98,26 @@ export async function runSynthAgainst(
   after: Record<string, unknown>,
   reload: () => void,
 ): Promise<SynthRun> {
-  reload();
-  const base = await runSynth(projectDir, before);
-  if (base.status !== 0)
-    throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
+  const base = await cleanBaseRun(projectDir, before, reload);
   reload();
   return runSynth(projectDir, after, [`--base=${base.renderPath}`]);
+}
+
+async function cleanBaseRun(
+  projectDir: string,
+  config: Record<string, unknown>,
+  reload: () => void,
+): Promise<SynthRun> {
+  const { bases } = synthRuns();
+  const key = JSON.stringify([projectDir, config]);
+  const cached = bases.get(key);
+  if (cached) return cached;
+  reload();
+  const base = await runSynth(projectDir, config);
+  if (base.status !== 0)
+    throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
+  bases.set(key, base);
+  return base;
 }
 
 const BOOTSTRAP_RENDER = Symbol.for('checkpoints.synth.run-cli.bootstrap-render');
@@ -85,7 +130,7 @@ async function bootstrapRender(projectDir: string): Promise<string> {
   const cache = globalThis as { [BOOTSTRAP_RENDER]?: string };
   const cached = cache[BOOTSTRAP_RENDER];
   if (cached !== undefined) return cached;
-  const out = mkdtempSync(join(tmpdir(), 'synth-bootstrap-'));
+  const out = runDir('synth-bootstrap-');
   const printed: string[] = [];
   const log = console.log;
   const error = console.error;

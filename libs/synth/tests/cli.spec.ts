@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -7,9 +7,21 @@ import { main } from '../src/cli';
 const project = join(__dirname, 'fixtures', 'project');
 const bin = join(__dirname, '..', 'bin', 'synth.js');
 
+const outFolders: string[] = [];
+afterAll(() => {
+  for (const dir of outFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh --out folder, removed after this file's tests. */
+function outFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'synth-'));
+  outFolders.push(dir);
+  return dir;
+}
+
 /** In process, for the paths that end before or inside the program: same `main`, no process start-up cost. */
 async function synthInProcess(...args: string[]) {
-  const out = mkdtempSync(join(tmpdir(), 'synth-'));
+  const out = outFolder();
   // A real run loads the program once per process; here every run must load it afresh.
   jest.resetModules();
   const stdout: string[] = [];
@@ -27,7 +39,7 @@ async function synthInProcess(...args: string[]) {
 
 /** As a user runs it: a new Node process loading the stack through ts-node, exactly like Pulumi's runner. */
 function synth(...args: string[]) {
-  const out = mkdtempSync(join(tmpdir(), 'synth-'));
+  const out = outFolder();
   const result = spawnSync(process.execPath, [bin, `--out=${out}`, ...args], {
     cwd: project,
     encoding: 'utf8',

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStackConfig } from '../src';
@@ -16,7 +16,11 @@ function configOf(yaml: string): Record<string, string> {
     stackConfigDir: dir,
     projectConfig: {},
   };
-  return readStackConfig(file, project).config;
+  try {
+    return readStackConfig(file, project).config;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('readStackConfig: values as Pulumi hands them to programs', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +33,7 @@ describe('synth of a weak S3 store', () => {
     const run = spawnSync(process.execPath, [bin, `--out=${out}`], { cwd: project, encoding: 'utf8' });
     result = { status: run.status, stdout: run.stdout, stderr: run.stderr };
     violations = JSON.parse(readFileSync(join(out, 'dev.json'), 'utf8')).violations;
+    rmSync(out, { recursive: true, force: true });
   });
 
   it('exits 1: mandatory violations', () => {

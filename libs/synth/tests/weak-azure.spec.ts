@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,6 +52,7 @@ const EXPECTED: readonly [string, string][] = [
 
 describe('synth on a weakened ADLS store', () => {
   const out = mkdtempSync(join(tmpdir(), 'synth-weak-azure-'));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
   let result: { status: number | null; stdout: string; stderr: string };
 
   beforeAll(() => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,6 +36,7 @@ interface Violation {
 describe('synth on a weakened GCS store', () => {
   const out = mkdtempSync(join(tmpdir(), 'synth-weak-gcp-'));
   const result = spawnSync(process.execPath, [bin, `--out=${out}`], { cwd: project, encoding: 'utf8' });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
   const violations = (): Violation[] =>
     JSON.parse(readFileSync(join(out, 'dev.json'), 'utf8')).violations as Violation[];
 

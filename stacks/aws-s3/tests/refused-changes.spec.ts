@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, runSynthAgainst } from '@checkpoints/synth';
+import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
 import { stackConfig } from './render-stack';
 
 const projectDir = join(__dirname, '..');
 // Each test renders the stack twice through the CLI, and the first one the bootstrap stack as well.
 jest.setTimeout(120_000);
+afterAll(removeSynthRuns);
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
 const fast = { ...store, tier: 'high-throughput', zone: 'use1-az4' };
 

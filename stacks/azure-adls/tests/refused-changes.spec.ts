@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, runSynthAgainst } from '@checkpoints/synth';
+import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
 import { stackConfig } from './render';
 
 const projectDir = join(__dirname, '..');
 // Each test renders the stack twice through the CLI, and the first one the bootstrap stack as well.
 jest.setTimeout(120_000);
+afterAll(removeSynthRuns);
 // The premium tier has no cool tier, so only an expiry gives it a lifecycle policy (which the baseline requires).
 const store = {
   name: 'llm-pretrain',

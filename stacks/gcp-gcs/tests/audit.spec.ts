@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSynth, type SynthRun } from '@checkpoints/synth';
+import { removeSynthRuns, runSynth, type SynthRun } from '@checkpoints/synth';
 import { stackConfig, store } from './render';
 
 const projectDir = join(__dirname, '..');
 // Two renders through the CLI, the first one with the bootstrap stack.
 jest.setTimeout(120_000);
+afterAll(removeSynthRuns);
 
 // A confidential store is audited in dev too; ml-platform-dev-4821 is the dev project of bootstrap/Pulumi.ci.yaml.
 const config = stackConfig([store({ dataClassification: 'confidential' })], {

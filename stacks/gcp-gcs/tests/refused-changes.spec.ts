@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, runSynthAgainst } from '@checkpoints/synth';
+import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
 import { stackConfig, store } from './render';
 
 const projectDir = join(__dirname, '..');
 // Each test renders the stack twice through the CLI, and the first one the bootstrap stack as well.
 jest.setTimeout(120_000);
+afterAll(removeSynthRuns);
 const cmek = store({ encryption: 'customer-managed' });
 
 // The dev project bootstrap/Pulumi.ci.yaml grants CI its rights in, so the access rules pass as on the shipped stack.

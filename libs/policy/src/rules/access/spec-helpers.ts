@@ -1,5 +1,5 @@
 /** Spec helpers of the access rules: an Azure store and a bootstrap render of CI role assignments. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceUnderTest } from '../../testing';
@@ -96,12 +96,14 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
       ),
     ],
   };
-  const file = join(mkdtempSync(join(tmpdir(), 'access-rule-')), 'ci.json');
+  const dir = mkdtempSync(join(tmpdir(), 'access-rule-'));
+  const file = join(dir, 'ci.json');
   writeFileSync(file, JSON.stringify(render));
   const previous = process.env[BOOTSTRAP_RENDER_ENV];
   process.env[BOOTSTRAP_RENDER_ENV] = file;
   return () => {
     if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
     else process.env[BOOTSTRAP_RENDER_ENV] = previous;
+    rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
@@ -30,7 +30,8 @@ function auditConfig(service: string, auditLogConfigs: unknown[], project = PROJ
 
 /** Points the rule at a bootstrap render holding these resources, for one test. */
 function withBootstrap(resources: unknown[]): () => void {
-  const file = join(mkdtempSync(join(tmpdir(), 'audit-rule-')), 'ci.json');
+  const dir = mkdtempSync(join(tmpdir(), 'audit-rule-'));
+  const file = join(dir, 'ci.json');
   writeFileSync(
     file,
     JSON.stringify({ project: 'checkpoint-storage-bootstrap', stack: 'ci', resources, outputs: {} }),
@@ -40,6 +41,7 @@ function withBootstrap(resources: unknown[]): () => void {
   return () => {
     if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
     else process.env[BOOTSTRAP_RENDER_ENV] = previous;
+    rmSync(dir, { recursive: true, force: true });
   };
 }
 
