@@ -357,6 +357,7 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
   };
+  if (!anyAllowMayApply(simulation)) return NOT_ALLOWED;
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the simulation is a pure function of its input, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).
@@ -377,6 +378,65 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
     cache.simulations.set(key, answer);
   }
   return answer;
+}
+
+const NOT_ALLOWED: Promise<string | undefined> = Promise.resolve(undefined);
+
+/**
+ * Whether any Allow statement of the identity or resource policies may apply to the request: IAM allows a
+ * request only when at least one Allow statement does, whatever else the policies hold (an implicit deny
+ * is the default; boundaries and SCPs only take away).
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html ("By default,
+ * all requests are implicitly denied"; an explicit allow in an identity-based or resource-based policy
+ * overrides this default). Most questions a render asks are ones no statement's Action and Resource even
+ * name (a reader asked about deletes, CI about reading objects); they are answered here without a
+ * simulation. The test over-approximates: NotAction, NotResource, a missing Resource and policy variables
+ * count as "may apply", conditions and principals are not read, and names are matched more loosely than
+ * IAM does (case-insensitively, a `*` across ARN segments), so a request it rules out is one the simulation
+ * would deny too (wildcards: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_action.html,
+ * .../reference_policies_elements_resource.html).
+ */
+export function anyAllowMayApply(simulation: Simulation): boolean {
+  const { action, resource } = simulation.request;
+  const documents = [
+    ...simulation.identityPolicies.map((entry) => entry.policy as PolicyDocument),
+    ...(simulation.resourcePolicy ? [simulation.resourcePolicy as PolicyDocument] : []),
+  ];
+  return documents.some((document) =>
+    statements(document).some(
+      (statement) =>
+        statement.Effect !== 'Deny' &&
+        namesMayMatch(statement, 'Action', 'NotAction', action) &&
+        namesMayMatch(statement, 'Resource', 'NotResource', resource.resource),
+    ),
+  );
+}
+
+function namesMayMatch(
+  statement: Statement,
+  element: 'Action' | 'Resource',
+  negated: 'NotAction' | 'NotResource',
+  value: string,
+): boolean {
+  const names = (statement as unknown as Record<string, unknown>)[element];
+  if (names === undefined || negated in statement) return true;
+  return (Array.isArray(names) ? names : [names]).some(
+    (name) => typeof name !== 'string' || name.includes('${') || patternOf(name).test(value),
+  );
+}
+
+const patterns = new Map<string, RegExp>();
+function patternOf(name: string): RegExp {
+  let pattern = patterns.get(name);
+  if (pattern === undefined) {
+    const source = name
+      .replace(/[.+^$()|[\]{}\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
+    pattern = new RegExp(`^${source}$`, 'i');
+    patterns.set(name, pattern);
+  }
+  return pattern;
 }
 
 const SIMULATION_CACHE_LIMIT = 100_000;
