@@ -373,7 +373,7 @@ describe('awsRules: network, recovery and audit keys', () => {
     const issues = issuesOf([
       store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
     ]);
-    expect(issues.map((issue) => [issue.path, issue.message.split(' (')[0]])).toEqual([
+    expect(issues.map((issue) => [issue.path, issue.message.split(':')[0]])).toEqual([
       ['checkpoints:stores[0].recovery.retentionLock', 'is not built on AWS yet'],
     ]);
   });

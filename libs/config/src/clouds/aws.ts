@@ -352,7 +352,7 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
     report(
       'recovery.retentionLock',
       retentionLock,
-      'is not built on AWS yet (S3 Object Lock in governance mode, docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no lock while the config promised one',
+      'is not built on AWS yet: S3 Object Lock retention is bucket-wide unless each upload asks for it, and the parts of a multipart upload (every checkpoint over 5 GB) cannot, so no bucket policy can require it under a prefix alone (docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no lock while the config promised one',
     );
   }
   if (replicaRegion === undefined) return;
