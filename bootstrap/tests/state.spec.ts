@@ -117,23 +117,66 @@ function gcsAllows(grants: readonly RenderedResource[], operation: Operation, ob
 }
 
 const BLOBS = 'Microsoft.Storage/storageAccounts/blobServices/containers/blobs';
-const CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
 const READER = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1';
+const CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
+const CONTAINERS = 'Microsoft.Storage/storageAccounts/blobServices/containers';
+interface RolePermissions {
+  actions: readonly string[];
+  dataActions: readonly string[];
+}
 /**
- * Data actions of the roles (https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage)
- * and the action each operation needs; List Blobs is blobs/read with the suboperation Blob.List
+ * The published definitions of Storage Blob Data Reader and Storage Blob Data Contributor
+ * (https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-reader,
+ * ...#storage-blob-data-contributor);
+ * List Blobs is blobs/read with the suboperation Blob.List
  * (https://learn.microsoft.com/en-us/azure/storage/blobs/storage-auth-abac-attributes#list-blobs).
  */
-const AZURE_ROLE_ACTIONS: Record<string, readonly string[]> = {
-  [READER]: [`${BLOBS}/read`],
-  [CONTRIBUTOR]: [
-    `${BLOBS}/read`,
-    `${BLOBS}/write`,
-    `${BLOBS}/delete`,
-    `${BLOBS}/add/action`,
-    `${BLOBS}/move/action`,
-  ],
+const BUILT_IN_ROLES: Record<string, RolePermissions> = {
+  [READER]: {
+    actions: [
+      `${CONTAINERS}/read`,
+      'Microsoft.Storage/storageAccounts/blobServices/generateUserDelegationKey/action',
+    ],
+    dataActions: [`${BLOBS}/read`],
+  },
+  [CONTRIBUTOR]: {
+    actions: [
+      `${CONTAINERS}/delete`,
+      `${CONTAINERS}/read`,
+      `${CONTAINERS}/write`,
+      'Microsoft.Storage/storageAccounts/blobServices/generateUserDelegationKey/action',
+    ],
+    dataActions: [
+      `${BLOBS}/delete`,
+      `${BLOBS}/read`,
+      `${BLOBS}/write`,
+      `${BLOBS}/move/action`,
+      `${BLOBS}/add/action`,
+    ],
+  },
 };
+
+/** A built-in role's published permissions, or a custom role's as the render defines it. */
+function rolePermissions(snapshot: Snapshot, assignment: RenderedResource): RolePermissions {
+  const role = String(assignment.inputs['roleDefinitionId']).split('/').at(-1) ?? '';
+  const builtIn = BUILT_IN_ROLES[role];
+  if (builtIn) return builtIn;
+  const definition = ofType(snapshot, 'azure-native:authorization:RoleDefinition').find(
+    (candidate) => candidate.inputs['roleDefinitionId'] === role,
+  );
+  if (!definition) throw new Error(`unexpected role ${role}`);
+  const permissions = definition.inputs['permissions'] as { actions?: string[]; dataActions?: string[] }[];
+  return {
+    actions: permissions.flatMap((p) => p.actions ?? []),
+    dataActions: permissions.flatMap((p) => p.dataActions ?? []),
+  };
+}
+
+/** Azure action wildcards: `*` matches any run of characters, case-insensitively. */
+function actionMatches(pattern: string, action: string): boolean {
+  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${source}$`, 'i').test(action);
+}
 const AZURE_ACTION: Record<Operation, string> = {
   read: `${BLOBS}/read`,
   list: `${BLOBS}/read`,
@@ -173,14 +216,17 @@ function abacAdmits(
   return !isGated || prefixes.some((prefix) => path.startsWith(prefix));
 }
 
-function azureAllows(assignments: readonly RenderedResource[], operation: Operation, path = ''): boolean {
+function azureAllows(
+  snapshot: Snapshot,
+  assignments: readonly RenderedResource[],
+  operation: Operation,
+  path = '',
+): boolean {
   const action = AZURE_ACTION[operation];
   return assignments.some((assignment) => {
-    const role = String(assignment.inputs['roleDefinitionId']).split('/').at(-1) ?? '';
-    const actions = AZURE_ROLE_ACTIONS[role];
-    if (!actions) throw new Error(`unexpected role ${role}`);
+    const { dataActions } = rolePermissions(snapshot, assignment);
     return (
-      actions.includes(action) &&
+      dataActions.some((pattern) => actionMatches(pattern, action)) &&
       abacAdmits(
         String(assignment.inputs['condition']),
         action,
@@ -252,22 +298,41 @@ describe('CI rights in a self-managed state backend (gs://, azblob://)', () => {
   describe('Azure: container-scoped assignments with ABAC conditions on the blob path', () => {
     const { preview, deployDev } = expectations('checkpoints-azure', 'checkpoints-gcp');
     it.each(preview)('the preview may %s %s: %s', (operation, path, allowed) => {
-      expect(azureAllows(containerAssignmentsOf(snapshot, 'preview'), operation, path)).toBe(allowed);
+      expect(azureAllows(snapshot, containerAssignmentsOf(snapshot, 'preview'), operation, path)).toBe(
+        allowed,
+      );
     });
     it.each(deployDev)('the dev deploy identity may %s %s: %s', (operation, path, allowed) => {
-      expect(azureAllows(containerAssignmentsOf(snapshot, 'deploy-dev'), operation, path)).toBe(allowed);
+      expect(azureAllows(snapshot, containerAssignmentsOf(snapshot, 'deploy-dev'), operation, path)).toBe(
+        allowed,
+      );
     });
     it('the prod deploy identity manages its own state and not dev', () => {
       const assignments = containerAssignmentsOf(snapshot, 'deploy-prod');
-      expect(azureAllows(assignments, 'write', object.state('checkpoints-azure', 'prod'))).toBe(true);
-      expect(azureAllows(assignments, 'read', object.state('checkpoints-azure', 'dev'))).toBe(false);
+      expect(azureAllows(snapshot, assignments, 'write', object.state('checkpoints-azure', 'prod'))).toBe(
+        true,
+      );
+      expect(azureAllows(snapshot, assignments, 'read', object.state('checkpoints-azure', 'dev'))).toBe(
+        false,
+      );
     });
     it.each(['preview', 'deploy-dev', 'deploy-prod'])(
       '%s may list the container, as the backend must',
       (purpose) => {
-        expect(azureAllows(containerAssignmentsOf(snapshot, purpose), 'list')).toBe(true);
+        expect(azureAllows(snapshot, containerAssignmentsOf(snapshot, purpose), 'list')).toBe(true);
       },
     );
+    it('no CI identity may delete the container (and every stack state in it)', () => {
+      const assignments = ['preview', 'deploy-dev', 'deploy-prod'].flatMap((p) =>
+        containerAssignmentsOf(snapshot, p),
+      );
+      const deleting = assignments.filter((assignment) =>
+        rolePermissions(snapshot, assignment).actions.some((pattern) =>
+          actionMatches(pattern, `${CONTAINERS}/delete`),
+        ),
+      );
+      expect(deleting.map((assignment) => assignment.name)).toEqual([]);
+    });
     it('every state assignment carries a version 2.0 condition', () => {
       const assignments = ['preview', 'deploy-dev', 'deploy-prod'].flatMap((p) =>
         containerAssignmentsOf(snapshot, p),

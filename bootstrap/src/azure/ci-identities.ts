@@ -59,11 +59,26 @@ function groupGrant(settings: AzureSettings, role: RoleGrant['role'], resourceGr
 }
 
 /** Rights in the self-managed state container, when the Azure stacks use one. */
-function stateGrants(settings: AzureSettings, environment?: Environment): RoleGrant[] {
+function stateGrants(
+  settings: AzureSettings,
+  writerRole: RoleDefinition,
+  environment?: Environment,
+): RoleGrant[] {
   const container = settings.stateContainer;
   if (container === undefined) return [];
   return azureStateGrants(environment).map(({ role, condition }) => ({
-    role,
+    role:
+      role === 'store-writer'
+        ? {
+            id: writerRole.id.apply(() =>
+              customRoleDefinitionId(
+                settings.subscriptionId,
+                checkpointWriterRoleGuid(settings.subscriptionId),
+              ),
+            ),
+            name: 'checkpoints-store-writer',
+          }
+        : role,
     scope: stateContainerScope(container),
     scopeName: 'state',
     condition,
@@ -93,6 +108,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       { parent: this },
     );
 
+    const writerRole = this.createWriterRole(settings, args.environments);
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
     // those groups, and subscription-wide Reader would show the preview every other workload too.
     const preview = this.createIdentity(args, group, 'preview', previewSubjects(repository), args.tags(), [
@@ -101,7 +117,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
           groupGrant(settings, role, settings.stackResourceGroups[environment]),
         ),
       ),
-      ...stateGrants(settings),
+      ...stateGrants(settings, writerRole),
     ]);
     this.variables = {
       [outputNames.azureTenantId]: preview.tenantId,
@@ -121,7 +137,6 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       preview.principalId,
       ...deployIdentities.map((identity) => identity.principalId),
     ]);
-    this.createWriterRole(settings, args.environments);
     for (const [index, environment] of args.environments.entries()) {
       const deploy = deployIdentities[index];
       if (!deploy) continue;
@@ -168,7 +183,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
               }
             : {}),
         })),
-        ...stateGrants(settings, environment),
+        ...stateGrants(settings, writerRole, environment),
         ...this.networkGrants(settings, environment),
         ...this.dnsZoneGrants(settings, environment),
       ];
@@ -179,16 +194,18 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
   }
 
   /**
-   * The store writer's role (blob data, no container deletion), assignable in every stack's resource group:
-   * the stacks assign it by its GUID, which both derive from the subscription.
+   * The store writer's role (blob data, no container deletion), assignable in every stack's resource group
+   * and, for CI's state grants, in the state account's: the stacks assign it by its GUID, which both derive
+   * from the subscription.
    */
   private createWriterRole(settings: AzureSettings, environments: readonly Environment[]): RoleDefinition {
     const scopes = [
-      ...new Set(
-        environments.map((env) =>
+      ...new Set([
+        ...environments.map((env) =>
           resourceGroupId(settings.subscriptionId, settings.stackResourceGroups[env]),
         ),
-      ),
+        ...(settings.stateContainer ? [resourceGroupOf(settings.stateContainer.storageAccountId)] : []),
+      ]),
     ];
     return new RoleDefinition(
       'store-writer-role',

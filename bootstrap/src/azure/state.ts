@@ -5,9 +5,15 @@ import type { AzureRole } from './roles';
 const BLOBS = 'Microsoft.Storage/storageAccounts/blobServices/containers/blobs';
 const BLOB_PATH = `@Resource[${BLOBS}:path]`;
 
-/** A role assignment of a CI identity on the Azure stacks' state container, narrowed by an ABAC condition. */
+/**
+ * A role assignment of a CI identity on the Azure stacks' state container, narrowed by an ABAC condition.
+ * `store-writer` is the subscription's Checkpoint Store Writer role (the bootstrap defines it): Storage Blob
+ * Data Contributor's blob data actions without `containers/delete`, which no ABAC condition can narrow (a
+ * condition applies to data actions only: https://learn.microsoft.com/en-us/azure/role-based-access-control/conditions-overview#what-are-role-assignment-conditions),
+ * so that no CI identity can delete the container and every stack's state with it.
+ */
 export interface AzureStateGrant {
-  role: AzureRole;
+  role: AzureRole | 'store-writer';
   condition: string;
 }
 
@@ -40,8 +46,8 @@ function pathCondition(actions: readonly string[], prefixes: readonly string[]):
 /**
  * The preview (`environment` undefined) reads the Azure stacks' state and history and writes their locks;
  * a deploy identity reads the backend's meta.yaml and reads, writes and deletes its own environment's
- * state, history, backups and lock. Storage Blob Data Contributor's data actions are blobs read, write,
- * delete, add/action and move/action (https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor);
+ * state, history, backups and lock. The writer role's data actions are Storage Blob Data Contributor's:
+ * blobs read, write, delete, add/action and move/action (https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor);
  * every one is gated.
  */
 export function azureStateGrants(environment?: string): AzureStateGrant[] {
@@ -49,7 +55,7 @@ export function azureStateGrants(environment?: string): AzureStateGrant[] {
   return [
     { role: 'Storage Blob Data Reader', condition: pathCondition(['read'], read) },
     {
-      role: 'Storage Blob Data Contributor',
+      role: 'store-writer',
       condition: pathCondition(['read', 'write', 'delete', 'add/action', 'move/action'], write),
     },
   ];

@@ -46,7 +46,7 @@ const EXPECTED: readonly [string, string][] = [
   ],
   [
     'azure-rbac-store-data-plane-roles',
-    "RoleAssignment 'weak-owner': grants Owner (8e3af657-a8ff-443c-a75c-2fe8c4bcb635) on a storage account scope; expected Checkpoint Store Writer, Storage Blob Data Contributor or Storage Blob Data Reader only",
+    "RoleAssignment 'weak-owner': grants Owner (8e3af657-a8ff-443c-a75c-2fe8c4bcb635) on a storage account scope; expected Checkpoint Store Writer or Storage Blob Data Reader only",
   ],
 ];
 

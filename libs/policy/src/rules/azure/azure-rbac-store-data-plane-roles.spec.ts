@@ -22,8 +22,7 @@ const group: ResourceUnderTest = {
   props: {},
 };
 const role = (id: string) => ({ roleDefinitionId: roleDefinitionId(id) });
-const expectedOnStorage =
-  'expected Checkpoint Store Writer, Storage Blob Data Contributor or Storage Blob Data Reader only';
+const expectedOnStorage = 'expected Checkpoint Store Writer or Storage Blob Data Reader only';
 const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
 
 describe('azure-rbac-store-data-plane-roles', () => {
@@ -35,6 +34,16 @@ describe('azure-rbac-store-data-plane-roles', () => {
         assignment('encryption', { ...role(ROLES.keyVaultCryptoServiceEncryptionUser.id), scope: KEY_ID }),
       ]),
     ).toEqual([]);
+  });
+
+  it('flags Storage Blob Data Contributor on a filesystem: its containers/delete deletes every checkpoint', async () => {
+    expect(
+      await violationsOf(azureRbacStoreDataPlaneRoles, [
+        assignment('writer', role(ROLES.storageBlobDataContributor.id)),
+      ]),
+    ).toEqual([
+      `RoleAssignment 'writer': grants Storage Blob Data Contributor (ba92f5b4-2d11-453d-a403-e96b0029c9fe) on a storage account scope; ${expectedOnStorage}`,
+    ]);
   });
 
   it("passes bootstrap's control-plane grants on resource groups", async () => {
@@ -50,7 +59,7 @@ describe('azure-rbac-store-data-plane-roles', () => {
     const resources = [
       filesystem,
       key,
-      assignment('writer', { scope: UNKNOWN_STRING }, filesystem),
+      assignment('writer', { ...role(WRITER), scope: UNKNOWN_STRING }, filesystem),
       assignment(
         'encryption',
         { ...role(ROLES.keyVaultCryptoServiceEncryptionUser.id), scope: UNKNOWN_STRING },

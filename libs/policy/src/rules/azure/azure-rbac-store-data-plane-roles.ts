@@ -14,16 +14,13 @@ import {
 } from './support';
 
 /**
- * What a store's identities and `access` principals may hold on its account or filesystem: the writer role
- * the bootstrap defines (no container deletion; its GUID is the subscription's, see writerRoleOf) and Storage
- * Blob Data Reader. Storage Blob Data Contributor stays allowed for the bootstrap's state container grant.
+ * What may be held on a storage account or filesystem (a store's, or the bootstrap's state container): the
+ * writer role the bootstrap defines (no container deletion; its GUID is the subscription's, see writerRoleOf)
+ * and Storage Blob Data Reader. Not Storage Blob Data Contributor: its `containers/delete` would let the
+ * holder delete the filesystem, every checkpoint (or every stack's state) at once.
  */
 const WRITER_ROLE: Role = { name: 'Checkpoint Store Writer', id: 'derived from the subscription' };
-export const STORAGE_SCOPE_ROLES: readonly Role[] = [
-  WRITER_ROLE,
-  ROLES.storageBlobDataContributor,
-  ROLES.storageBlobDataReader,
-];
+export const STORAGE_SCOPE_ROLES: readonly Role[] = [WRITER_ROLE, ROLES.storageBlobDataReader];
 
 /** The writer role of the subscription a role definition ID names, when it names one. */
 function writerRoleOf(roleDefinitionId: unknown): string | undefined {
