@@ -168,7 +168,13 @@ export function s3Lifecycle(resources: readonly RenderedResource[]): StoreLifecy
       ? []
       : ['the bucket is not versioned: a delete or an overwrite cannot be undone'];
   const copyDays = bucket.rules.map((rule) => rule.noncurrentDays ?? 0);
-  return { model: s3Model(bucket), notes, days: bucket.rules.flatMap(ruleDays), copyDays };
+  return {
+    model: s3Model(bucket),
+    settings: JSON.stringify(['aws', bucket]),
+    notes,
+    days: bucket.rules.flatMap(ruleDays),
+    copyDays,
+  };
 }
 
 function ruleDays(rule: S3Rule): number[] {

@@ -135,6 +135,7 @@ export function adlsLifecycle(resources: readonly RenderedResource[]): StoreLife
   ]);
   return {
     model: adlsModel(account),
+    settings: JSON.stringify(['azure', account]),
     notes,
     days: [...days, account.softDeleteDays],
     copyDays: [account.softDeleteDays],

@@ -174,6 +174,7 @@ export function gcsLifecycle(resources: readonly RenderedResource[]): StoreLifec
   const copyDays = bucket.rules.map((rule) => rule.condition.daysSinceNoncurrentTime ?? 0);
   return {
     model: gcsModel(bucket),
+    settings: JSON.stringify(['gcp', bucket]),
     notes,
     days: [...days, bucket.softDeleteDays],
     copyDays: [Math.max(0, ...copyDays) + bucket.softDeleteDays],

@@ -7,11 +7,11 @@ import { storesOf, type Render, type RenderedResource, type RenderedStore } from
 import { s3Lifecycle, S3_RECOVERY } from './aws';
 import { adlsLifecycle, ADLS_RECOVERY } from './azure';
 import { gcsLifecycle, GCS_RECOVERY } from './gcp';
-import { HOURS_PER_DAY, replay, type JobEvent, type StoreLifecycle } from './replay';
+import { HOURS_PER_DAY, replayLifecycle, type JobEvent, type StoreLifecycle } from './replay';
 import { projectionInputsOf, projectStore, type StoreProjection } from './projection';
 import { record } from './values';
 
-export { HOURS_PER_DAY, replay } from './replay';
+export { HOURS_PER_DAY, replay, replayLifecycle } from './replay';
 export type { JobEvent, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
@@ -168,9 +168,9 @@ export function simulateStore(
   const expirePrefixes = statement?.retention.expirePrefixes ?? [];
   const deletedKey = expirePrefixes.length > 0 ? `${expirePrefixes[0]}${DELETED_KEY}` : DELETED_KEY;
 
-  const deleted = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE), remove(CHANGE)], horizon);
-  const overwritten = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE), write(CHANGE)], horizon);
-  const kept = replay(lifecycle.model, deletedKey, [write(FIRST_WRITE)], horizon);
+  const deleted = replayLifecycle(lifecycle, deletedKey, [write(FIRST_WRITE), remove(CHANGE)], horizon);
+  const overwritten = replayLifecycle(lifecycle, deletedKey, [write(FIRST_WRITE), write(CHANGE)], horizon);
+  const kept = replayLifecycle(lifecycle, deletedKey, [write(FIRST_WRITE)], horizon);
 
   const deleteRecovery = since(deleted.goneAt.get(1), CHANGE);
   const overwriteRecovery = since(overwritten.goneAt.get(1), CHANGE);
@@ -286,7 +286,7 @@ function judgeLiveData(
   const neverExpiring = [...keptPrefixes.map((prefix) => `${prefix}${DELETED_KEY}`)];
   if (expirePrefixes.length > 0) neverExpiring.push(`outside-expiry/${DELETED_KEY}`);
   for (const key of neverExpiring) {
-    const trace = replay(lifecycle.model, key, [write(FIRST_WRITE)], horizon);
+    const trace = replayLifecycle(lifecycle, key, [write(FIRST_WRITE)], horizon);
     if (trace.liveUntil === undefined) continue;
     broken.push({
       promise: 'live-data',
@@ -306,7 +306,7 @@ function hourlyCopies(lifecycle: StoreLifecycle): number | null {
   const horizon = hourlyHorizon(lifecycle.copyDays);
   const writes: JobEvent[] = [];
   for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += 1) writes.push(write(hour));
-  const trace = replay(lifecycle.model, HOURLY_KEY, writes, horizon, { generations: false });
+  const trace = replayLifecycle(lifecycle, HOURLY_KEY, writes, horizon, { generations: false });
   const week = 7 * HOURS_PER_DAY;
   const end = horizon * HOURS_PER_DAY;
   const peak = (from: number, to: number) =>

@@ -4,7 +4,7 @@
  * with the dated list-price table (prices.ts). Pure: no cloud call.
  */
 import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
-import { HOURS_PER_DAY, replay, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
+import { HOURS_PER_DAY, replayLifecycle, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
 import { LIST_PRICES, PRICE_DATE, listPrice } from './prices';
 import { resourcesOfType, type RenderedResource } from '../render';
 import { list, record } from './values';
@@ -208,7 +208,7 @@ export function projectStore(
   const horizon = Math.ceil(deleteAt / HOURS_PER_DAY) + settlingDays;
   const events: JobEvent[] = [{ at: FIRST_WRITE, kind: 'write' }];
   if (keptHours === workload.keepLast * workload.intervalHours) events.push({ at: deleteAt, kind: 'delete' });
-  const checkpoint = replay(lifecycle.model, CHECKPOINT_KEY, events, horizon);
+  const checkpoint = replayLifecycle(lifecycle, CHECKPOINT_KEY, events, horizon);
   const liveUntil = checkpoint.liveUntil ?? horizon * HOURS_PER_DAY;
   const stream = occupancy(
     checkpoint.copies,
@@ -282,7 +282,7 @@ function latestOccupancy(lifecycle: StoreLifecycle, everyHours: number, baseClas
   const writes: JobEvent[] = [];
   for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += everyHours)
     writes.push({ at: hour, kind: 'write' });
-  const trace = replay(lifecycle.model, LATEST_KEY, writes, horizon, { generations: false });
+  const trace = replayLifecycle(lifecycle, LATEST_KEY, writes, horizon, { generations: false });
   const end = horizon * HOURS_PER_DAY;
   const hours = occupancy(trace.copies, end, () => baseClass, [], end - week);
   const mean = (value: number) => value / week;

@@ -192,10 +192,41 @@ export function matchesPrefixes(key: string, prefixes: readonly string[] | undef
 /** A store's lifecycle as one cloud's file reads it from the render. */
 export interface StoreLifecycle {
   model: LifecycleModel;
+  /**
+   * The settings the model is a function of, as a string (the cloud's reading of the rendered lifecycle):
+   * replays of lifecycles with equal settings are the same, so `replayLifecycle` runs each once.
+   */
+  settings?: string;
   /** What the store cannot do, in the words of the report (e.g. no recovery of an overwrite). */
   notes: string[];
   /** Every day count in the rendered settings: the replay runs long enough for all of them to act. */
   days: number[];
   /** The day counts that decide how long replaced copies stay (noncurrent and soft-delete days). */
   copyDays: number[];
+}
+
+const REPLAY_CACHE_LIMIT = 10_000;
+const replays = new Map<string, KeyTrace>();
+
+/**
+ * `replay` of a store's lifecycle, run once per distinct settings, key, events and horizon in a process: the
+ * replay is a pure function of them, and the stores of a stack mostly share their lifecycle (a 200-store
+ * render replayed the same few lifecycles some 2,000 times). The trace is shared: callers only read it.
+ */
+export function replayLifecycle(
+  lifecycle: StoreLifecycle,
+  key: string,
+  events: readonly JobEvent[],
+  horizonDays: number,
+  options: { generations: boolean } = { generations: true },
+): KeyTrace {
+  if (lifecycle.settings === undefined) return replay(lifecycle.model, key, events, horizonDays, options);
+  const cacheKey = JSON.stringify([lifecycle.settings, key, horizonDays, options.generations, events]);
+  let trace = replays.get(cacheKey);
+  if (trace === undefined) {
+    if (replays.size >= REPLAY_CACHE_LIMIT) replays.clear();
+    trace = replay(lifecycle.model, key, events, horizonDays, options);
+    replays.set(cacheKey, trace);
+  }
+  return trace;
 }
