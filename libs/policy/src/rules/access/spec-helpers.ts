@@ -96,7 +96,15 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
       ),
     ],
   };
-  const dir = mkdtempSync(join(tmpdir(), 'access-rule-'));
+  return withBootstrapRender(render);
+}
+
+/**
+ * Writes `render` as the bootstrap render the rules read (BOOTSTRAP_RENDER_ENV), for one test; returns a
+ * function that restores the environment and removes the file.
+ */
+export function withBootstrapRender(render: unknown): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'bootstrap-render-'));
   const file = join(dir, 'ci.json');
   writeFileSync(file, JSON.stringify(render));
   const previous = process.env[BOOTSTRAP_RENDER_ENV];

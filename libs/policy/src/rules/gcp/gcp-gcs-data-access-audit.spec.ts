@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
-import { BOOTSTRAP_RENDER_ENV } from '../access/analysis';
+import { withBootstrapRender } from '../access/spec-helpers';
 import { gcpGcsDataAccessAudit } from './gcp-gcs-data-access-audit';
 
 const PROJECT = 'ml-platform-prod-7310';
@@ -30,19 +27,12 @@ function auditConfig(service: string, auditLogConfigs: unknown[], project = PROJ
 
 /** Points the rule at a bootstrap render holding these resources, for one test. */
 function withBootstrap(resources: unknown[]): () => void {
-  const dir = mkdtempSync(join(tmpdir(), 'audit-rule-'));
-  const file = join(dir, 'ci.json');
-  writeFileSync(
-    file,
-    JSON.stringify({ project: 'checkpoint-storage-bootstrap', stack: 'ci', resources, outputs: {} }),
-  );
-  const previous = process.env[BOOTSTRAP_RENDER_ENV];
-  process.env[BOOTSTRAP_RENDER_ENV] = file;
-  return () => {
-    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
-    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
-    rmSync(dir, { recursive: true, force: true });
-  };
+  return withBootstrapRender({
+    project: 'checkpoint-storage-bootstrap',
+    stack: 'ci',
+    resources,
+    outputs: {},
+  });
 }
 
 const audited = { enabled: true, project: PROJECT, exemptMembers: [WRITER] };
