@@ -81,7 +81,7 @@ export const networkSchema = z.strictObject({
 export const MAX_RETENTION_LOCK_DAYS = 3_650;
 
 export const retentionLockSchema = z.strictObject({
-  prefix: z.string().max(256).regex(RETENTION_PREFIX_PATTERN),
+  prefix: z.string().max(256).regex(RETENTION_PREFIX_PATTERN).optional(),
   days: days(1, MAX_RETENTION_LOCK_DAYS),
 });
 
@@ -193,7 +193,7 @@ export const ALLOWED: Record<string, string> = {
     "a region of the same cloud other than the store's own, where the copy of every checkpoint lives",
   turboReplication: 'true or false (turbo replication of a dual-region bucket)',
   readableReplica: 'true or false (RA-GZRS: the geo-replicated copy can be read before a failover)',
-  retentionLock: `a block { prefix, days }, e.g. retentionLock: { prefix: releases/, days: 365 }`,
+  retentionLock: `a block { days }, e.g. retentionLock: { days: 365 } (every checkpoint of the store is locked for that long after it is written)`,
   prefix: "a folder prefix such as releases/ (letters, digits, '.', '_', '-', separated and ended by '/')",
   days: `a whole number of days from 1 to ${MAX_RETENTION_LOCK_DAYS}`,
   keyGeneration: `a whole number from 1 to ${MAX_KEY_GENERATION} (raise it by one to create the store's key under new names)`,

@@ -98,9 +98,13 @@ export interface PrivateDnsZones {
   dfs: string;
 }
 
-/** Objects under `prefix` cannot be deleted or overwritten for `days` after they are written. */
+/**
+ * Every object of the store cannot be deleted or overwritten for `days` after it is written: a store of
+ * released checkpoints, written once. `prefix` (a lock on part of a store) is refused on every cloud with
+ * the reason (docs/<cloud>.md): each cloud's lock covers a whole bucket or container.
+ */
 export interface RetentionLockSpec {
-  prefix: string;
+  prefix?: string;
   days: number;
 }
 

@@ -77,8 +77,9 @@ export function judge(
   tier: Tier,
   retention: RetentionSpec,
   resources: RenderedResource[],
+  lockDays = 0,
 ): StoreRetention {
-  return simulateStore({ name: 'llm', cloud, urn: 'store', resources }, { tier, retention });
+  return simulateStore({ name: 'llm', cloud, urn: 'store', resources }, { tier, retention, lockDays });
 }
 
 /** Every promise broken, as `promise: message`, for readable failures. */

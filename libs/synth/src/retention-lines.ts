@@ -1,4 +1,4 @@
-import { gib, type StoreProjection, type StoreRetention } from '@checkpoints/analysis';
+import { gib, type LockedRequest, type StoreProjection, type StoreRetention } from '@checkpoints/analysis';
 
 /**
  * One or two lines per store: what its lifecycle settings do, as the simulator replayed them
@@ -9,17 +9,27 @@ export function retentionLines(stores: readonly StoreRetention[]): string[] {
   const lines = ["Retention (each store's lifecycle replayed against its cloud's documented semantics):"];
   for (const store of stores) {
     lines.push(
-      `  ${store.store}: recover a delete ${window(store.deleteRecoveryDays)}, an overwrite ${window(store.overwriteRecoveryDays)}; ` +
+      `  ${store.store}: recover a delete ${recovery(store, 'delete')}, an overwrite ${recovery(store, 'overwrite')}; ` +
         `non-live data purged ${bound(store.purgeWithinDays, store.promisedPurgeWithinDays)}`,
       `    an object overwritten hourly holds ${store.hourlyCopies === null ? 'ever more' : store.hourlyCopies} stored copies; ` +
         `live checkpoints ${store.expiresAfterDays === null ? 'never expire' : `expire after ${store.expiresAfterDays} days`}`,
     );
+    if (store.lock !== null) {
+      lines.push(
+        `    locked: no version goes before ${store.lock.days} days after its write (retention lock)`,
+      );
+    }
     lines.push(`    ${projectionLine(store.projection)}`);
     for (const note of store.notes) lines.push(`    note: ${note}`);
     for (const broken of store.broken)
       lines.push(`    BROKEN ${broken.promise} (day ${broken.day}): ${broken.message}`);
   }
   return lines;
+}
+
+function recovery(store: StoreRetention, request: LockedRequest): string {
+  if (store.lock?.refuses.includes(request)) return `refused (the ${store.lock.days}-day lock keeps it live)`;
+  return window(request === 'delete' ? store.deleteRecoveryDays : store.overwriteRecoveryDays);
 }
 
 function window(days: number | null): string {

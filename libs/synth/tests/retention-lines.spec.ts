@@ -11,6 +11,7 @@ const kept: StoreRetention = {
   promisedPurgeWithinDays: 9,
   hourlyCopies: 49,
   expiresAfterDays: null,
+  lock: null,
   notes: [],
   broken: [],
   projection: {
@@ -61,6 +62,27 @@ describe('retentionLines', () => {
       '    note: a delete cannot be undone',
       '    BROKEN purge (day 40): nothing ever purges it',
     ]);
+  });
+
+  it('says which requests a retention lock refuses and how long it keeps every version', () => {
+    const released: StoreRetention = {
+      ...kept,
+      store: 'llm-releases',
+      deleteRecoveryDays: null,
+      overwriteRecoveryDays: null,
+      lock: { days: 365, refuses: ['delete', 'overwrite'] },
+    };
+    expect(retentionLines([released]).slice(1, 4)).toEqual([
+      '  llm-releases: recover a delete refused (the 365-day lock keeps it live), an overwrite refused (the 365-day lock keeps it live); non-live data purged within 9 days (spec: within 9)',
+      '    an object overwritten hourly holds 49 stored copies; live checkpoints never expire',
+      '    locked: no version goes before 365 days after its write (retention lock)',
+    ]);
+    const overwritable = {
+      ...released,
+      lock: { days: 30, refuses: ['delete' as const] },
+      overwriteRecoveryDays: 8,
+    };
+    expect(retentionLines([overwritable])[1]).toContain('an overwrite for 8 days');
   });
 
   it('prints nothing for a render without stores', () => {

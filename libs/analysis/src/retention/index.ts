@@ -7,12 +7,12 @@ import { storesOf, type Render, type RenderedResource, type RenderedStore } from
 import { s3Lifecycle, S3_RECOVERY } from './aws';
 import { adlsLifecycle, ADLS_RECOVERY } from './azure';
 import { gcsLifecycle, GCS_RECOVERY } from './gcp';
-import { HOURS_PER_DAY, replayLifecycle, type JobEvent, type StoreLifecycle } from './replay';
+import { HOURS_PER_DAY, replayLifecycle, type JobEvent, type KeyTrace, type StoreLifecycle } from './replay';
 import { projectionInputsOf, projectStore, type StoreProjection } from './projection';
 import { record } from './values';
 
 export { HOURS_PER_DAY, replay, replayLifecycle } from './replay';
-export type { JobEvent, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
+export type { JobEvent, JobOutcome, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
 export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
@@ -60,9 +60,14 @@ export interface RetentionStatement {
     | 'keptPrefixes'
     | 'expirePrefixes'
   >;
+  /** `recovery.retentionLock.days`: every version is kept at least this long after its write (0: no lock). */
+  lockDays: number;
 }
 
-export type RetentionPromise = 'purge' | 'recovery' | 'bounded-copies' | 'live-data';
+export type RetentionPromise = 'purge' | 'recovery' | 'bounded-copies' | 'live-data' | 'lock';
+
+/** A job request a retention lock turns down while the checkpoint is younger than the lock. */
+export type LockedRequest = 'delete' | 'overwrite';
 
 /** A promise the rendered settings break, with the first day it is seen broken. */
 export interface BrokenPromise {
@@ -89,6 +94,11 @@ export interface StoreRetention {
   hourlyCopies: number | null;
   /** Age in days at which lifecycle first deletes a live checkpoint; null: never. */
   expiresAfterDays: number | null;
+  /**
+   * The lock the render carries: days each version is locked after its write, and the job requests of the
+   * replay it refused (a refused delete leaves the checkpoint live); null: no lock.
+   */
+  lock: { days: number; refuses: LockedRequest[] } | null;
   notes: string[];
   broken: BrokenPromise[];
   /** Steady-state stored bytes and estimated monthly cost under the spec's workload (projection.ts). */
@@ -136,8 +146,10 @@ export function statementOf(component: RenderedResource | undefined): RetentionS
   const number = (key: string) => (typeof retention[key] === 'number' ? (retention[key] as number) : 0);
   const strings = (key: string) =>
     Array.isArray(retention[key]) ? (retention[key] as unknown[]).map(String) : [];
+  const lockDays = record(inputs['retentionLock'])['days'];
   return {
     tier,
+    lockDays: typeof lockDays === 'number' ? lockDays : 0,
     retention: {
       keepNoncurrentVersions: number('keepNoncurrentVersions'),
       noncurrentExpireDays: number('noncurrentExpireDays'),
@@ -149,11 +161,24 @@ export function statementOf(component: RenderedResource | undefined): RetentionS
   };
 }
 
-/** The purge bound a spec states: its noncurrent and soft-delete days, plus the clouds' scheduling slack. */
+/**
+ * The purge bound a spec states: its noncurrent and soft-delete days, plus the clouds' scheduling slack; in a
+ * locked store a version cannot go before its lock ends, so the lock's days count from the write instead.
+ */
 export function promisedPurgeDays(cloud: Cloud, statement: RetentionStatement): number {
   const { noncurrentExpireDays, softDeleteDays } = statement.retention;
   const versions = RECOVERY[cloud][statement.tier].versions ? noncurrentExpireDays : 0;
-  return versions + softDeleteDays + LIFECYCLE_SLACK_DAYS;
+  const unlocked = versions + softDeleteDays + LIFECYCLE_SLACK_DAYS;
+  return statement.lockDays > 0
+    ? Math.max(unlocked, statement.lockDays + softDeleteDays + LIFECYCLE_SLACK_DAYS)
+    : unlocked;
+}
+
+function purgeTerms(statement: RetentionStatement | undefined): string {
+  const terms = `noncurrentExpireDays + softDeleteDays + ${LIFECYCLE_SLACK_DAYS}`;
+  return statement !== undefined && statement.lockDays > 0
+    ? `the larger of ${terms} and retentionLock.days + softDeleteDays + ${LIFECYCLE_SLACK_DAYS}`
+    : terms;
 }
 
 /** Replays the documented workloads against one store and judges every promise. */
@@ -163,7 +188,8 @@ export function simulateStore(
   componentInputs: Record<string, unknown> = {},
 ): StoreRetention {
   const lifecycle = lifecycleOf(store.cloud, store.resources);
-  const horizon = Math.ceil(lifecycle.days.reduce((sum, days) => sum + days, 0)) + 30;
+  const horizon =
+    Math.ceil(lifecycle.days.reduce((sum, days) => sum + days, 0) + (lifecycle.lockDays ?? 0)) + 30;
   const broken: BrokenPromise[] = [];
   const expirePrefixes = statement?.retention.expirePrefixes ?? [];
   const deletedKey = expirePrefixes.length > 0 ? `${expirePrefixes[0]}${DELETED_KEY}` : DELETED_KEY;
@@ -172,17 +198,26 @@ export function simulateStore(
   const overwritten = replayLifecycle(lifecycle, deletedKey, [write(FIRST_WRITE), write(CHANGE)], horizon);
   const kept = replayLifecycle(lifecycle, deletedKey, [write(FIRST_WRITE)], horizon);
 
+  const refuses: LockedRequest[] = [];
+  if (deleted.refused.some((event) => event.kind === 'delete')) refuses.push('delete');
+  if (overwritten.refused.some((event) => event.kind === 'write')) refuses.push('overwrite');
   const deleteRecovery = since(deleted.goneAt.get(1), CHANGE);
   const overwriteRecovery = since(overwritten.goneAt.get(1), CHANGE);
   const deletePurge = since(deleted.emptyAt, CHANGE);
   const expiry = kept.liveUntil === undefined ? undefined : kept.liveUntil - FIRST_WRITE;
   const expiryPurge = kept.liveUntil === undefined ? 0 : since(kept.emptyAt, kept.liveUntil);
-  // Each way data stops being live, from that hour until nothing of it is stored.
+  // Each way data stops being live, from that hour until nothing of it is stored; a request the lock
+  // refused left the checkpoint live, so there is nothing of it to purge.
   const purges = [
-    { what: 'a checkpoint deleted by a job', from: CHANGE, hours: deletePurge },
-    { what: 'the previous content of an overwritten checkpoint', from: CHANGE, hours: overwriteRecovery },
+    { what: 'a checkpoint deleted by a job', from: CHANGE, hours: deletePurge, refused: 'delete' },
+    {
+      what: 'the previous content of an overwritten checkpoint',
+      from: CHANGE,
+      hours: overwriteRecovery,
+      refused: 'overwrite',
+    },
     { what: 'a checkpoint expired by the policy', from: kept.liveUntil ?? 0, hours: expiryPurge },
-  ];
+  ].filter((purge) => !refuses.includes(purge.refused as LockedRequest));
   const slowest = purges.reduce((worst, purge) => (purge.hours > worst.hours ? purge : worst));
   const purgeHours = slowest.hours;
   const promised = statement ? promisedPurgeDays(store.cloud, statement) : null;
@@ -197,19 +232,33 @@ export function simulateStore(
     broken.push({
       promise: 'purge',
       day: Math.floor((slowest.from + promised * HOURS_PER_DAY) / HOURS_PER_DAY) + 1,
-      message: `${slowest.what} stays stored ${days(purgeHours)} days after it stops being live, beyond the ${promised} days the spec states (noncurrentExpireDays + softDeleteDays + ${LIFECYCLE_SLACK_DAYS})`,
+      message: `${slowest.what} stays stored ${days(purgeHours)} days after it stops being live, beyond the ${promised} days the spec states (${purgeTerms(statement)})`,
     });
   }
 
   if (statement) {
-    judgeRecovery(store.cloud, statement, { deleteRecovery, overwriteRecovery }, broken);
+    judgeRecovery(store.cloud, statement, { deleteRecovery, overwriteRecovery }, refuses, broken);
     judgeLiveData(lifecycle, statement, expiry, horizon, broken);
+    judgeLock(
+      lifecycle,
+      statement,
+      [
+        { what: 'a checkpoint deleted by a job', trace: deleted },
+        { what: 'the previous content of an overwritten checkpoint', trace: overwritten },
+        { what: 'a checkpoint kept by the policy', trace: kept },
+      ],
+      broken,
+    );
   }
+  const lockNotes = refuses.map(
+    (request) =>
+      `the retention lock refuses a job's ${request} of a checkpoint younger than ${lifecycle.lockDays} days: it stays live`,
+  );
   const hourly = hourlyCopies(lifecycle);
   if (hourly === null) {
     broken.push({
       promise: 'bounded-copies',
-      day: hourlyHorizon(lifecycle.copyDays),
+      day: hourlyHorizon(lifecycle),
       message: `an object overwritten every hour holds more stored copies every week (${HOURLY_KEY}): nothing bounds them`,
     });
   }
@@ -218,13 +267,14 @@ export function simulateStore(
     store: store.name,
     cloud: store.cloud,
     tier: statement?.tier ?? null,
-    deleteRecoveryDays: finiteDays(deleteRecovery),
-    overwriteRecoveryDays: finiteDays(overwriteRecovery),
+    deleteRecoveryDays: refuses.includes('delete') ? null : finiteDays(deleteRecovery),
+    overwriteRecoveryDays: refuses.includes('overwrite') ? null : finiteDays(overwriteRecovery),
     purgeWithinDays: Number.isFinite(purgeHours) ? days(purgeHours) : null,
     promisedPurgeWithinDays: promised,
     hourlyCopies: hourly,
     expiresAfterDays: expiry === undefined ? null : days(expiry),
-    notes: lifecycle.notes,
+    lock: lifecycle.lockDays ? { days: lifecycle.lockDays, refuses } : null,
+    notes: lockNotes.length === 0 ? lifecycle.notes : [...lifecycle.notes, ...lockNotes],
     broken,
     projection: projectStore(
       store.cloud,
@@ -240,6 +290,7 @@ function judgeRecovery(
   cloud: Cloud,
   statement: RetentionStatement,
   measured: { deleteRecovery: number; overwriteRecovery: number },
+  refuses: readonly LockedRequest[],
   broken: BrokenPromise[],
 ): void {
   const can = RECOVERY[cloud][statement.tier];
@@ -251,8 +302,18 @@ function judgeRecovery(
   const replacedByExpiry = can.versions && keepNoncurrentVersions > 0 && expireAfterDays > 0;
   const overwriteWindow = replacedByExpiry ? Math.min(window, expireAfterDays) : window;
   const checks = [
-    { what: 'deleted', able: can.delete, hours: measured.deleteRecovery, window },
-    { what: 'overwritten', able: can.overwrite, hours: measured.overwriteRecovery, window: overwriteWindow },
+    {
+      what: 'deleted',
+      able: can.delete && !refuses.includes('delete'),
+      hours: measured.deleteRecovery,
+      window,
+    },
+    {
+      what: 'overwritten',
+      able: can.overwrite && !refuses.includes('overwrite'),
+      hours: measured.overwriteRecovery,
+      window: overwriteWindow,
+    },
   ];
   for (const { what, able, hours, window } of checks) {
     if (!able || hours >= window * HOURS_PER_DAY) continue;
@@ -296,14 +357,49 @@ function judgeLiveData(
   }
 }
 
-/** Long enough for every replaced copy to have gone once (plus slack), then two weeks to compare. */
-function hourlyHorizon(copyDays: readonly number[]): number {
-  return Math.min(MAX_HOURLY_DAYS, Math.ceil(Math.max(0, ...copyDays)) + LIFECYCLE_SLACK_DAYS + 14);
+/**
+ * The lock promise: the rendered store locks at least the spec's days, and in every replay no version is
+ * gone (deleted, purged by lifecycle, or out of soft delete) before its lock ends.
+ */
+function judgeLock(
+  lifecycle: StoreLifecycle,
+  statement: RetentionStatement,
+  replays: readonly { what: string; trace: KeyTrace }[],
+  broken: BrokenPromise[],
+): void {
+  if (statement.lockDays === 0) return;
+  const rendered = lifecycle.lockDays ?? 0;
+  if (rendered < statement.lockDays) {
+    broken.push({
+      promise: 'lock',
+      day: 0,
+      message: `the rendered store locks ${rendered === 0 ? 'nothing' : `each version for ${rendered} days only`}, though recovery.retentionLock.days is ${statement.lockDays}`,
+    });
+  }
+  const lockEnds = FIRST_WRITE + statement.lockDays * HOURS_PER_DAY;
+  for (const { what, trace } of replays) {
+    const gone = trace.goneAt.get(1);
+    if (gone === undefined || gone >= lockEnds) continue;
+    broken.push({
+      promise: 'lock',
+      day: Math.floor(gone / HOURS_PER_DAY),
+      message: `${what} is gone on day ${Math.floor(gone / HOURS_PER_DAY)}, before its ${statement.lockDays}-day retention lock ends`,
+    });
+  }
+}
+
+/**
+ * Long enough for every replaced copy to have gone once (plus slack), then two weeks to compare; a locked
+ * copy stays at least as long as its lock.
+ */
+function hourlyHorizon(lifecycle: Pick<StoreLifecycle, 'copyDays' | 'lockDays'>): number {
+  const longest = Math.max(0, ...lifecycle.copyDays, lifecycle.lockDays ?? 0);
+  return Math.min(MAX_HOURLY_DAYS, Math.ceil(longest) + LIFECYCLE_SLACK_DAYS + 14);
 }
 
 /** Stored copies of an object overwritten every hour: the weekly peak, once it stops growing. */
 function hourlyCopies(lifecycle: StoreLifecycle): number | null {
-  const horizon = hourlyHorizon(lifecycle.copyDays);
+  const horizon = hourlyHorizon(lifecycle);
   const writes: JobEvent[] = [];
   for (let hour = 0; hour < horizon * HOURS_PER_DAY; hour += 1) writes.push(write(hour));
   const trace = replayLifecycle(lifecycle, HOURLY_KEY, writes, horizon, { generations: false });

@@ -25,12 +25,15 @@ export interface StoredObject {
   versions: StoredVersion[];
 }
 
+/** `refused`: the store turned the job's request down (a retention lock) and nothing changed. */
+export type JobOutcome = 'refused' | undefined;
+
 /** What a cloud does with a store's objects; each cloud's file implements it from the rendered settings. */
 export interface LifecycleModel {
   /** A job writes the key: a new object, or an overwrite of the live one. */
-  write(object: StoredObject, version: StoredVersion): void;
+  write(object: StoredObject, version: StoredVersion): JobOutcome | void;
   /** A job deletes the key. */
-  remove(object: StoredObject, at: number): void;
+  remove(object: StoredObject, at: number): JobOutcome | void;
   /** The daily lifecycle pass at `at`, a midnight UTC. */
   lifecycle(object: StoredObject, at: number): void;
 }
@@ -101,6 +104,8 @@ export interface KeyTrace {
   emptyAt?: number;
   /** Stored copies (delete markers excluded) after each event, with the hour, and how many are in each state. */
   copies: CopiesAt[];
+  /** The job's writes and deletes the store refused (a retention lock), in order. */
+  refused: JobEvent[];
 }
 
 /**
@@ -115,7 +120,7 @@ export function replay(
   options: { generations: boolean } = { generations: true },
 ): KeyTrace {
   const object: StoredObject = { key, versions: [] };
-  const trace: KeyTrace = { goneAt: new Map(), copies: [] };
+  const trace: KeyTrace = { goneAt: new Map(), copies: [], refused: [] };
   const passes: ({ kind: 'lifecycle' } & { at: number })[] = [];
   for (let day = 1; day <= horizonDays; day += 1) passes.push({ kind: 'lifecycle', at: day * HOURS_PER_DAY });
   const timeline = [...passes, ...events].sort(
@@ -129,8 +134,8 @@ export function replay(
     if (event.kind === 'lifecycle') model.lifecycle(object, event.at);
     else if (event.kind === 'write') {
       generation += 1;
-      model.write(object, { generation, writtenAt: event.at });
-    } else model.remove(object, event.at);
+      if (model.write(object, { generation, writtenAt: event.at }) === 'refused') trace.refused.push(event);
+    } else if (model.remove(object, event.at) === 'refused') trace.refused.push(event);
     // Soft-deleted copies end at their own hour, which may fall between two events.
     const purged = purgeSoftDeleted(object, event.at);
 
@@ -203,6 +208,12 @@ export interface StoreLifecycle {
   days: number[];
   /** The day counts that decide how long replaced copies stay (noncurrent and soft-delete days). */
   copyDays: number[];
+  /**
+   * Days every version stays locked after its write, as the cloud's reader finds the lock in the render
+   * (S3 Object Lock default retention, a GCS bucket retention policy, an Azure container immutability
+   * policy); absent: no lock.
+   */
+  lockDays?: number;
 }
 
 const REPLAY_CACHE_LIMIT = 10_000;
