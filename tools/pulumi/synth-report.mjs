@@ -422,22 +422,24 @@ function markdownAnalysis(title, renders, reportOf) {
  *   priceTable?: { date?: string, source?: string }, assumptions?: string[], missingPrices?: string[] }} Projection
  * @typedef {{ store: string, deleteRecoveryDays: number | null, overwriteRecoveryDays: number | null,
  *   purgeWithinDays: number | null, promisedPurgeWithinDays: number | null, hourlyCopies: number | null,
- *   expiresAfterDays: number | null, notes?: string[], broken?: { message: string }[],
- *   projection?: Projection }} StoreRetention `analysis.retention[]` (libs/analysis/src/retention/index.ts)
+ *   expiresAfterDays: number | null, lock?: { days: number, refuses: string[] } | null, notes?: string[],
+ *   broken?: { message: string }[], projection?: Projection }} StoreRetention `analysis.retention[]` (libs/analysis/src/retention/index.ts)
  */
+
+/**
+ * A recovery window: null reads as unlimited, unless the store's retention lock refused the request (the
+ * checkpoint stayed live, so there was nothing to recover).
+ * @param {'delete' | 'overwrite'} request
+ */
+const recoveryFigure = (request) => (/** @type {number | null} */ v, /** @type {StoreRetention} */ store) => {
+  if (store.lock?.refuses.includes(request)) return 'refused by the lock';
+  return v === null ? 'unlimited' : `${v} d`;
+};
 
 /** The figures a store's retention line shows, each with how its null reads. */
 const RETENTION_FIGURES = /** @type {const} */ ([
-  [
-    'deleteRecoveryDays',
-    'delete recovery',
-    (/** @type {number | null} */ v) => (v === null ? 'unlimited' : `${v} d`),
-  ],
-  [
-    'overwriteRecoveryDays',
-    'overwrite recovery',
-    (/** @type {number | null} */ v) => (v === null ? 'unlimited' : `${v} d`),
-  ],
+  ['deleteRecoveryDays', 'delete recovery', recoveryFigure('delete')],
+  ['overwriteRecoveryDays', 'overwrite recovery', recoveryFigure('overwrite')],
   ['purgeWithinDays', 'purge within', (/** @type {number | null} */ v) => (v === null ? 'never' : `${v} d`)],
   [
     'promisedPurgeWithinDays',
@@ -456,6 +458,11 @@ const RETENTION_FIGURES = /** @type {const} */ ([
   ],
 ]);
 
+/** @param {StoreRetention} store */
+function lockText(store) {
+  return store.lock ? `${store.lock.days} d` : 'none';
+}
+
 /** @param {Record<string, unknown> | null | undefined} snapshot @returns {StoreRetention[] | undefined} */
 function retentionOf(snapshot) {
   const retention = analysisPart(snapshot, 'retention');
@@ -465,9 +472,12 @@ function retentionOf(snapshot) {
 /** @param {StoreRetention} store */
 function retentionFigures(store) {
   // A figure the render does not carry (an older render) is left out, not shown as its null.
-  return RETENTION_FIGURES.filter(([key]) => key in store)
-    .map(([key, label, show]) => `${label} ${show(store[key] ?? null)}`)
-    .join(', ');
+  const figures = RETENTION_FIGURES.filter(([key]) => key in store).map(
+    ([key, label, show]) => `${label} ${show(store[key] ?? null, store)}`,
+  );
+  // Only a locked store says so: locks are rare, and "no lock" on every line would be noise.
+  if (store.lock) figures.push(`retention lock ${lockText(store)}`);
+  return figures.join(', ');
 }
 
 /** `1.5 GiB`: bytes for a reader. @param {number} bytes */
@@ -539,9 +549,11 @@ function retentionLines(before, after, compare) {
       ...brokenLines(after.broken ?? []),
     ];
   }
-  const changed = RETENTION_FIGURES.filter(
-    ([key]) => key in before && key in after && before[key] !== after[key],
-  ).map(([key, label, show]) => `${label} ${show(before[key] ?? null)} -> ${show(after[key] ?? null)}`);
+  const changed = RETENTION_FIGURES.filter(([key]) => key in before && key in after)
+    .map(([key, label, show]) => [label, show(before[key] ?? null, before), show(after[key] ?? null, after)])
+    .concat([['retention lock', lockText(before), lockText(after)]])
+    .filter(([, was, is]) => was !== is)
+    .map(([label, was, is]) => `${label} ${was} -> ${is}`);
   const projection = projectionLines(before.projection, after.projection, true);
   const brokenBefore = new Set((before.broken ?? []).map((broken) => broken.message));
   const broken = (after.broken ?? []).filter((each) => !brokenBefore.has(each.message));

@@ -505,6 +505,22 @@ describe('the offline analyses: change plan, retention and access per stack', ()
       ]);
     });
 
+    it('a locked store reads as refused, not unlimited, and a lock added to a store is a change', () => {
+      const store = real.analysis.retention[0];
+      const lock = { days: 365, refuses: ['delete', 'overwrite'] };
+      const locked = { ...store, deleteRecoveryDays: null, overwriteRecoveryDays: null, lock };
+      const head = renders({ 'aws-s3/dev.json': withAnalysis({ retention: [locked] }) });
+      const base = renders({ 'aws-s3/dev.json': withAnalysis({ retention: [{ ...store, lock: null }] }) });
+      expect(section(report([head, '--format=text', `--base-dir=${base}`]), '  retention')).toEqual([
+        '  retention: what this change does',
+        '    llm-pretrain: delete recovery 4 d -> refused by the lock, overwrite recovery 4 d -> refused by the lock, retention lock none -> 365 d',
+      ]);
+      const empty = tempDir('synth-base-');
+      expect(section(report([head, '--format=text', `--base-dir=${empty}`]), '  retention')[1]).toBe(
+        '    llm-pretrain (new): delete recovery refused by the lock, overwrite recovery refused by the lock, purge within 5 d, promised 5 d, hourly copies 49, expires after 31 d, retention lock 365 d',
+      );
+    });
+
     it('a stack the base has no render of, and a base render without retention figures, are said so', () => {
       const empty = tempDir('synth-base-');
       expect(section(report([HEAD, '--format=text', `--base-dir=${empty}`]), '  retention')).toEqual([
