@@ -126,6 +126,23 @@ describe('synth CLI', () => {
     expect(result.stdout).toContain('synth-fixture / custom');
   });
 
+  it('refuses to require a main this process already ran (its cached exports would render nothing)', async () => {
+    const out = outFolder();
+    const errors: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
+    try {
+      expect(await main([`--cwd=${project}`, `--out=${out}`])).toBe(0);
+      expect(await main([`--cwd=${project}`, `--out=${out}`])).toBe(3);
+    } finally {
+      log.mockRestore();
+      error.mockRestore();
+    }
+    expect(errors.join('\n')).toContain(
+      `${join(project, 'index.ts')} already ran in this process, and a second require would not run it again: pass its program function`,
+    );
+  });
+
   it('exits 3 when the program itself fails', async () => {
     const result = await synthInProcess('--stack=crash');
     expect(result.status).toBe(3);
