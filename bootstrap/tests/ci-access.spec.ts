@@ -9,6 +9,7 @@ import {
   synthMain,
   type RenderedResource,
   type Snapshot,
+  type StackProgram,
 } from '@checkpoints/synth';
 import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS, missingDeployRights } from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
@@ -38,21 +39,32 @@ async function renderShippedBootstrap(): Promise<Snapshot> {
   });
 }
 
+/**
+ * A shipped stack's program function (its index.ts is `export = checkpointStack()`), for synth to run in this
+ * process. Required, not imported: an import would make the bootstrap's typecheck check every stack's sources.
+ */
+function stackProgram(stack: string): StackProgram {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const program = require(join(ROOT, 'stacks', stack, 'src', 'program')) as { checkpointStack: StackProgram };
+  return program.checkpointStack;
+}
+
 /** synth of a shipped stack's prod config against this bootstrap render: its exit status and ci-* verdicts. */
 async function synthProd(stack: string, bootstrap: Snapshot) {
   const dir = mkdtempSync(join(tmpdir(), 'ci-access-'));
   const bootstrapFile = join(dir, 'ci.json');
   writeFileSync(bootstrapFile, JSON.stringify(bootstrap));
-  // A real run loads the stack's program once per process; here every run must load it afresh.
-  jest.resetModules();
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
-    const status = await synthMain([
-      `--cwd=${join(ROOT, 'stacks', stack)}`,
-      '--stack=prod',
-      `--bootstrap=${bootstrapFile}`,
-      `--out=${dir}`,
-    ]);
+    const status = await synthMain(
+      [
+        `--cwd=${join(ROOT, 'stacks', stack)}`,
+        '--stack=prod',
+        `--bootstrap=${bootstrapFile}`,
+        `--out=${dir}`,
+      ],
+      { program: stackProgram(stack) },
+    );
     const rendered = JSON.parse(readFileSync(join(dir, 'prod.json'), 'utf8')) as {
       violations: Verdict[];
       resources: RenderedResource[];
@@ -405,15 +417,13 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     const dir = mkdtempSync(join(tmpdir(), 'ci-access-bad-'));
     const file = join(dir, 'ci.json');
     if (content !== null) writeFileSync(file, content);
-    jest.resetModules();
     const errors: string[] = [];
     const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
     try {
-      const status = await synthMain([
-        `--cwd=${join(ROOT, 'stacks', 'aws-s3')}`,
-        `--bootstrap=${file}`,
-        `--out=${dir}`,
-      ]);
+      const status = await synthMain(
+        [`--cwd=${join(ROOT, 'stacks', 'aws-s3')}`, `--bootstrap=${file}`, `--out=${dir}`],
+        { program: stackProgram('aws-s3') },
+      );
       expect(status).toBe(2);
       expect(errors.join('\n')).toContain(`--bootstrap=${file}: ${message}`);
     } finally {

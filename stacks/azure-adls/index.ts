@@ -1,5 +1,5 @@
 /** Checkpoint stores on Azure Data Lake Storage Gen2, one per entry of `checkpoints:stores`. */
 import { checkpointStack } from './src/program';
 
-const stack = checkpointStack();
-export const stores = stack.stores;
+// The stack outputs are exactly what the program function returns: in-process renders run the function.
+export = checkpointStack();

@@ -144,9 +144,16 @@ it('a change to one stack config file gives that stack', () => {
 });
 
 it('a change outside every project gives an empty matrix, and says so', () => {
-  const range = [`--base=${commits['naming']}`, `--head=${commits['docs']}`];
-  expect(matrix(range)).toEqual([]);
-  expect(affected(range).stdout.trim()).toBe('No stack is affected.');
+  // One run: the text on stdout, the matrix and count in $GITHUB_OUTPUT.
+  const output = join(repo, 'github-output-empty');
+  writeFileSync(output, '');
+  const result = affected([`--base=${commits['naming']}`, `--head=${commits['docs']}`, '--github-output'], {
+    GITHUB_OUTPUT: output,
+  });
+  expect(result.stdout.trim()).toBe('No stack is affected.');
+  const lines = readFileSync(output, 'utf8').trim().split('\n');
+  expect(JSON.parse((lines[0] ?? '').replace(/^matrix=/, '')).include).toEqual([]);
+  expect(lines[1]).toBe('count=0');
 });
 
 it('--environments and --exclude narrow the matrix; a missing stack file is noted, not invented', () => {

@@ -81,8 +81,20 @@ function fromUser(path: string): string {
   return resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
 }
 
+/** A stack's program as a function: what requiring its `main` runs; returns the stack outputs. */
+export type StackProgram = () => unknown;
+
+/**
+ * What a caller inside a process that already loaded the program's modules (a test) gives instead of the
+ * project's `main`: a second `require` of a loaded module would not run the program again.
+ */
+export interface InProcessRun {
+  /** Run instead of requiring `main`; the project's `main` must be `export = program()`. */
+  program?: StackProgram;
+}
+
 /** Renders one stack offline; returns the exit status. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], inProcess: InProcessRun = {}): Promise<number> {
   let options: Options | 'help';
   try {
     options = parseOptions(argv);
@@ -106,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalid;
   }
   try {
-    const snapshot = await synthesize(options, base);
+    const snapshot = await synthesize(options, base, inProcess.program);
     if (base && base.project !== snapshot.project) {
       throw new StackFileError(
         `--base=${shownPath(options.base ?? '')}: a render of project ${base.project}, not ${snapshot.project}`,
@@ -196,13 +208,12 @@ function isUserError(error: unknown): error is Error {
 export async function synthesize(
   options: Options,
   base?: Render,
+  program?: StackProgram,
 ): Promise<Snapshot & { analysis: SnapshotAnalysis }> {
   const project = readProject(options.cwd);
   const file = options.configFile ?? stackConfigFile(project, options.stack);
   const stackConfig = readStackConfig(file, project);
-  // Loaded as Pulumi's runner loads it: a CommonJS require of `main`, TypeScript through ts-node.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const snapshot = await render(() => require(project.main), {
+  const snapshot = await render(program ?? requireMain(project.main), {
     project: project.name,
     stack: options.stack,
     config: stackConfig.config,
@@ -242,6 +253,21 @@ export async function synthesize(
     if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
     else process.env[BOOTSTRAP_RENDER_ENV] = previous;
   }
+}
+
+/**
+ * The program loaded as Pulumi's runner loads it: a CommonJS require of `main`, TypeScript through ts-node.
+ * A `main` this process already loaded would not run again (its cached exports, no resource registered).
+ */
+function requireMain(main: string): StackProgram {
+  const path = require.resolve(main);
+  if (path in require.cache) {
+    throw new Error(
+      `${path} already ran in this process, and a second require would not run it again: pass its program function (main(argv, { program }))`,
+    );
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return () => require(path) as unknown;
 }
 
 /** The bootstrap render whose CI identities the access rules judge: `--bootstrap`, or the workspace's. */

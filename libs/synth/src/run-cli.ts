@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from './cli';
+import { main, type StackProgram } from './cli';
 import { workspaceRoot } from './stack-files';
 
 export interface SynthRun {
@@ -44,13 +44,16 @@ export function removeSynthRuns(): void {
 
 /**
  * Runs `checkpoints-synth` in this process on a project folder with the given stack config (`namespace:key`
- * -> value, as in a Pulumi.<stack>.yaml `config:` block), capturing what it prints. The caller makes the
- * program load afresh between runs (under jest: `jest.resetModules()`).
+ * -> value, as in a Pulumi.<stack>.yaml `config:` block), capturing what it prints. `program` is the
+ * project's program function (its `main` is `export = program()`), run instead of requiring `main`, so the
+ * SDK and provider modules load once per process; without it `main` is required, which runs the program
+ * only once per module registry (under jest: after `jest.resetModules()`).
  */
 export async function runSynth(
   projectDir: string,
   config: Record<string, unknown>,
   extraArgs: readonly string[] = [],
+  program?: StackProgram,
 ): Promise<SynthRun> {
   const bootstrap = extraArgs.some((arg) => arg.startsWith('--bootstrap'))
     ? []
@@ -67,13 +70,10 @@ export async function runSynth(
   console.log = (text: string) => void stdout.push(text);
   console.error = (text: string) => void stderr.push(text);
   try {
-    const status = await main([
-      `--cwd=${projectDir}`,
-      `--config-file=${configFile}`,
-      `--out=${out}`,
-      ...bootstrap,
-      ...extraArgs,
-    ]);
+    const status = await main(
+      [`--cwd=${projectDir}`, `--config-file=${configFile}`, `--out=${out}`, ...bootstrap, ...extraArgs],
+      program ? { program } : {},
+    );
     return {
       status,
       stdout: stdout.join('\n'),
@@ -87,37 +87,61 @@ export async function runSynth(
 }
 
 /**
- * Renders `before`, then `after` with `--base` against that render, as a pull request does; `reload` makes
- * the program load afresh before each render (under jest: `() => jest.resetModules()`). A `before` already
- * rendered by this test file is not rendered again: the same config gives the same render. Throws when
- * `before` does not render cleanly.
+ * Renders `before`, then `after` with `--base` against that render, as a pull request does, both with the
+ * project's program function (see runSynth). A `before` already rendered by this test file is not rendered
+ * again: the same config gives the same render. Throws when `before` does not render cleanly.
  */
 export async function runSynthAgainst(
   projectDir: string,
   before: Record<string, unknown>,
   after: Record<string, unknown>,
-  reload: () => void,
+  program: StackProgram,
 ): Promise<SynthRun> {
-  const base = await cleanBaseRun(projectDir, before, reload);
-  reload();
-  return runSynth(projectDir, after, [`--base=${base.renderPath}`]);
+  const base = await cleanBaseRun(projectDir, before, program);
+  return runSynth(projectDir, after, [`--base=${base.renderPath}`], program);
 }
 
 async function cleanBaseRun(
   projectDir: string,
   config: Record<string, unknown>,
-  reload: () => void,
+  program: StackProgram,
 ): Promise<SynthRun> {
   const { bases } = synthRuns();
   const key = JSON.stringify([projectDir, config]);
   const cached = bases.get(key);
   if (cached) return cached;
-  reload();
-  const base = await runSynth(projectDir, config);
+  const base = await runSynth(projectDir, config, [], program);
   if (base.status !== 0)
     throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
   bases.set(key, base);
   return base;
+}
+
+/** A run in this process next to a run that loaded everything afresh, with the JSON each wrote. */
+export interface RunPair {
+  inProcess: SynthRun & { json: string };
+  fresh: SynthRun & { json: string };
+}
+
+/**
+ * Renders `config` with `program` in this process, after whatever this test file ran before, then again
+ * with a fresh module registry (`reload`, under jest `() => jest.resetModules()`) requiring the project's
+ * `main`, as a new process would: a test that expects the two to match fails when a run leaves state (a
+ * module-level cache, the stores of a `--base`, the runtime's config) that changes the next one.
+ */
+export async function runInProcessAndFresh(
+  projectDir: string,
+  config: Record<string, unknown>,
+  program: StackProgram,
+  reload: () => void,
+): Promise<RunPair> {
+  const inProcess = await runSynth(projectDir, config, [], program);
+  reload();
+  const fresh = await runSynth(projectDir, config);
+  return {
+    inProcess: { ...inProcess, json: readFileSync(inProcess.renderPath, 'utf8') },
+    fresh: { ...fresh, json: readFileSync(fresh.renderPath, 'utf8') },
+  };
 }
 
 const BOOTSTRAP_RENDER = Symbol.for('checkpoints.synth.run-cli.bootstrap-render');

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
+import { vaultProgram } from './fixtures/project/program';
 
 const project = join(__dirname, 'fixtures', 'project');
 const bin = join(__dirname, '..', 'bin', 'synth.js');
@@ -19,17 +20,18 @@ function outFolder(): string {
   return dir;
 }
 
-/** In process, for the paths that end before or inside the program: same `main`, no process start-up cost. */
+/**
+ * In process, for the paths that end before or inside the program: same `main`, no process start-up cost,
+ * the fixture's program function run as its index.ts runs it.
+ */
 async function synthInProcess(...args: string[]) {
   const out = outFolder();
-  // A real run loads the program once per process; here every run must load it afresh.
-  jest.resetModules();
   const stdout: string[] = [];
   const stderr: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((text: string) => void stdout.push(text));
   const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void stderr.push(text));
   try {
-    const status = await main([`--cwd=${project}`, `--out=${out}`, ...args]);
+    const status = await main([`--cwd=${project}`, `--out=${out}`, ...args], { program: vaultProgram });
     return { status, stdout: stdout.join('\n'), stderr: stderr.join('\n'), out };
   } finally {
     log.mockRestore();
@@ -122,6 +124,23 @@ describe('synth CLI', () => {
     );
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('synth-fixture / custom');
+  });
+
+  it('refuses to require a main this process already ran (its cached exports would render nothing)', async () => {
+    const out = outFolder();
+    const errors: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const error = jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
+    try {
+      expect(await main([`--cwd=${project}`, `--out=${out}`])).toBe(0);
+      expect(await main([`--cwd=${project}`, `--out=${out}`])).toBe(3);
+    } finally {
+      log.mockRestore();
+      error.mockRestore();
+    }
+    expect(errors.join('\n')).toContain(
+      `${join(project, 'index.ts')} already ran in this process, and a second require would not run it again: pass its program function`,
+    );
   });
 
   it('exits 3 when the program itself fails', async () => {

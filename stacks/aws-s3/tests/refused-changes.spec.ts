@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
+import {
+  missingFromRefusal,
+  removeSynthRuns,
+  runInProcessAndFresh,
+  runSynthAgainst,
+} from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
 import { stackConfig } from './render-stack';
 
 const projectDir = join(__dirname, '..');
@@ -11,8 +17,11 @@ const fast = { ...store, tier: 'high-throughput', zone: 'use1-az4' };
 
 /** Renders `before`, then `after` with `synth --base` against that render, as a pull request would. */
 const synthAgainst = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
-  runSynthAgainst(projectDir, stackConfig({ stores: before }), stackConfig({ stores: after }), () =>
-    jest.resetModules(),
+  runSynthAgainst(
+    projectDir,
+    stackConfig({ stores: before }),
+    stackConfig({ stores: after }),
+    checkpointStack,
   );
 
 describe('synth --base on S3: changes that would replace a data holder are refused as config errors', () => {
@@ -57,5 +66,21 @@ describe('synth --base on S3: a new key generation', () => {
     expect(result.stdout).toContain(
       'No resource holding checkpoints or their keys would be deleted or replaced.',
     );
+  });
+});
+
+describe('in-process synth runs share no state', () => {
+  it('a run after a refused --base run renders as a fresh process does', async () => {
+    expect((await synthAgainst([store], [fast])).status).toBe(2);
+    // Were the stores of that --base still known (or any module state kept), this render would differ.
+    const { inProcess, fresh } = await runInProcessAndFresh(
+      projectDir,
+      stackConfig({ stores: [fast] }),
+      checkpointStack,
+      () => jest.resetModules(),
+    );
+    expect(inProcess.stderr).toBe('');
+    expect(inProcess.status).toBe(fresh.status);
+    expect(inProcess.json).toBe(fresh.json);
   });
 });

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
+import {
+  missingFromRefusal,
+  removeSynthRuns,
+  runInProcessAndFresh,
+  runSynthAgainst,
+} from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
 import { stackConfig } from './render';
 
 const projectDir = join(__dirname, '..');
@@ -21,7 +27,7 @@ const synthAgainst = (before: Record<string, unknown>[], after: Record<string, u
     // The dev resource group bootstrap/Pulumi.ci.yaml grants CI its rights on, as on the shipped stack.
     stackConfig({ stores: before, resourceGroupName: 'rg-checkpoints-dev' }),
     stackConfig({ stores: after, resourceGroupName: 'rg-checkpoints-dev' }),
-    () => jest.resetModules(),
+    checkpointStack,
   );
 
 describe('synth --base on ADLS: changes that would replace a data holder are refused as config errors', () => {
@@ -72,5 +78,24 @@ describe('synth --base on ADLS: a new key generation', () => {
       expect(plan).toContain(line);
     }
     expect(plan).toContain('No resource holding checkpoints or their keys would be deleted or replaced.');
+  });
+});
+
+describe('in-process synth runs share no state', () => {
+  it('a run after a refused --base run renders as a fresh process does', async () => {
+    expect((await synthAgainst([store], [{ ...store, tier: 'high-throughput' }])).status).toBe(2);
+    // Were the stores of that --base still known (or any module state kept), this render would differ.
+    const { inProcess, fresh } = await runInProcessAndFresh(
+      projectDir,
+      stackConfig({
+        stores: [{ ...store, tier: 'high-throughput' }],
+        resourceGroupName: 'rg-checkpoints-dev',
+      }),
+      checkpointStack,
+      () => jest.resetModules(),
+    );
+    expect(inProcess.stderr).toBe('');
+    expect(inProcess.status).toBe(fresh.status);
+    expect(inProcess.json).toBe(fresh.json);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeSynthRuns, runSynth, type SynthRun } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
 import { stackConfig, store } from './render';
 
 const projectDir = join(__dirname, '..');
@@ -25,7 +26,7 @@ function bootstrapRenderPath(): string {
 describe('Data Access audit on GCS, judged against the bootstrap render', () => {
   let shipped: SynthRun;
   beforeAll(async () => {
-    shipped = await runSynth(projectDir, config);
+    shipped = await runSynth(projectDir, config, [], checkpointStack);
   });
 
   it('passes with the bootstrap as shipped: it records reads and writes in the stack project', () => {
@@ -43,9 +44,7 @@ describe('Data Access audit on GCS, judged against the bootstrap render', () => 
     );
     const withoutAudit = join(shipped.renderPath, '..', 'bootstrap-without-audit.json');
     writeFileSync(withoutAudit, JSON.stringify(render));
-    // The program loads afresh for the second render, as runSynthAgainst does.
-    jest.resetModules();
-    const result = await runSynth(projectDir, config, [`--bootstrap=${withoutAudit}`]);
+    const result = await runSynth(projectDir, config, [`--bootstrap=${withoutAudit}`], checkpointStack);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       'gcp-gcs-data-access-audit: store llm-pretrain: the bootstrap render has no Data Access audit config recording DATA_READ and DATA_WRITE for storage.googleapis.com in project ml-platform-dev-4821',

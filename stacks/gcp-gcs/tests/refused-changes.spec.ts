@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { missingFromRefusal, removeSynthRuns, runSynthAgainst } from '@checkpoints/synth';
+import {
+  missingFromRefusal,
+  removeSynthRuns,
+  runInProcessAndFresh,
+  runSynthAgainst,
+} from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
 import { stackConfig, store } from './render';
 
 const projectDir = join(__dirname, '..');
@@ -13,9 +19,7 @@ const wiring = { 'gcp:project': 'ml-platform-dev-4821' };
 
 /** Renders `before`, then `after` with `synth --base` against that render, as a pull request would. */
 const synthAgainst = (before: Record<string, unknown>[], after: Record<string, unknown>[]) =>
-  runSynthAgainst(projectDir, stackConfig(before, wiring), stackConfig(after, wiring), () =>
-    jest.resetModules(),
-  );
+  runSynthAgainst(projectDir, stackConfig(before, wiring), stackConfig(after, wiring), checkpointStack);
 
 describe('synth --base on GCS: changes that would replace a data holder are refused as config errors', () => {
   it.each([
@@ -87,5 +91,21 @@ describe('synth --base on GCS: changes that would replace a data holder are refu
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+});
+
+describe('in-process synth runs share no state', () => {
+  it('a run after a refused --base run renders as a fresh process does', async () => {
+    expect((await synthAgainst([store()], [store({ tier: 'high-throughput' })])).status).toBe(2);
+    // Were the stores of that --base still known (or any module state kept), this render would differ.
+    const { inProcess, fresh } = await runInProcessAndFresh(
+      projectDir,
+      stackConfig([store({ tier: 'high-throughput' })], wiring),
+      checkpointStack,
+      () => jest.resetModules(),
+    );
+    expect(inProcess.stderr).toBe('');
+    expect(inProcess.status).toBe(fresh.status);
+    expect(inProcess.json).toBe(fresh.json);
   });
 });
