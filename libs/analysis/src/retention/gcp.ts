@@ -81,9 +81,10 @@ const KNOWN_CONDITIONS = new Set([
  *   object stays as it was. A lifecycle Delete is a delete too: while the object is younger it does not
  *   happen, and since the rule's conditions still hold, a later daily pass deletes it once it is old enough.
  *   Whether the policy is locked changes only who may shorten or remove it, not what it holds.
- * - Soft delete comes after the lock: "Bucket Lock and Object Retention Lock are compatible with soft delete
- *   but don't affect soft-deleted objects" (https://cloud.google.com/storage/docs/soft-delete), so an object
- *   deleted once its period is over stays restorable for the soft-delete duration.
+ * - Soft delete comes after the lock: "Features like Autoclass, Object Lifecycle Management, Bucket Lock and
+ *   Object Retention Lock are compatible with soft delete but don't affect soft-deleted objects"
+ *   (https://cloud.google.com/storage/docs/soft-delete), so an object deleted once its period is over stays
+ *   restorable for the soft-delete duration.
  */
 export function gcsModel(bucket: GcsBucket): LifecycleModel {
   const versioned = bucket.versioned && !bucket.hierarchicalNamespace;
