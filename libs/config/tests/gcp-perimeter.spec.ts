@@ -127,10 +127,10 @@ describe('gcpRules: network, recovery (refused)', () => {
       'applies to a dual-region bucket only: set recovery.replicaRegion as well',
     ],
     [
-      'a retention lock',
+      'a retention lock on a prefix',
       store({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } }),
-      'checkpoints:stores[0].recovery.retentionLock',
-      'is not offered on Cloud Storage: a bucket retention policy locks every object of the bucket',
+      'checkpoints:stores[0].recovery.retentionLock.prefix',
+      'is refused on Cloud Storage: a bucket retention policy locks every object of the bucket',
     ],
   ])('%s', (_title, given, path, message) => {
     const issues = issuesOf([given]);

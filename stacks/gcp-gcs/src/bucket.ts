@@ -20,12 +20,13 @@ export interface CheckpointBucket {
  * tier recovers overwritten checkpoints from object versions; the high-throughput tier gets a
  * hierarchical namespace (faster, atomic folder operations) which cannot be versioned, so soft delete alone
  * recovers what was deleted. A declared network becomes the bucket's IP filter; a replica region makes it a
- * configurable dual-region.
+ * configurable dual-region; a retention lock becomes the bucket's retention policy, without versioning.
  */
 export function checkpointBucketArgs(bucket: CheckpointBucket): BucketArgs {
   const { store } = bucket;
   const hierarchical = store.tier === 'high-throughput';
   const ipFilter = bucketIpFilter(store.network);
+  const locked = bucketRetentionPolicy(store);
   return {
     name: bucket.name,
     ...bucketPlacement(bucket.location, store),
@@ -33,7 +34,8 @@ export function checkpointBucketArgs(bucket: CheckpointBucket): BucketArgs {
     uniformBucketLevelAccess: true,
     publicAccessPrevention: 'enforced',
     forceDestroy: false,
-    versioning: { enabled: !hierarchical },
+    versioning: { enabled: !hierarchical && locked === undefined },
+    ...(locked === undefined ? {} : { retentionPolicy: locked }),
     ...(hierarchical ? { hierarchicalNamespace: { enabled: true } } : {}),
     softDeletePolicy: { retentionDurationSeconds: store.retention.softDeleteDays * SECONDS_PER_DAY },
     lifecycleRules: gcsLifecycleRules(store.retention),
@@ -41,6 +43,23 @@ export function checkpointBucketArgs(bucket: CheckpointBucket): BucketArgs {
     ...(ipFilter === undefined ? {} : { ipFilter }),
     labels: bucket.labels,
   };
+}
+
+/**
+ * `recovery.retentionLock` as the bucket's retention policy: objects younger than the period "can only be
+ * deleted or replaced once their age is greater than the retention period"
+ * (https://cloud.google.com/storage/docs/bucket-lock). Never locked (`isLocked: false`): locking is
+ * irreversible ("You cannot remove the retention policy ... You cannot decrease the retention period",
+ * https://cloud.google.com/storage/docs/json_api/v1/buckets/lockRetentionPolicy), so a mistake could not be
+ * undone. Object Versioning is off beside it: Cloud Storage does not allow both on one bucket (libs/config,
+ * checkRetentionLock). The period is in seconds, a string (@pulumi/gcp 9.37 BucketRetentionPolicy).
+ */
+export function bucketRetentionPolicy(
+  store: Pick<StoreSpec, 'recovery'>,
+): { retentionPeriod: string; isLocked: false } | undefined {
+  const lock = store.recovery.retentionLock;
+  if (lock === undefined) return undefined;
+  return { retentionPeriod: String(lock.days * SECONDS_PER_DAY), isLocked: false };
 }
 
 /**

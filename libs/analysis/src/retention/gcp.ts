@@ -42,6 +42,9 @@ export interface GcsBucket {
   hierarchicalNamespace: boolean;
   softDeleteDays: number;
   rules: GcsRule[];
+  /** The bucket retention policy's period in days (0: no policy), and whether it is locked (irreversible). */
+  retentionDays?: number;
+  retentionLocked?: boolean;
 }
 
 const SECONDS_PER_DAY = 86_400;
@@ -71,10 +74,23 @@ const KNOWN_CONDITIONS = new Set([
  *   overwritten"; "Object Lifecycle Management ... don't affect soft-deleted objects")
  * - Buckets with hierarchical namespace cannot enable Object Versioning.
  *   https://cloud.google.com/storage/docs/hns-overview#limitations
+ * - A bucket retention policy holds every object, by its creation time: "Any attempt to overwrite or delete
+ *   objects younger than the retention period will result in a PERMISSION_DENIED error" (Storage JSON API,
+ *   Bucket.retentionPolicy; https://cloud.google.com/storage/docs/bucket-lock: objects "can only be deleted
+ *   or replaced once their age is greater than the retention period"). The job's request is refused and the
+ *   object stays as it was. A lifecycle Delete is a delete too: while the object is younger it does not
+ *   happen, and since the rule's conditions still hold, a later daily pass deletes it once it is old enough.
+ *   Whether the policy is locked changes only who may shorten or remove it, not what it holds.
+ * - Soft delete comes after the lock: "Features like Autoclass, Object Lifecycle Management, Bucket Lock and
+ *   Object Retention Lock are compatible with soft delete but don't affect soft-deleted objects"
+ *   (https://cloud.google.com/storage/docs/soft-delete), so an object deleted once its period is over stays
+ *   restorable for the soft-delete duration.
  */
 export function gcsModel(bucket: GcsBucket): LifecycleModel {
   const versioned = bucket.versioned && !bucket.hierarchicalNamespace;
   const deletes = bucket.rules.filter((rule) => rule.action === 'Delete');
+  const retentionHours = (bucket.retentionDays ?? 0) * HOURS_PER_DAY;
+  const held = (version: StoredVersion, at: number) => at - version.writtenAt < retentionHours;
   const retire = (object: Parameters<LifecycleModel['remove']>[0], version: StoredVersion, at: number) => {
     if (versioned && version.noncurrentAt === undefined) version.noncurrentAt = at;
     else permanentlyDelete(object, version, at, bucket.softDeleteDays);
@@ -82,17 +98,23 @@ export function gcsModel(bucket: GcsBucket): LifecycleModel {
   return {
     write(object, version) {
       const live = liveVersion(object);
+      if (live && held(live, version.writtenAt)) return 'refused';
       if (live) retire(object, live, version.writtenAt);
       object.versions.unshift(version);
+      return undefined;
     },
     remove(object, at) {
       const live = liveVersion(object);
+      if (live && held(live, at)) return 'refused';
       if (live) retire(object, live, at);
+      return undefined;
     },
     lifecycle(object, at) {
       const stored = object.versions.filter((version) => !isSoftDeleted(version));
-      const doomed = stored.filter((version, index) =>
-        deletes.some((rule) => conditionsHold(rule.condition, object.key, version, index, at)),
+      const doomed = stored.filter(
+        (version, index) =>
+          !held(version, at) &&
+          deletes.some((rule) => conditionsHold(rule.condition, object.key, version, index, at)),
       );
       for (const version of doomed) retire(object, version, at);
     },
@@ -125,11 +147,16 @@ export function gcsBucketOf(resources: readonly RenderedResource[]): GcsBucket |
   if (!bucket) return undefined;
   const { inputs } = bucket;
   const seconds = numberOr(record(inputs['softDeletePolicy'])['retentionDurationSeconds'], 0);
+  const policy = record(inputs['retentionPolicy']);
+  // @pulumi/gcp 9.37 BucketRetentionPolicy.retentionPeriod is a string of seconds.
+  const retentionSeconds = Number(policy['retentionPeriod'] ?? 0);
   return {
     versioned: record(inputs['versioning'])['enabled'] === true,
     hierarchicalNamespace: record(inputs['hierarchicalNamespace'])['enabled'] === true,
     softDeleteDays: seconds / SECONDS_PER_DAY,
     rules: list(inputs['lifecycleRules']).map(gcsRule),
+    retentionDays: Number.isFinite(retentionSeconds) ? retentionSeconds / SECONDS_PER_DAY : 0,
+    retentionLocked: policy['isLocked'] === true,
   };
 }
 
@@ -153,18 +180,27 @@ function gcsRule(value: unknown): GcsRule {
 }
 
 export function gcsLifecycle(resources: readonly RenderedResource[]): StoreLifecycle {
-  const bucket = gcsBucketOf(resources) ?? {
+  const bucket: GcsBucket = gcsBucketOf(resources) ?? {
     versioned: false,
     hierarchicalNamespace: false,
     softDeleteDays: 0,
     rules: [],
   };
   const notes: string[] = [];
+  const lockDays = bucket.retentionDays ?? 0;
   if (!bucket.versioned || bucket.hierarchicalNamespace) {
+    const recovered = `recovered from soft delete only, by a storage admin, within ${bucket.softDeleteDays} days`;
     notes.push(
-      bucket.softDeleteDays > 0
-        ? `no object versions${bucket.hierarchicalNamespace ? ' (hierarchical namespace)' : ''}: a deleted or overwritten object is recovered from soft delete only, by a storage admin, within ${bucket.softDeleteDays} days`
-        : 'no object versions and no soft delete: a delete or an overwrite cannot be undone',
+      bucket.softDeleteDays === 0
+        ? 'no object versions and no soft delete: a delete or an overwrite cannot be undone'
+        : lockDays > 0 && !bucket.hierarchicalNamespace
+          ? `no object versions (a retention policy excludes them): once its ${lockDays}-day lock is over, a deleted object is ${recovered}`
+          : `no object versions${bucket.hierarchicalNamespace ? ' (hierarchical namespace)' : ''}: a deleted or overwritten object is ${recovered}`,
+    );
+  }
+  if (bucket.retentionLocked) {
+    notes.push(
+      'the retention policy is locked: it can never be shortened or removed, and the bucket cannot be deleted before every object is past it',
     );
   }
   const days = bucket.rules.flatMap((rule) => [
@@ -178,5 +214,6 @@ export function gcsLifecycle(resources: readonly RenderedResource[]): StoreLifec
     notes,
     days: [...days, bucket.softDeleteDays],
     copyDays: [Math.max(0, ...copyDays) + bucket.softDeleteDays],
+    ...(lockDays > 0 ? { lockDays } : {}),
   };
 }

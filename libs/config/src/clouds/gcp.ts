@@ -11,7 +11,7 @@ import {
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
-import type { Environment, RetentionSpec, StoreSpec } from '../spec';
+import type { Environment, RetentionLockSpec, RetentionSpec, StoreSpec } from '../spec';
 
 /** What the GCP rules need from outside the `checkpoints:` namespace. */
 export interface GcpProviderSettings {
@@ -57,7 +57,7 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
       if (store.tier === 'high-throughput') {
         if (store.zone !== undefined) checkCacheZone(store.zone, region, report);
         checkNoVersioningOptions(raw, report);
-      } else if (store.retention.noncurrentExpireDays === 0) {
+      } else if (store.retention.noncurrentExpireDays === 0 && store.recovery.retentionLock === undefined) {
         report(
           'retention.noncurrentExpireDays',
           0,
@@ -86,6 +86,9 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
         checkPublicRange(cidr, `network.cidrs[${index}]`, report),
       );
       checkRecovery(store, region, report);
+      if (store.recovery.retentionLock !== undefined) {
+        checkRetentionLock(store, store.recovery.retentionLock, raw, report);
+      }
     },
   };
 }
@@ -361,10 +364,10 @@ function checkPublicRange(cidr: string, path: string, report: Report): void {
 /**
  * A replica region makes the bucket a configurable dual-region (both regions of one continent group);
  * turbo replication exists only on dual-regions. The high-throughput tier stays regional, next to the
- * accelerators and its Anywhere Cache. GCS has no retention lock scoped to a prefix, so none is offered.
+ * accelerators and its Anywhere Cache.
  */
 function checkRecovery(store: StoreSpec, region: string | undefined, report: Report): void {
-  const { replicaRegion, turboReplication, retentionLock } = store.recovery;
+  const { replicaRegion, turboReplication } = store.recovery;
   if (replicaRegion !== undefined) {
     if (store.tier === 'high-throughput') {
       report(
@@ -395,13 +398,75 @@ function checkRecovery(store: StoreSpec, region: string | undefined, report: Rep
       'applies to a dual-region bucket only: set recovery.replicaRegion as well, or remove turboReplication',
     );
   }
-  if (retentionLock !== undefined) {
+}
+
+/**
+ * A whole-store retention lock is the bucket's retention policy, never locked
+ * (https://cloud.google.com/storage/docs/bucket-lock: "objects in the bucket can only be deleted or replaced
+ * once their age is greater than the retention period"; the Storage JSON API's Bucket.retentionPolicy: "Any
+ * attempt to overwrite or delete objects younger than the retention period will result in a
+ * PERMISSION_DENIED error"). What it cannot be combined with is refused, with the reason:
+ * - a prefix: the policy covers every object of the bucket, and Object Retention Lock is set object by
+ *   object by the request that writes it (https://cloud.google.com/storage/docs/object-lock), so no bucket
+ *   setting locks one prefix;
+ * - the high-throughput tier: its hierarchical namespace exists for the renames and overwrites of a
+ *   running job, which a retention policy refuses, and Bucket Lock is not among the features the
+ *   documentation available here confirms for hierarchical-namespace buckets (docs/gcp.md, "Retention lock");
+ * - previous versions: Cloud Storage does not allow Object Versioning on a bucket with a retention policy
+ *   (https://cloud.google.com/storage/docs/bucket-lock; google/exposure-notifications-verification-server#877
+ *   "Retention policy and versioning are mutually exclusive"), so a locked bucket is unversioned and there
+ *   is nothing noncurrent to keep;
+ * - an expiry or a job's overwrites inside the lock, which the policy would refuse.
+ */
+function checkRetentionLock(store: StoreSpec, lock: RetentionLockSpec, raw: RawStore, report: Report): void {
+  const lockDays = `recovery.retentionLock: { days: ${lock.days} } (docs/gcp.md, "Retention lock")`;
+  if (lock.prefix !== undefined) {
+    report(
+      'recovery.retentionLock.prefix',
+      lock.prefix,
+      'is refused on Cloud Storage: a bucket retention policy locks every object of the bucket (latest.pt and the runs a job deletes included), ' +
+        'and Object Retention Lock is set object by object by the request that writes it, so no bucket setting can lock one prefix; ' +
+        `omit prefix and lock a store of its own that holds the released checkpoints: ${lockDays}`,
+    );
+  }
+  if (store.tier === 'high-throughput') {
     report(
       'recovery.retentionLock',
-      retentionLock,
-      'is not offered on Cloud Storage: a bucket retention policy locks every object of the bucket (latest.pt and the runs the job deletes included), ' +
-        'and Object Retention Lock is set object by object by the request that writes it, so no bucket setting can lock one prefix; ' +
-        'remove it (docs/gcp.md, "Retention lock")',
+      lock,
+      'is not offered on tier high-throughput: its hierarchical-namespace bucket is for the folder renames and overwrites of a running job, ' +
+        'which a retention policy refuses, and the documentation available here does not confirm a retention policy on such a bucket; ' +
+        `keep the released checkpoints in a standard store with ${lockDays}`,
+    );
+    return;
+  }
+  for (const key of ['keepNoncurrentVersions', 'noncurrentExpireDays'] as const) {
+    const value = raw.retention?.[key];
+    if (value !== undefined && value !== 0) {
+      report(
+        `retention.${key}`,
+        value,
+        'a store with recovery.retentionLock gets a bucket retention policy, and Cloud Storage does not allow Object Versioning on a bucket with one, ' +
+          `so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 ` +
+          `(the lock keeps every checkpoint ${lock.days} days; after that soft delete keeps a deleted one retention.softDeleteDays)`,
+      );
+    }
+  }
+  const { expireAfterDays } = store.retention;
+  if (expireAfterDays > 0 && expireAfterDays <= lock.days) {
+    report(
+      'retention.expireAfterDays',
+      expireAfterDays,
+      `expires checkpoints inside the ${lock.days}-day retention lock, which refuses the lifecycle delete until the lock ends; ` +
+        `set expireAfterDays to 0 (never) or above ${lock.days}`,
+    );
+  }
+  const overwrites = raw.workload?.latestOverwriteHours;
+  if (overwrites !== undefined && overwrites > 0) {
+    report(
+      'workload.latestOverwriteHours',
+      overwrites,
+      `a job cannot overwrite latest.pt in a locked store: the retention policy refuses every overwrite of an object younger than ${lock.days} days; ` +
+        'set latestOverwriteHours to 0 (released checkpoints are written once, each under a new key) and keep latest.pt in an unlocked store',
     );
   }
 }

@@ -4,11 +4,18 @@ import { gcpGcsVersioning } from './gcp-gcs-versioning';
 import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
 
 describe('gcp-gcs-versioning', () => {
-  it('passes a versioned bucket and a hierarchical-namespace bucket without versions', async () => {
+  it('passes a versioned bucket, a hierarchical-namespace bucket and a bucket with a retention policy, without versions', async () => {
     expect(
       await violationsOf(gcpGcsVersioning, [
         { type: BUCKET, props: versionedBucket() },
         { type: BUCKET, props: hierarchicalBucket() },
+        {
+          type: BUCKET,
+          props: versionedBucket({
+            versioning: { enabled: false },
+            retentionPolicy: { retentionPeriod: '31536000', isLocked: false },
+          }),
+        },
       ]),
     ).toEqual([]);
   });
@@ -17,6 +24,11 @@ describe('gcp-gcs-versioning', () => {
     [
       'versioning off',
       { versioning: { enabled: false } },
+      'versioning.enabled is false; must be true on a bucket without a hierarchical namespace',
+    ],
+    [
+      'versioning off beside a retention policy of 0 seconds',
+      { versioning: { enabled: false }, retentionPolicy: { retentionPeriod: '0' } },
       'versioning.enabled is false; must be true on a bucket without a hierarchical namespace',
     ],
     [

@@ -10,6 +10,7 @@ import { gcpGcsNoForceDestroy } from './gcp-gcs-no-force-destroy';
 import { gcpGcsNoHmacKeys } from './gcp-gcs-no-hmac-keys';
 import { gcpGcsNoLegacyAcls } from './gcp-gcs-no-legacy-acls';
 import { gcpGcsPublicAccessPrevention } from './gcp-gcs-public-access-prevention';
+import { gcpGcsRetentionLock } from './gcp-gcs-retention-lock';
 import { gcpGcsSoftDelete } from './gcp-gcs-soft-delete';
 import { gcpGcsUniformBucketLevelAccess } from './gcp-gcs-uniform-bucket-level-access';
 import { gcpGcsVersioning } from './gcp-gcs-versioning';
@@ -39,5 +40,6 @@ export const gcpPolicies: SourcedPolicy[] = [
   gcpGcsBucketObjectRoles,
   gcpGcsIpFilter,
   gcpGcsDataAccessAudit,
+  gcpGcsRetentionLock,
   gcpKmsKeyProtection,
 ];
