@@ -86,6 +86,13 @@ export function azureDeployActions(environment: string): string[] {
     'Microsoft.Resources/subscriptions/resourceGroups/read',
     'Microsoft.Storage/storageAccounts/blobServices/containers/read',
     'Microsoft.Storage/storageAccounts/blobServices/containers/write',
+    // The retention lock of a store: CI creates the unlocked time-based policy and changes its days; it never
+    // lifts it (immutabilityPolicies/delete) nor makes it irreversible (immutabilityPolicies/lock/action), in
+    // any environment: the policy is retained, so no deploy deletes it, and lifting or locking is an
+    // administrator's decision (docs/azure.md, "Retention lock";
+    // https://learn.microsoft.com/azure/role-based-access-control/permissions/storage#microsoftstorage).
+    'Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/read',
+    'Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/write',
     'Microsoft.Storage/storageAccounts/blobServices/read',
     'Microsoft.Storage/storageAccounts/blobServices/write',
     'Microsoft.Storage/storageAccounts/managementPolicies/delete',

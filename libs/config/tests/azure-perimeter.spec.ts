@@ -220,13 +220,45 @@ describe('azure recovery keys', () => {
     expect(paths(issues)).toEqual(['checkpoints:stores[0].recovery.readableReplica']);
   });
 
-  it('refuses a retention lock: ADLS Gen2 immutability policies are container-wide, not per prefix', () => {
-    const lock = { prefix: 'releases/', days: 365 };
-    const issues = issuesOf({ recovery: { retentionLock: lock } });
+  it('takes a lock of the whole store on the standard tier, and hands it to the store component', () => {
+    expect(load({ recovery: { retentionLock: { days: 365 } } })[0]?.recovery.retentionLock).toEqual({
+      days: 365,
+    });
+  });
+
+  it('refuses a lock of a prefix: ADLS Gen2 immutability policies are container-wide, and says what to do instead', () => {
+    const issues = issuesOf({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].recovery.retentionLock.prefix', 'releases/'],
+    ]);
+    expect(issues[0]?.message).toContain('container-level only');
+    expect(issues[0]?.message).toContain('Omit prefix and lock a store of its own');
+    expect(issues[0]?.message).toContain('recovery.retentionLock: { days: 365 }');
+  });
+
+  it('refuses a lock on the premium tier: no access tiers, and lifecycle deletes do not act on locked blobs', () => {
+    const lock = { days: 30 };
+    const issues = issuesOf({
+      tier: 'high-throughput',
+      retention: { expireAfterDays: 60 },
+      recovery: { retentionLock: lock },
+    });
     expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
       ['checkpoints:stores[0].recovery.retentionLock', lock],
     ]);
-    expect(issues[0]?.message).toContain('container-level only');
+    expect(issues[0]?.message).toContain("tier 'high-throughput'");
+    expect(issues[0]?.message).toContain('lifecycle-management-overview');
+  });
+
+  it('refuses an expiry beside a lock: the lifecycle delete would never act in an immutable container', () => {
+    const issues = issuesOf({
+      retention: { coolAfterDays: 30, expireAfterDays: 400 },
+      recovery: { retentionLock: { days: 365 } },
+    });
+    expect(issues.map((issue) => [issue.path, issue.value])).toEqual([
+      ['checkpoints:stores[0].retention.expireAfterDays', 400],
+    ]);
+    expect(issues[0]?.message).toContain('Set 0 (never)');
   });
 
   const replica = (replicaRegion: string) => load({ recovery: { replicaRegion } });

@@ -14,6 +14,7 @@ import { applyLifecycle, createAccount, createFilesystem, enableSoftDelete } fro
 import { customerManagedKey, keyLogicalName, microsoftManagedKeys } from './encryption';
 import { createStoreIdentities, grantFilesystemAccess } from './identities';
 import { auditStore } from './audit';
+import { lockFilesystem } from './immutability';
 import { lockAgainstDeletion } from './locks';
 import { createPrivateEndpoints } from './network';
 import { names } from '@checkpoints/naming';
@@ -77,6 +78,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const keys = store.encryption === 'customer-managed' ? customerManagedKey(scope) : microsoftManagedKeys();
     const account = createAccount(scope, keys);
     const filesystem = createFilesystem(scope, account, enableSoftDelete(scope, account));
+    lockFilesystem(scope, account, filesystem);
     applyLifecycle(scope, account);
     grantFilesystemAccess(scope, filesystem, identities);
     createPrivateEndpoints(scope, account, names.storageAccount(scope.names));

@@ -188,6 +188,30 @@ function locksOf(resources: readonly RenderedResource[]): Lock[] {
   });
 }
 
+/**
+ * A container time-based immutability policy (the retention lock): "A container with a container-level WORM
+ * policy set must be empty before the container can be deleted", and its blobs cannot be deleted while the
+ * policy is in effect (https://learn.microsoft.com/azure/storage/blobs/immutable-container-level-worm-policies#deletion),
+ * so deleting the filesystem takes lifting the unlocked policy first, `immutabilityPolicies/delete` ("you can
+ * also delete an unlocked policy", https://learn.microsoft.com/azure/storage/blobs/immutable-time-based-retention-policy-overview).
+ * It does not guard the account: "Unlocked policies don't provide delete protection" (same CLW page, account
+ * protection); the account's CanNotDelete lock does.
+ */
+const POLICY_REFUSES = 'Microsoft.Storage/storageAccounts/blobServices/containers/delete';
+const POLICY_DELETE = 'Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/delete';
+
+function immutabilityPolicyOf(
+  resources: readonly RenderedResource[],
+  container: string,
+): RenderedResource | undefined {
+  return resources.find(
+    (r) =>
+      r.type === 'azure-native:storage:BlobContainerImmutabilityPolicy' &&
+      stringInput(r, 'containerName') === container &&
+      typeof r.inputs['immutabilityPeriodSinceCreationInDays'] === 'number',
+  );
+}
+
 /** A federated credential lets an outside token act as the identity. https://learn.microsoft.com/en-us/entra/workload-id/workload-identity-federation */
 const ADD_FEDERATED_CREDENTIAL =
   'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
@@ -207,6 +231,9 @@ export async function azureStoreAccess({
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
   const ids = resourceIds(target);
   const locks = locksOf(everything);
+  const retentionLock = immutabilityPolicyOf(store.resources, target.container)
+    ? `${ids.container}/immutabilityPolicies/default`
+    : undefined;
   const principals = principalsOf(target, assignments, bootstrap?.resources ?? []);
   const grants: AccessGrant[] = [];
   const grantOf = (
@@ -233,6 +260,15 @@ export async function azureStoreAccess({
       if (!resource) continue;
       const a = grantOf(principal.id, resource, action, data);
       if (!a) continue;
+      if (action === POLICY_REFUSES && retentionLock !== undefined) {
+        const lift = grantOf(principal.id, retentionLock, POLICY_DELETE);
+        if (!lift) continue;
+        add(
+          operation,
+          `${because(a, action)}, once it lifts the retention lock ${retentionLock} (${because(lift, POLICY_DELETE)})`,
+        );
+        continue;
+      }
       const lock = LOCK_REFUSES.includes(action) ? locks.find((l) => under(resource, l.scope)) : undefined;
       if (lock === undefined) {
         add(operation, because(a, action));

@@ -19,7 +19,12 @@ import {
 } from './model';
 
 export * from './model';
-export { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from './azure';
+export {
+  allows as azureRoleAllows,
+  CHECKPOINT_WRITER_ROLE,
+  checkpointWriterRoleGuid,
+  roleDefinitionsOf as azureRoleDefinitionsOf,
+} from './azure';
 export {
   allowed as awsRequestAllowed,
   awsStoreAccess,

@@ -62,6 +62,14 @@ export const azureChangeRules: CloudChangeRules = {
       holds: 'data',
       replacedBy: resourceId('resourceGroupName', 'accountName', 'containerName'),
     },
+    // The retention lock of a filesystem: kept like the settings that keep the data safe (a released lock is
+    // still on the filesystem; a deleted one would leave the checkpoints deletable).
+    'azure-native:storage:BlobContainerImmutabilityPolicy': {
+      holds: 'safety',
+      holdsSource:
+        'https://learn.microsoft.com/azure/storage/blobs/immutable-time-based-retention-policy-overview: while the policy is in effect, blobs can be created and read, but not modified or deleted',
+      replacedBy: resourceId('resourceGroupName', 'accountName', 'containerName', 'immutabilityPolicyName'),
+    },
     'azure-native:storage:BlobServiceProperties': {
       holds: 'safety',
       replacedBy: resourceId('resourceGroupName', 'accountName', 'blobServicesName'),

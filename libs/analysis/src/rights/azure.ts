@@ -45,6 +45,19 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['Microsoft.Storage/storageAccounts/blobServices/containers/read'],
     source: `${OPS}/storage#microsoftstorage`,
   },
+  // The retention lock (a container's time-based immutability policy): a PUT creates it or changes its days
+  // while unlocked, a DELETE lifts an unlocked one; locking (POST .../lock) and extending a locked one are
+  // their own actions, immutabilityPolicies/lock/action and /extend/action, which no deploy calls
+  // (https://learn.microsoft.com/azure/role-based-access-control/permissions/storage#microsoftstorage:
+  // "Put blob container immutability policy", "Delete blob container immutability policy", "Lock blob
+  // container immutability policy"). The resource is retained, so no deploy needs the delete.
+  'azure-native:storage:BlobContainerImmutabilityPolicy': {
+    create: ['Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/write'],
+    update: ['Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/write'],
+    delete: ['Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/delete'],
+    read: ['Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/read'],
+    source: `${OPS}/storage#microsoftstorage`,
+  },
   'azure-native:keyvault:Vault': {
     create: ['Microsoft.KeyVault/vaults/write'],
     update: ['Microsoft.KeyVault/vaults/write'],
@@ -252,6 +265,8 @@ function resourceId(resource: RenderedResource, subscription: string): string | 
       return `${account}/managementPolicies/default`;
     case 'azure-native:storage:BlobContainer':
       return `${account}/blobServices/default/containers/${stringInput(resource, 'containerName') ?? ''}`;
+    case 'azure-native:storage:BlobContainerImmutabilityPolicy':
+      return `${account}/blobServices/default/containers/${stringInput(resource, 'containerName') ?? ''}/immutabilityPolicies/${stringInput(resource, 'immutabilityPolicyName') ?? 'default'}`;
     case 'azure-native:keyvault:Vault':
       return `${rg}/providers/Microsoft.KeyVault/vaults/${stringInput(resource, 'vaultName') ?? resource.name}`;
     case 'azure-native:keyvault:Key':

@@ -18,6 +18,8 @@ const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
 const FILESYSTEM = `${ACCOUNT}/blobServices/default/containers/checkpoints`;
 const DELETER = '44444444-4444-4444-8444-444444444444';
 const LOCKS_SOURCE = 'https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources';
+const CONTAINER_WORM =
+  'https://learn.microsoft.com/azure/storage/blobs/immutable-container-level-worm-policies';
 const deleter = (...actions: string[]) => ({ guid: DELETER, actions, dataActions: [], notDataActions: [] });
 const BLOB_CONTRIBUTOR_SOURCE =
   'https://learn.microsoft.com/en-us/azure/role-based-access-control/built-in-roles/storage#storage-blob-data-contributor';
@@ -31,6 +33,8 @@ interface Row {
   customRole?: { guid: string; actions?: string[]; dataActions: string[]; notDataActions: string[] };
   /** A management lock in the store's render. */
   lock?: { scope: string; level: string };
+  /** Days of a time-based immutability policy on the filesystem (the retention lock). */
+  retentionLockDays?: number;
   operation: Operation;
   expected: boolean;
 }
@@ -159,6 +163,36 @@ const rows: Row[] = [
     operation: 'delete-store',
     expected: true,
   },
+  {
+    rule: 'a container with a container-level WORM policy must be empty before it can be deleted, and its blobs cannot be deleted under the policy',
+    source: `${CONTAINER_WORM}#deletion`,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/blobServices/containers/delete'),
+    retentionLockDays: 365,
+    operation: 'delete-store',
+    expected: false,
+  },
+  {
+    rule: 'whoever may delete the unlocked policy (immutabilityPolicies/delete) can then delete the filesystem',
+    source: 'https://learn.microsoft.com/azure/storage/blobs/immutable-time-based-retention-policy-overview',
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter(
+      'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
+      'Microsoft.Storage/storageAccounts/blobServices/containers/immutabilityPolicies/delete',
+    ),
+    retentionLockDays: 365,
+    operation: 'delete-store',
+    expected: true,
+  },
+  {
+    rule: 'an unlocked policy does not protect the account from deletion',
+    source: CONTAINER_WORM,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.Storage/storageAccounts/delete'),
+    retentionLockDays: 365,
+    operation: 'delete-store',
+    expected: true,
+  },
 ];
 
 function renders(row: Row) {
@@ -184,6 +218,17 @@ function renders(row: Row) {
             scope: row.lock.scope,
             level: row.lock.level,
             lockName: 'checkpoints-do-not-delete',
+          }),
+        ]
+      : []),
+    ...(row.retentionLockDays
+      ? [
+          resource('azure-native:storage:BlobContainerImmutabilityPolicy', 'ckpt', {
+            accountName: 'ckptacct',
+            containerName: 'checkpoints',
+            resourceGroupName: 'rg-prod',
+            immutabilityPolicyName: 'default',
+            immutabilityPeriodSinceCreationInDays: row.retentionLockDays,
           }),
         ]
       : []),

@@ -222,10 +222,9 @@ export function azurePrivateDnsIssues(stores: readonly StoreSpec[], environment:
 /**
  * Geo-redundancy on Azure is the account's SKU: GZRS copies to the primary region's pair, the only
  * secondary Azure offers (facts/azure.ts), and premium block blob accounts have no geo-redundant SKU.
- * Immutability policies apply to a whole container, so a lock of a prefix cannot be expressed.
  */
 function checkRecovery(store: StoreSpec, report: Report): void {
-  const { replicaRegion, readableReplica, retentionLock } = store.recovery;
+  const { replicaRegion, readableReplica } = store.recovery;
   if (replicaRegion !== undefined && store.tier === 'high-throughput') {
     report(
       'recovery.replicaRegion',
@@ -241,13 +240,52 @@ function checkRecovery(store: StoreSpec, report: Report): void {
       'needs recovery.replicaRegion: a readable copy (RA-GZRS) is the geo-redundant copy; set replicaRegion to the pair of azure-native:location or remove readableReplica',
     );
   }
-  if (retentionLock !== undefined) {
+  checkRetentionLock(store, report);
+}
+
+const CONTAINER_WORM =
+  'https://learn.microsoft.com/azure/storage/blobs/immutable-container-level-worm-policies';
+const LIFECYCLE_LIMITS =
+  'https://learn.microsoft.com/azure/storage/blobs/lifecycle-management-overview#known-issues-and-limitations';
+
+/**
+ * `recovery.retentionLock: { days }` is a time-based immutability policy on the store's filesystem, left
+ * unlocked (stacks/azure-adls/src/immutability.ts). What Azure allows, and where the spec cannot be honoured:
+ * - Container-level WORM is "supported for general-purpose v2, premium block blob" accounts and "for
+ *   hierarchical namespace accounts" (CONTAINER_WORM), but only for a whole container: version-level
+ *   policies, the only ones below a container, "are not yet supported in accounts that have a hierarchical
+ *   namespace" (https://learn.microsoft.com/azure/storage/blobs/immutable-storage-overview). So no prefix.
+ * - "The delete action of a lifecycle management policy won't work with any blob in an immutable
+ *   container" (LIFECYCLE_LIMITS): an expiry rule would never expire a locked checkpoint, and premium block
+ *   blob accounts have no access tiers to move them to either, so a locked high-throughput store would have
+ *   no lifecycle rule that does anything, which the baseline requires (checkLifecycleNotEmpty).
+ */
+function checkRetentionLock(store: StoreSpec, report: Report): void {
+  const lock = store.recovery.retentionLock;
+  if (lock === undefined) return;
+  if (lock.prefix !== undefined) {
+    report(
+      'recovery.retentionLock.prefix',
+      lock.prefix,
+      `is not available on Azure: immutability policies of ADLS Gen2 (hierarchical namespace) accounts are container-level only (${CONTAINER_WORM}; ` +
+        'version-level policies, the only ones scoped below a container, are not supported with a hierarchical namespace), so a lock covers the whole filesystem. ' +
+        `Omit prefix and lock a store of its own that holds the released checkpoints: recovery.retentionLock: { days: ${lock.days} } (docs/azure.md, "Retention lock")`,
+    );
+  }
+  if (store.tier === 'high-throughput') {
     report(
       'recovery.retentionLock',
-      retentionLock,
-      'is not available on Azure for a prefix: immutability policies of ADLS Gen2 (hierarchical namespace) accounts are container-level only ' +
-        '(https://learn.microsoft.com/azure/storage/blobs/immutable-container-level-worm-policies; version-level policies need blob versioning, which hierarchical namespace rules out), ' +
-        'so a lock on the store would lock every checkpoint, not only released ones. Keep released checkpoints in a store of their own and remove retentionLock (docs/azure.md, "Retention lock")',
+      lock,
+      "cannot apply to tier 'high-throughput': premium block blob accounts take container immutability policies, but they have no access tiers, " +
+        `and a lifecycle delete does not act on blobs in an immutable container (${LIFECYCLE_LIMITS}), so the account could have no lifecycle rule that does anything (the baseline requires one). ` +
+        'Keep released checkpoints, written once and read rarely, in a store of tier standard with retention.coolAfterDays',
+    );
+  } else if (store.retention.expireAfterDays > 0) {
+    report(
+      'retention.expireAfterDays',
+      store.retention.expireAfterDays,
+      `cannot apply beside recovery.retentionLock: a lifecycle delete does not act on blobs in an immutable container (${LIFECYCLE_LIMITS}), so the rule would never expire a checkpoint. ` +
+        'Set 0 (never) and tier with retention.coolAfterDays; delete released checkpoints deliberately once their lock has ended',
     );
   }
 }

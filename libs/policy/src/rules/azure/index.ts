@@ -9,6 +9,7 @@ import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
 import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';
 import { azureStorageHierarchicalNamespace } from './azure-storage-hierarchical-namespace';
+import { azureStorageImmutabilityUnlocked } from './azure-storage-immutability-unlocked';
 import { azureStorageInfrastructureEncryption } from './azure-storage-infrastructure-encryption';
 import { azureStorageLifecyclePolicy } from './azure-storage-lifecycle-policy';
 import { azureStorageNoCrossTenantReplication } from './azure-storage-no-cross-tenant-replication';
@@ -33,6 +34,7 @@ export const azurePolicies: SourcedPolicy[] = [
   azureStorageNetworkPerimeter,
   azureStoragePrivateEndpointDns,
   azureDeletionLock,
+  azureStorageImmutabilityUnlocked,
   azureKeyvaultKeyRotation,
   azureRbacLeastPrivilege,
   azureRbacStoreDataPlaneRoles,

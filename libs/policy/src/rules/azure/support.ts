@@ -14,6 +14,7 @@ export const T = {
   blobContainer: 'azure-native:storage:BlobContainer',
   blobServiceProperties: 'azure-native:storage:BlobServiceProperties',
   managementPolicy: 'azure-native:storage:ManagementPolicy',
+  immutabilityPolicy: 'azure-native:storage:BlobContainerImmutabilityPolicy',
   vault: 'azure-native:keyvault:Vault',
   roleAssignment: 'azure-native:authorization:RoleAssignment',
   key: 'azure-native:keyvault:Key',
