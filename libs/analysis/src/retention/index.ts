@@ -252,7 +252,7 @@ export function simulateStore(
   }
   const lockNotes = refuses.map(
     (request) =>
-      `the retention lock refuses a job's ${request} of a checkpoint younger than ${lifecycle.lockDays} days: it stays live`,
+      `the ${lifecycle.lockDays}-day retention lock refused a job's ${request} of a locked checkpoint in the replay: the checkpoint stays as it was (docs/${store.cloud}.md, "Retention lock", says for how long)`,
   );
   const hourly = hourlyCopies(lifecycle);
   if (hourly === null) {
