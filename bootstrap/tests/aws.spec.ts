@@ -91,6 +91,12 @@ const CI_GUARDS = [
     Action: ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'],
     Resource: ['*'],
   },
+  {
+    Sid: 'NeverBypassRetentionLocks',
+    Effect: 'Deny',
+    Action: ['s3:BypassGovernanceRetention'],
+    Resource: ['*'],
+  },
 ];
 
 describe('AWS CI identities', () => {
@@ -265,6 +271,7 @@ describe('AWS CI identities', () => {
             's3:GetReplicationConfiguration',
             's3:ListBucket',
             's3:ListTagsForResource',
+            's3:PutBucketObjectLockConfiguration',
             's3:PutBucketOwnershipControls',
             's3:PutBucketPolicy',
             's3:PutBucketPublicAccessBlock',
@@ -822,5 +829,52 @@ describe('deploy identities pass replication roles to S3 and nothing else (judge
         resource: roleArn(names.iamRole(store, 'replication')),
       }),
     ).toBeUndefined();
+  });
+});
+
+describe("deploy identities set a store's retention lock and can never lift or bypass it (judged by iam-simulate)", () => {
+  const context: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: 'llm-releases' };
+  const bucket = `arn:aws:s3:::${names.s3Bucket(context)}`;
+  const locked = `${bucket}/releases/llm-7b/model.safetensors`;
+  const ci = (role: string, policy: unknown): AwsPrincipal => ({
+    principal: { id: role, label: role, kind: role === 'preview' ? 'ci-preview' : 'ci-deploy' },
+    arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-${role}`,
+    policies: [{ name: 'ci', policy: policy as AnalysisPolicyDocument }],
+  });
+  const roles = [
+    ci('preview', previewPolicy(ACCOUNT, ENVIRONMENTS)),
+    ...ENVIRONMENTS.map((environment) => ci(`deploy-${environment}`, deployPolicy(ACCOUNT, environment))),
+  ];
+  const prod = roles.find((role) => role.principal.id === 'deploy-prod')!;
+
+  it("prod deploy creates, updates and refreshes the lock configuration of its stack's buckets", async () => {
+    for (const action of ['s3:PutBucketObjectLockConfiguration', 's3:GetBucketObjectLockConfiguration']) {
+      expect([action, await awsRequestAllowed(prod, { action, resource: bucket })]).toEqual([
+        action,
+        expect.any(String),
+      ]);
+    }
+  });
+
+  it.each([
+    ['s3:BypassGovernanceRetention', locked],
+    ['s3:PutObjectRetention', locked],
+    ['s3:PutObjectLegalHold', locked],
+    ['s3:DeleteObjectVersion', locked],
+  ])('no CI role is allowed %s on a locked version', async (action, resource) => {
+    for (const role of roles) {
+      expect([role.principal.id, await awsRequestAllowed(role, { action, resource })]).toEqual([
+        role.principal.id,
+        undefined,
+      ]);
+    }
+  });
+
+  it("preview cannot change a lock, and no deploy role can change another environment's", async () => {
+    const put = (role: AwsPrincipal, on: string) =>
+      awsRequestAllowed(role, { action: 's3:PutBucketObjectLockConfiguration', resource: on });
+    expect(await put(roles[0]!, bucket)).toBeUndefined();
+    const devBucket = `arn:aws:s3:::${names.s3Bucket({ ...context, stack: 'dev' })}`;
+    expect(await put(prod, devBucket)).toBeUndefined();
   });
 });

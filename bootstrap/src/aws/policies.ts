@@ -170,8 +170,8 @@ const BUCKET_READS = [
 
 /**
  * The bucket writes of the resources the AWS stack declares, by the API calls the Pulumi AWS provider
- * makes for them, and nothing else: no ACL, website, CORS, notification, logging, request payment,
- * accelerate or object lock configuration. Deleting a setting is authorised as its Put.
+ * makes for them, and nothing else: no ACL, website, CORS, notification, logging, request payment or
+ * accelerate configuration. Deleting a setting is authorised as its Put.
  */
 const BUCKET_WRITES = [
   // Bucket: CreateBucket carries the tags, which S3 authorises as TagResource as well; tag changes go
@@ -196,6 +196,10 @@ const BUCKET_WRITES = [
   's3:DeleteBucketPolicy',
   // BucketReplicationConfig (Put/DeleteBucketReplication): S3 copies a store into its replica.
   's3:PutReplicationConfiguration',
+  // BucketObjectLockConfiguration (PutObjectLockConfiguration), the retention lock of a store
+  // (recovery.retentionLock): it enables Object Lock and sets the default retention of new versions. It
+  // cannot unlock a version already written: that takes s3:BypassGovernanceRetention, which CI never holds.
+  's3:PutBucketObjectLockConfiguration',
 ];
 
 const DIRECTORY_BUCKET_READS = [
@@ -293,12 +297,17 @@ const CI_NEVER = {
     'kms:ReEncrypt*',
   ],
   actAs: ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'],
+  // Deleting a version a retention lock holds, or shortening its lock, in GOVERNANCE mode takes this
+  // permission (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-bypass);
+  // s3:PutObjectRetention and s3:PutObjectLegalHold fall under s3:PutObject* above.
+  lockBypass: ['s3:BypassGovernanceRetention'],
 };
 
 function ciGuards(): PolicyStatement[] {
   return [
     deny('NeverTouchCheckpointData', CI_NEVER.data, ['*']),
     deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
+    deny('NeverBypassRetentionLocks', CI_NEVER.lockBypass, ['*']),
   ];
 }
 

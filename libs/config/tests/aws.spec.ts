@@ -369,12 +369,35 @@ describe('awsRules: network, recovery and audit keys', () => {
     expect(issuesOf([ok])).toEqual([]);
   });
 
-  it('refuses the retention lock, not built on AWS yet, rather than deploying without it', () => {
-    const issues = issuesOf([
-      store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
+  it('accepts a retention lock of a whole standard store, and keeps its days', () => {
+    const spec = loadStackSpec(config([store({ recovery: { retentionLock: { days: 365 } } })]), awsRules);
+    expect(spec.stores[0]?.recovery.retentionLock).toEqual({ days: 365 });
+  });
+
+  it('refuses a lock of a prefix alone, saying to lock a store of released checkpoints instead', () => {
+    const issues = issuesOf([store({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } })]);
+    expect(issues).toEqual([
+      {
+        path: 'checkpoints:stores[0].recovery.retentionLock.prefix',
+        value: 'releases/',
+        message: expect.stringContaining(
+          'Omit prefix and lock a store of its own that holds the released checkpoints: recovery.retentionLock: { days: 365 }',
+        ),
+      },
     ]);
-    expect(issues.map((issue) => [issue.path, issue.message.split(':')[0]])).toEqual([
-      ['checkpoints:stores[0].recovery.retentionLock', 'is not built on AWS yet'],
+    expect(issues[0]?.message).toMatch(/^cannot be locked alone on AWS: .*multipart upload/);
+  });
+
+  it('refuses a retention lock together with a replica, with the reason', () => {
+    const lock = { days: 30 };
+    expect(issuesOf([store({ recovery: { replicaRegion: 'us-west-2', retentionLock: lock } })])).toEqual([
+      {
+        path: 'checkpoints:stores[0].recovery.retentionLock',
+        value: lock,
+        message: expect.stringMatching(
+          /^cannot be combined with recovery\.replicaRegion \(us-west-2\) on AWS yet: .*s3:GetObjectRetention and s3:GetObjectLegalHold/,
+        ),
+      },
     ]);
   });
 
@@ -414,9 +437,9 @@ describe('awsRules: network, recovery and audit keys', () => {
     ],
     [
       'a retention lock on a directory bucket',
-      fast({ recovery: { retentionLock: { prefix: 'releases/', days: 30 } } }),
+      fast({ recovery: { retentionLock: { days: 30 } } }),
       'recovery.retentionLock',
-      { prefix: 'releases/', days: 30 },
+      { days: 30 },
       'S3 directory buckets (tier high-throughput) have no Object Lock; remove recovery.retentionLock, or keep released checkpoints in a standard store that has one',
     ],
     [

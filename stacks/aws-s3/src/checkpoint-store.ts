@@ -8,7 +8,7 @@ import {
   type StoreOutputs,
   type StoreSpec,
 } from '@checkpoints/config';
-import { names } from '@checkpoints/naming';
+import { names, type IdentityPurpose } from '@checkpoints/naming';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import type { AwsStoreTarget } from '@checkpoints/policy';
 import { createDirectoryBucket } from './directory-bucket';
@@ -80,20 +80,24 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const { replicaRegion } = store.recovery;
     // S3 reads the store's objects and writes the replica's as this role, from its own network: both
     // perimeters exempt it by ARN, which its derived name gives before the role exists.
+    const roleArn = (purpose: IdentityPurpose | 'replication') =>
+      pulumi
+        .output(args.accountRootArn)
+        .apply((root) => root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, purpose)}`));
     const replicationRoleArn =
-      store.tier === 'standard' && replicaRegion !== undefined
-        ? pulumi
-            .output(args.accountRootArn)
-            .apply((root) =>
-              root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, 'replication')}`),
-            )
-        : undefined;
+      store.tier === 'standard' && replicaRegion !== undefined ? roleArn('replication') : undefined;
     const perimeter = perimeterOf(
       store,
       args.ciRoleArnPatterns,
       replicationRoleArn ? [replicationRoleArn] : [],
     );
-    const policyInputs: BucketPolicyInputs = { keyArn: key ? key.arn : pulumi.output(undefined), perimeter };
+    // Known by their derived names before the roles exist, as the replication role's is.
+    const storeRoleArns = pulumi.all([roleArn('writer'), roleArn('reader')]);
+    const policyInputs: BucketPolicyInputs = {
+      keyArn: key ? key.arn : pulumi.output(undefined),
+      perimeter,
+      storeRoleArns,
+    };
     const bucket =
       store.tier === 'high-throughput'
         ? createDirectoryBucket(scope, key, policyInputs)
@@ -117,6 +121,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
           accountId: pulumi.output(args.accountRootArn).apply((root) => root.split(':')[4] ?? ''),
           roleBoundaryArn: args.roleBoundaryArn,
           perimeter,
+          storeRoleArns,
         },
         { parent: this },
       );

@@ -10,6 +10,7 @@ import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
 import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/policy';
 import { defaultEncryptionRule } from './encryption';
+import { createRetentionLock, retentionLockStatements } from './retention-lock';
 import {
   dataProtection,
   SAFETY_SETTING,
@@ -29,7 +30,8 @@ export interface BucketPlacement {
 
 /**
  * The standard tier: a versioned general purpose bucket, private to its account, encrypted by default,
- * reachable over TLS 1.2+ only, with the store's retention as its lifecycle. A replica bucket is built the
+ * reachable over TLS 1.2+ only, with the store's retention as its lifecycle and, when the store states one, its
+ * retention lock (retention-lock.ts). A replica bucket is built the
  * same way, in its own region with its own key.
  */
 export function createGeneralPurposeBucket(
@@ -82,6 +84,7 @@ export function createGeneralPurposeBucket(
     },
     { parent, ...SAFETY_SETTING },
   );
+  createRetentionLock(scope, bucketName, versioning, placement);
   // Noncurrent-version rules only take effect on a versioned bucket.
   new BucketLifecycleConfiguration(
     `${prefix}-lifecycle`,
@@ -94,10 +97,14 @@ export function createGeneralPurposeBucket(
       ...inRegion,
       bucket: bucketName,
       policy: pulumi
-        .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter])
-        .apply(([bucketArn, keyArn, perimeter]) =>
-          JSON.stringify(s3BucketPolicy({ bucketArn, keyArn, ...(perimeter ? { perimeter } : {}) })),
-        ),
+        .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter, policyInputs.storeRoleArns])
+        .apply(([bucketArn, keyArn, perimeter, storeRoleArns]) => {
+          const policy = s3BucketPolicy({ bucketArn, keyArn, ...(perimeter ? { perimeter } : {}) });
+          if (store.recovery.retentionLock !== undefined) {
+            policy.Statement.push(...retentionLockStatements(bucketArn, storeRoleArns));
+          }
+          return JSON.stringify(policy);
+        }),
     },
     // S3 refuses a policy while the public access block is still being written.
     { parent, ...SAFETY_SETTING, dependsOn: [publicAccessBlock, ownership] },

@@ -19,6 +19,7 @@ export interface StoreReplicaArgs {
   roleBoundaryArn: pulumi.Input<string>;
   /** The replica bucket's perimeter: the store's own, with the replication role exempt as S3 acts as it. */
   perimeter: BucketPolicyInputs['perimeter'];
+  storeRoleArns: BucketPolicyInputs['storeRoleArns'];
 }
 
 /**
@@ -40,7 +41,11 @@ export class StoreReplica extends pulumi.ComponentResource {
     const bucket = createGeneralPurposeBucket(
       scope,
       key,
-      { keyArn: key ? key.arn : pulumi.output(undefined), perimeter: args.perimeter },
+      {
+        keyArn: key ? key.arn : pulumi.output(undefined),
+        perimeter: args.perimeter,
+        storeRoleArns: args.storeRoleArns,
+      },
       {
         logicalPrefix: `${store.name}-replica`,
         bucketName: names.s3ReplicaBucket(scope.nameContext),

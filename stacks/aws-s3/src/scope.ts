@@ -34,6 +34,8 @@ export interface BucketPolicyInputs {
   keyArn: pulumi.Output<string | undefined>;
   /** Undefined when the store declares no perimeter (`network: { public: true }`, or none outside prod). */
   perimeter: pulumi.Output<S3Perimeter | undefined>;
+  /** The store's writer and reader roles, which a locked bucket's policy denies changing its lock. */
+  storeRoleArns: pulumi.Output<string[]>;
 }
 
 /** The bucket a store's roles and outputs point at, whichever kind it is. */

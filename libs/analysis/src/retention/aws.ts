@@ -39,6 +39,8 @@ export interface S3Bucket {
   directory: boolean;
   versioned: boolean;
   rules: S3Rule[];
+  /** S3 Object Lock default retention: days every new version is locked after its write; absent: no lock. */
+  lockDays?: number;
 }
 
 /**
@@ -62,10 +64,25 @@ export interface S3Bucket {
  * - Directory buckets have no versioning: a delete or an overwrite removes the object at once, and
  *   expiration deletes it permanently.
  *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-buckets-objects-lifecycle.html
+ * - Object Lock (a default retention of N days, `lockDays`) locks each object version, not the key, until its
+ *   write time plus N days; a lock does not prevent new versions from being created or delete markers from
+ *   being added on top of the object (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock.html),
+ *   so a job's delete (no version ID) adds a delete marker and an overwrite adds a version, both allowed, and the
+ *   version they make noncurrent stays locked. A delete marker takes no retention period
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-delete-markers).
+ * - Lifecycle keeps working on locked objects, delete markers included, but no expiration deletes a locked
+ *   version (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-lifecycle):
+ *   a noncurrent version whose rule is due while it is locked goes on the first pass after its lock ends.
+ * - Deleting a locked version takes s3:BypassGovernanceRetention and the bypass header (GOVERNANCE) or is
+ *   impossible (COMPLIANCE) (object-lock-managing.html#object-lock-managing-bypass); no job deletes versions here.
  */
 export function s3Model(bucket: S3Bucket): LifecycleModel {
   const rules = bucket.rules.filter((rule) => rule.enabled);
   const versioned = bucket.versioned && !bucket.directory;
+  // Object Lock works only on versioned buckets (object-lock.html): an unversioned render locks nothing.
+  const lockHours = versioned ? (bucket.lockDays ?? 0) * HOURS_PER_DAY : 0;
+  const locked = (version: StoredVersion, at: number) =>
+    version.deleteMarker !== true && at < version.writtenAt + lockHours;
   return {
     write(object, version) {
       const current = object.versions[0];
@@ -91,6 +108,8 @@ export function s3Model(bucket: S3Bucket): LifecycleModel {
       const doomed = new Set<StoredVersion>();
       const noncurrent = object.versions.filter((version) => version.noncurrentAt !== undefined);
       noncurrent.forEach((version, newerNoncurrent) => {
+        // A locked version stays whatever the rules say: checked first, as most versions of a locked store are.
+        if (locked(version, at)) return;
         const expired = applying.some(
           (rule) =>
             rule.noncurrentDays !== undefined &&
@@ -135,7 +154,25 @@ export function s3BucketOf(resources: readonly RenderedResource[]): S3Bucket {
     resources,
     'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration',
   ).flatMap((resource) => list(resource.inputs['rules']).map(s3Rule));
-  return { directory, versioned, rules };
+  const lockDays = s3LockDays(resources);
+  return { directory, versioned, rules, ...(lockDays === undefined ? {} : { lockDays }) };
+}
+
+/**
+ * The default retention of the bucket's Object Lock configuration, in days: `days`, or `years` at 365 days (the
+ * shortest a year locks). Both modes lock; which one is allowed is the policy pack's question.
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_DefaultRetention.html ("Days or Years, not both")
+ */
+function s3LockDays(resources: readonly RenderedResource[]): number | undefined {
+  const days = resourcesOfType(
+    resources,
+    'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
+  ).flatMap((resource) => {
+    const retention = record(record(resource.inputs['rule'])['defaultRetention']);
+    if (typeof retention['days'] === 'number') return [retention['days']];
+    return typeof retention['years'] === 'number' ? [retention['years'] * 365] : [];
+  });
+  return days.length === 0 ? undefined : Math.min(...days);
 }
 
 function s3Rule(value: unknown): S3Rule {
@@ -168,12 +205,16 @@ export function s3Lifecycle(resources: readonly RenderedResource[]): StoreLifecy
       ? []
       : ['the bucket is not versioned: a delete or an overwrite cannot be undone'];
   const copyDays = bucket.rules.map((rule) => rule.noncurrentDays ?? 0);
+  // `settings` (the replay cache key) is the whole bucket, its lock included.
   return {
     model: s3Model(bucket),
     settings: JSON.stringify(['aws', bucket]),
     notes,
     days: bucket.rules.flatMap(ruleDays),
     copyDays,
+    ...(bucket.lockDays === undefined || bucket.directory || !bucket.versioned
+      ? {}
+      : { lockDays: bucket.lockDays }),
   };
 }
 

@@ -70,6 +70,13 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     's3:PutLifecycleConfiguration',
     's3:GetLifecycleConfiguration',
   ),
+  // PutObjectLockConfiguration, GetObjectLockConfiguration; deleting the resource puts a configuration without
+  // a default retention (Object Lock itself cannot be turned off:
+  // https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-configure.html).
+  'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration': bucketSetting(
+    's3:PutBucketObjectLockConfiguration',
+    's3:GetBucketObjectLockConfiguration',
+  ),
   'aws:s3/bucketPolicy:BucketPolicy': {
     create: ['s3:PutBucketPolicy'],
     update: ['s3:PutBucketPolicy'],

@@ -12,7 +12,7 @@ import {
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
-import type { RetentionSpec, StoreSpec, Tier } from '../spec';
+import type { RetentionLockSpec, RetentionSpec, StoreSpec, Tier } from '../spec';
 
 /** S3 refuses a lifecycle transition to STANDARD_IA earlier than 30 days after creation. */
 export const S3_MIN_DAYS_BEFORE_INFREQUENT_ACCESS = 30;
@@ -348,13 +348,7 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
     }
     return;
   }
-  if (retentionLock !== undefined) {
-    report(
-      'recovery.retentionLock',
-      retentionLock,
-      'is not built on AWS yet: S3 Object Lock retention is bucket-wide unless each upload asks for it, and the parts of a multipart upload (every checkpoint over 5 GB) cannot, so no bucket policy can require it under a prefix alone (docs/aws.md "Recovery"); remove it for now: the stack would otherwise deploy no lock while the config promised one',
-    );
-  }
+  if (retentionLock !== undefined) checkRetentionLock(retentionLock, replicaRegion, report);
   if (replicaRegion === undefined) return;
   if (!AWS_REGIONS.includes(replicaRegion)) {
     report(
@@ -379,6 +373,42 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
       'recovery.replicaRegion',
       replicaRegion,
       `is in partition ${String(awsPartitionOf(replicaRegion))}, but aws:region ${region} is in ${String(home)}: S3 replicates within a partition only; name a region of ${String(home)}`,
+    );
+  }
+}
+
+/**
+ * `recovery.retentionLock: { days }` on a standard store: S3 Object Lock, GOVERNANCE default retention of that
+ * many days on the store's bucket (docs/aws.md "Retention lock"). Refused, each with its reason:
+ * - `prefix`: a bucket's default retention locks every new object version of the bucket
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObjectLockConfiguration.html: "applied by default
+ *   to every new object placed in the specified bucket"); a lock under a prefix alone would have to be asked for
+ *   per upload and required by a bucket policy, but UploadPart, which every multipart upload (each checkpoint
+ *   over 5 GB) makes, is authorised as s3:PutObject and carries no Object Lock headers
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPart.html), so such a policy would refuse them.
+ * - with `replicaRegion`: S3 replicates Object Lock objects only into a bucket with Object Lock enabled, and its
+ *   replication role then also needs s3:GetObjectRetention and s3:GetObjectLegalHold
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-replication);
+ *   the stack builds neither a locked replica nor those rights yet, and a replica without them would stop
+ *   receiving copies (replication failure DstBucketObjectLockConfigMissing).
+ */
+function checkRetentionLock(
+  lock: RetentionLockSpec,
+  replicaRegion: string | undefined,
+  report: Report,
+): void {
+  if (lock.prefix !== undefined) {
+    report(
+      'recovery.retentionLock.prefix',
+      lock.prefix,
+      `cannot be locked alone on AWS: S3 Object Lock's default retention locks every object of a bucket, and a lock asked for per upload cannot be required under a prefix, since the parts of a multipart upload (every checkpoint over 5 GB) carry no Object Lock headers (docs/aws.md "Retention lock"). Omit prefix and lock a store of its own that holds the released checkpoints: recovery.retentionLock: { days: ${lock.days} }`,
+    );
+  }
+  if (replicaRegion !== undefined) {
+    report(
+      'recovery.retentionLock',
+      lock,
+      `cannot be combined with recovery.replicaRegion (${replicaRegion}) on AWS yet: S3 replicates locked objects only into a replica bucket with Object Lock of its own, with s3:GetObjectRetention and s3:GetObjectLegalHold for the replication role, which the stack does not build (docs/aws.md "Retention lock"); remove one of the two, e.g. lock a store that has no replica`,
     );
   }
 }

@@ -12,6 +12,7 @@ import { awsS3DefaultEncryption } from './aws-s3-default-encryption';
 import { awsS3NoAcls } from './aws-s3-no-acls';
 import { awsS3NetworkPerimeter } from './aws-s3-network-perimeter';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
+import { awsS3ObjectLockGovernance } from './aws-s3-object-lock-governance';
 import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
 import { awsS3ReplicaHardened } from './aws-s3-replica-hardened';
 import { awsS3StoreKeyOnly } from './aws-s3-store-key-only';
@@ -33,6 +34,7 @@ export const awsPolicies: SourcedPolicy[] = [
   awsS3NetworkPerimeter,
   awsS3DataEventsAudited,
   awsS3ReplicaHardened,
+  awsS3ObjectLockGovernance,
   awsIamNoLongLivedCredentials,
   awsIamNoWildcardActions,
   awsIamNoWildcardResources,
