@@ -254,7 +254,13 @@ export function simulateStore(
     (request) =>
       `the ${lifecycle.lockDays}-day retention lock refused a job's ${request} of a locked checkpoint in the replay: the checkpoint stays as it was (docs/${store.cloud}.md, "Retention lock", says for how long)`,
   );
-  const hourly = hourlyCopies(lifecycle);
+  const outlasted = !refuses.includes('overwrite') && lockOutlastsProbe(lifecycle);
+  const hourly = outlasted ? copiesWithin(overwriteRecovery) : hourlyCopies(lifecycle);
+  if (outlasted) {
+    lockNotes.push(
+      `the ${lifecycle.lockDays}-day lock outlasts the ${MAX_HOURLY_DAYS}-day hourly replay: its ${hourly ?? 'unbounded'} copies are the bound the overwrite replay gives (one copy per hour a replaced copy stays, plus the live one)`,
+    );
+  }
   if (hourly === null) {
     broken.push({
       promise: 'bounded-copies',
@@ -395,6 +401,24 @@ function judgeLock(
 function hourlyHorizon(lifecycle: Pick<StoreLifecycle, 'copyDays' | 'lockDays'>): number {
   const longest = Math.max(0, ...lifecycle.copyDays, lifecycle.lockDays ?? 0);
   return Math.min(MAX_HOURLY_DAYS, Math.ceil(longest) + LIFECYCLE_SLACK_DAYS + 14);
+}
+
+/** Whether a lock keeps replaced copies longer than the hourly replay can run (MAX_HOURLY_DAYS). */
+function lockOutlastsProbe(lifecycle: StoreLifecycle): boolean {
+  return (lifecycle.lockDays ?? 0) + LIFECYCLE_SLACK_DAYS + 14 > MAX_HOURLY_DAYS;
+}
+
+/**
+ * The copies of an object overwritten every hour, from the single overwrite's replay: its replaced copy
+ * stayed `replacedHours` after the overwrite, a day after its write. A copy of the hourly object stays no
+ * longer after its own write than that copy did, plus up to a day for where the daily lifecycle pass falls:
+ * its lock counts from its own write, and a rule on noncurrent time (S3 NoncurrentDays, GCS
+ * daysSinceNoncurrentTime) or on newer versions (NewerNoncurrentVersions, numNewerVersions) acts no later
+ * when it is replaced sooner and more copies follow it. So one copy per hour of that, plus the live one.
+ */
+function copiesWithin(replacedHours: number): number | null {
+  if (!Number.isFinite(replacedHours)) return null;
+  return Math.ceil(CHANGE - FIRST_WRITE + replacedHours + HOURS_PER_DAY) + 1;
 }
 
 /** Stored copies of an object overwritten every hour: the weekly peak, once it stops growing. */

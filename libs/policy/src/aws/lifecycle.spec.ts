@@ -1,5 +1,5 @@
 import { RETENTION_DEFAULTS, type RetentionSpec, type Tier } from '@checkpoints/config';
-import { brokenPromises, judge, s3Resources } from '../retention-testing';
+import { brokenPromises, judge, resource, s3Resources } from '../retention-testing';
 import { s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
 
 /** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
@@ -117,5 +117,35 @@ describe('the simulator catches broken S3 rules', () => {
         /^live-data: a live checkpoint is deleted after 1\d days, before expireAfterDays \(30\)/,
       ),
     );
+  });
+});
+
+describe("a locked store's copies of an object overwritten every hour (S3 Object Lock)", () => {
+  const lockOf = (days: number) =>
+    resource('aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration', {
+      objectLockEnabled: 'Enabled',
+      rule: { defaultRetention: { mode: 'GOVERNANCE', days } },
+    });
+  const locked = (days: number) =>
+    judge('aws', 'standard', standard, [...s3Resources('standard', standard), lockOf(days)], days);
+
+  it.each([30, 120])(
+    'a %i-day lock: every hourly copy stays its lock, and no more than the bound the overwrite replay gives',
+    (days) => {
+      const outcome = locked(days);
+      expect(brokenPromises(outcome)).toEqual([]);
+      expect(outcome.hourlyCopies).toBeGreaterThanOrEqual(24 * days);
+      expect(outcome.hourlyCopies).toBeLessThanOrEqual(
+        24 * ((outcome.overwriteRecoveryDays ?? Infinity) + 2) + 1,
+      );
+    },
+  );
+
+  it('a lock longer than the hourly replay is bounded by the overwrite replay, and says so', () => {
+    const outcome = locked(3_650);
+    expect(brokenPromises(outcome)).toEqual([]);
+    expect(outcome.hourlyCopies).toBeGreaterThanOrEqual(24 * 3_650);
+    expect(outcome.hourlyCopies).toBeLessThanOrEqual(24 * (3_650 + 3) + 1);
+    expect(outcome.notes.join('\n')).toContain('outlasts the 1500-day hourly replay');
   });
 });
