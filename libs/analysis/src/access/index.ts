@@ -1,7 +1,7 @@
 import type { Cloud } from '@checkpoints/config';
 import { storesOf, type Render } from '../render';
 import { awsStoreAccess } from './aws';
-import { azureStoreAccess } from './azure';
+import { azureAccessOf } from './azure';
 import { gcpStoreAccess } from './gcp';
 export {
   gcsIpFilterVerdict,
@@ -30,10 +30,13 @@ export {
   type PolicyDocument,
 } from './aws';
 
-const BY_CLOUD: Record<Cloud, (input: StoreAccessInput) => Promise<AccessGrant[]>> = {
-  aws: awsStoreAccess,
-  gcp: gcpStoreAccess,
-  azure: azureStoreAccess,
+type StoreAccessOf = (store: StoreAccessInput['store']) => Promise<AccessGrant[]>;
+
+/** Per cloud, the access of a store of one analysis' render (Azure reads the render once for all its stores). */
+const BY_CLOUD: Record<Cloud, (input: Omit<StoreAccessInput, 'store'>) => StoreAccessOf> = {
+  aws: (input) => (store) => awsStoreAccess({ ...input, store }),
+  gcp: (input) => (store) => gcpStoreAccess({ ...input, store }),
+  azure: azureAccessOf,
 };
 
 /**
@@ -45,8 +48,14 @@ export async function analyzeAccess(
   bootstrap?: Pick<Render, 'resources'>,
 ): Promise<AccessAnalysis> {
   const stores: StoreAccess[] = [];
+  const byCloud = new Map<Cloud, StoreAccessOf>();
   for (const store of storesOf(render)) {
-    const grants = await BY_CLOUD[store.cloud]({ store, render, bootstrap });
+    let accessOf = byCloud.get(store.cloud);
+    if (!accessOf) {
+      accessOf = BY_CLOUD[store.cloud]({ render, bootstrap });
+      byCloud.set(store.cloud, accessOf);
+    }
+    const grants = await accessOf(store);
     stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
   }
   return { ciChecked: bootstrap !== undefined, stores };
