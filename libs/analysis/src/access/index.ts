@@ -2,7 +2,7 @@ import type { Cloud } from '@checkpoints/config';
 import { storesOf, type Render } from '../render';
 import { awsStoreAccess } from './aws';
 import { azureAccessOf } from './azure';
-import { gcpStoreAccess } from './gcp';
+import { gcpAccessOf } from './gcp';
 export {
   gcsIpFilterVerdict,
   ipInRange,
@@ -32,10 +32,10 @@ export {
 
 type StoreAccessOf = (store: StoreAccessInput['store']) => Promise<AccessGrant[]>;
 
-/** Per cloud, the access of a store of one analysis' render (Azure reads the render once for all its stores). */
+/** Per cloud, the access of a store of one analysis' render (Azure and GCP read the render once for all its stores). */
 const BY_CLOUD: Record<Cloud, (input: Omit<StoreAccessInput, 'store'>) => StoreAccessOf> = {
   aws: (input) => (store) => awsStoreAccess({ ...input, store }),
-  gcp: (input) => (store) => gcpStoreAccess({ ...input, store }),
+  gcp: gcpAccessOf,
   azure: azureAccessOf,
 };
 
