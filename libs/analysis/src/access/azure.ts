@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import azureRoleData from '../../data/azure-roles.json';
-import type { RenderedResource } from '../render';
+import type { RenderedResource, RenderedStore } from '../render';
 import {
   stringInput,
   type AccessGrant,
   type Operation,
   type Principal,
-  type StoreAccessInput,
+  perRender,
+  type RendersInput,
+  type StoreAccessOf,
 } from './model';
 
 export interface Permission {
@@ -210,7 +212,7 @@ interface AzureRenderAccess {
   assignerOf(principalId: string, container: string): Assignment | undefined;
 }
 
-function azureRenderAccess({ render, bootstrap }: Omit<StoreAccessInput, 'store'>): AzureRenderAccess {
+function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAccess {
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
   const subscription = subscriptionOf(everything);
   const roles = roleDefinitionsOf(everything);
@@ -256,18 +258,12 @@ function azureRenderAccess({ render, bootstrap }: Omit<StoreAccessInput, 'store'
 }
 
 /** Each store's access, the render's own resources read once for all its stores. */
-export function azureAccessOf(
-  input: Omit<StoreAccessInput, 'store'>,
-): (store: StoreAccessInput['store']) => Promise<AccessGrant[]> {
-  let context: AzureRenderAccess | undefined;
-  return (store) => {
-    context ??= azureRenderAccess(input);
-    return Promise.resolve(azureStoreGrants(store, context));
-  };
+export function azureAccessOf(input: RendersInput): StoreAccessOf {
+  return perRender(input, azureRenderAccess, azureStoreGrants);
 }
 
 function azureStoreGrants(
-  store: StoreAccessInput['store'],
+  store: RenderedStore,
   { subscription, roles, assignments, locks, bootstrap, grantOf, assignerOf }: AzureRenderAccess,
 ): AccessGrant[] {
   const target = azureStore(store.resources, subscription);

@@ -1,12 +1,14 @@
 import gcpRoleData from '../../data/gcp-roles.json';
-import type { RenderedResource } from '../render';
+import type { RenderedResource, RenderedStore } from '../render';
 import {
   ciPrincipal,
   stringInput,
   type AccessGrant,
   type Operation,
   type Principal,
-  type StoreAccessInput,
+  perRender,
+  type RendersInput,
+  type StoreAccessOf,
 } from './model';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
@@ -94,7 +96,7 @@ interface GcpRenderAccess {
   denies: readonly DenyRule[];
 }
 
-function gcpRenderAccess({ render, bootstrap }: Omit<StoreAccessInput, 'store'>): GcpRenderAccess {
+function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
   const bindings = bindingsOf(everything);
   const bindingsByMember = new Map<string, Binding[]>();
@@ -113,18 +115,12 @@ function gcpRenderAccess({ render, bootstrap }: Omit<StoreAccessInput, 'store'>)
 }
 
 /** Each store's access, the render's own resources read once for all its stores. */
-export function gcpAccessOf(
-  input: Omit<StoreAccessInput, 'store'>,
-): (store: StoreAccessInput['store']) => Promise<AccessGrant[]> {
-  let context: GcpRenderAccess | undefined;
-  return (store) => {
-    context ??= gcpRenderAccess(input);
-    return Promise.resolve(gcpStoreGrants(store, context));
-  };
+export function gcpAccessOf(input: RendersInput): StoreAccessOf {
+  return perRender(input, gcpRenderAccess, gcpStoreGrants);
 }
 
 function gcpStoreGrants(
-  store: StoreAccessInput['store'],
+  store: RenderedStore,
   { bootstrap, customRoles, bindings: renderBindings, bindingsByMember, denies }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);

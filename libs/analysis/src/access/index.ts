@@ -13,9 +13,9 @@ export {
 import {
   environmentOf,
   type AccessAnalysis,
-  type AccessGrant,
+  type RendersInput,
   type StoreAccess,
-  type StoreAccessInput,
+  type StoreAccessOf,
 } from './model';
 
 export * from './model';
@@ -30,10 +30,8 @@ export {
   type PolicyDocument,
 } from './aws';
 
-type StoreAccessOf = (store: StoreAccessInput['store']) => Promise<AccessGrant[]>;
-
 /** Per cloud, the access of a store of one analysis' render (Azure and GCP read the render once for all its stores). */
-const BY_CLOUD: Record<Cloud, (input: Omit<StoreAccessInput, 'store'>) => StoreAccessOf> = {
+const BY_CLOUD: Record<Cloud, (input: RendersInput) => StoreAccessOf> = {
   aws: (input) => (store) => awsStoreAccess({ ...input, store }),
   gcp: gcpAccessOf,
   azure: azureAccessOf,
