@@ -14,6 +14,17 @@ interface RuntimeStore {
   resourceModules: unknown;
 }
 
+import { Output, type Input } from '@pulumi/pulumi/output';
+import {
+  createUrn,
+  type Alias,
+  type Resource,
+  type ResourceTransformation,
+  type ResourceTransformationArgs,
+  type ResourceTransformationResult,
+  type URN,
+} from '@pulumi/pulumi/resource';
+
 /* eslint-disable @typescript-eslint/no-require-imports */
 const state = require('@pulumi/pulumi/runtime/state') as {
   getStore(): RuntimeStore;
@@ -121,4 +132,65 @@ function trackedPromise<T>(promise: Promise<T>): Promise<T> {
       (error as { promise?: unknown }).promise = promise;
       throw error;
     });
+}
+
+/** What `foreignTypeAliases` left out of a resource's options, to collapse if the resource gets a child. */
+interface DroppedTypeAliases {
+  name: string;
+  parent: Resource | undefined;
+  types: string[];
+}
+const droppedTypeAliases = new WeakMap<Resource, DroppedTypeAliases>();
+
+/**
+ * A stack transformation for the offline render: leaves out of a resource's `aliases` each alias that only
+ * names another type (`{ type: T }`, T not the resource's own type), the 20 to 30 former API versions
+ * azure-native declares on every resource. The SDK collapses each alias to a URN twice (in the resource's
+ * constructor, and again in `allAliases` when it registers), each through some ten `Output`s of about 25
+ * promises: most of an Azure render's heap, for URNs of type T that the render drops (it keeps aliases of
+ * the resource's own type only, see `urnType` in render.ts). They matter only to the resource's children,
+ * whose inherited aliases carry the parent's aliases as their type prefix: when a child of such a resource
+ * is constructed, before it registers, the left-out aliases are collapsed onto the parent's `__aliases`
+ * as the SDK's `collapseAliasToUrn` collapses a `{ type }` alias (`createUrn(name, type, parent)`), so
+ * the child's aliases are those the SDK computes without this transformation (tested).
+ */
+export function withoutForeignTypeAliases(project: string, stack: string): ResourceTransformation {
+  return (args) => {
+    if (args.opts.parent) collapseDroppedAliases(args.opts.parent, project, stack);
+    return dropForeignTypeAliases(args);
+  };
+}
+
+function dropForeignTypeAliases(args: ResourceTransformationArgs): ResourceTransformationResult | undefined {
+  const aliases = args.opts.aliases;
+  if (!aliases?.length) return undefined;
+  const kept = aliases.filter((alias) => !isForeignTypeAlias(alias, args.type));
+  if (kept.length === aliases.length) return undefined;
+  const types = aliases.filter((alias) => isForeignTypeAlias(alias, args.type)).map((alias) => alias.type);
+  droppedTypeAliases.set(args.resource, { name: args.name, parent: args.opts.parent, types });
+  return { props: args.props, opts: { ...args.opts, aliases: kept } };
+}
+
+function collapseDroppedAliases(resource: Resource, project: string, stack: string): void {
+  const dropped = droppedTypeAliases.get(resource);
+  if (!dropped) return;
+  droppedTypeAliases.delete(resource);
+  const collapsed = (resource as unknown as { __aliases: Input<string>[] }).__aliases;
+  for (const type of dropped.types)
+    collapsed.push(createUrn(dropped.name, type, dropped.parent, project, stack));
+}
+
+/** `{ type: T }` and nothing else, T a plain type token other than `type` (a URN of type T, see `urnType`). */
+function isForeignTypeAlias(alias: Input<URN | Alias>, type: string): alias is { type: string } {
+  if (typeof alias !== 'object' || alias === null || Output.isInstance(alias)) return false;
+  const keys = Object.keys(alias);
+  const aliasType = (alias as Alias).type;
+  return (
+    keys.length === 1 &&
+    keys[0] === 'type' &&
+    typeof aliasType === 'string' &&
+    aliasType !== type &&
+    !aliasType.includes('$') &&
+    !aliasType.includes('::')
+  );
 }

@@ -1,10 +1,16 @@
 import { MockMonitor } from '@pulumi/pulumi/runtime/mocks';
 import { setMockOptions } from '@pulumi/pulumi/runtime/settings';
 import { setAllConfig } from '@pulumi/pulumi/runtime/config';
-import { runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
+import { registerStackTransformation, runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
 import { setDeployedStores, type PreviousRender } from '@checkpoints/config';
 import { SynthMocks } from './mocks';
-import { getStore, waitForRPCs, withOfflineRuntime, withRenderStore } from './pulumi-internals';
+import {
+  getStore,
+  waitForRPCs,
+  withOfflineRuntime,
+  withoutForeignTypeAliases,
+  withRenderStore,
+} from './pulumi-internals';
 import type { RenderedResource, Snapshot } from './snapshot';
 import { plain } from './values';
 
@@ -152,6 +158,7 @@ async function renderInStack(program: () => unknown, options: RenderOptions): Pr
     // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
     // not as the unhandled rejections an aborted root stack would leave behind.
     await runInPulumiStack(async () => {
+      registerStackTransformation(withoutForeignTypeAliases(options.project, options.stack));
       try {
         return (await program()) as Record<string, unknown>;
       } catch (error) {

@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { render } from '../src/render';
-import { getStore } from '../src/pulumi-internals';
+import { getStore, withoutForeignTypeAliases } from '../src/pulumi-internals';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const debuggable = require('@pulumi/pulumi/runtime/debuggable') as {
@@ -81,5 +81,33 @@ describe('the render runtime', () => {
     );
     expect(tracked).toEqual([true, false, false]);
     expect((rejection as { promise?: unknown }).promise).toBe(rejected);
+  });
+});
+
+describe('withoutForeignTypeAliases', () => {
+  const transform = withoutForeignTypeAliases('fx', 'dev');
+  const TYPE = 'aws:s3/bucket:Bucket';
+  const URN = 'urn:pulumi:dev::fx::aws:s3/bucket:Bucket::old';
+
+  it.each([
+    ['another type only', [{ type: 'aws:s3/bucketV2:BucketV2' }], []],
+    ['its own type', [{ type: TYPE }], [{ type: TYPE }]],
+    [
+      'a type and a name',
+      [{ type: 'aws:s3/bucketV2:BucketV2', name: 'old' }],
+      [{ type: 'aws:s3/bucketV2:BucketV2', name: 'old' }],
+    ],
+    ['a name', [{ name: 'old' }], [{ name: 'old' }]],
+    ['a URN', [URN], [URN]],
+    [
+      'a qualified type',
+      [{ type: 'a:b:C$aws:s3/bucketV2:BucketV2' }],
+      [{ type: 'a:b:C$aws:s3/bucketV2:BucketV2' }],
+    ],
+    ['an Output', [pulumi.output(URN)], 'kept'],
+  ])('an alias naming %s: left out only if it names another type and nothing else', (_, aliases, kept) => {
+    const resource = {} as pulumi.Resource;
+    const result = transform({ resource, type: TYPE, name: 'b', props: {}, opts: { aliases } });
+    expect(result === undefined ? aliases : result.opts.aliases).toEqual(kept === 'kept' ? aliases : kept);
   });
 });

@@ -96,6 +96,26 @@ describe('render of aliases', () => {
     ]);
   });
 
+  it("records a child's aliases under its parent's former types, on a component and on a custom resource", async () => {
+    const snapshot = await render(
+      () => {
+        new Renamed('new', { aliases: [{ type: 'fixture:index:OldStore' }] });
+        // The provider SDK aliases every Bucket to the type aws:s3/bucketV2:BucketV2.
+        const parent = new Bucket('outer', {});
+        new Bucket('outer-inner', {}, { parent });
+      },
+      { project: 'fx', stack: 'dev' },
+    );
+    expect(byName(snapshot, 'fixture:index:Store', 'new')).not.toHaveProperty('aliases');
+    expect(byName(snapshot, 'aws:s3/bucket:Bucket', 'new-bucket').aliases).toEqual([
+      'urn:pulumi:dev::fx::fixture:index:OldStore$aws:s3/bucket:Bucket::new-bucket',
+    ]);
+    expect(byName(snapshot, 'aws:s3/bucket:Bucket', 'outer')).not.toHaveProperty('aliases');
+    expect(byName(snapshot, 'aws:s3/bucket:Bucket', 'outer-inner').aliases).toEqual([
+      'urn:pulumi:dev::fx::aws:s3/bucketV2:BucketV2$aws:s3/bucket:Bucket::outer-inner',
+    ]);
+  });
+
   it('leaves the field out when a resource has no alias', async () => {
     const snapshot = await render(() => void new Renamed('new'), { project: 'fx', stack: 'dev' });
     expect(byName(snapshot, 'fixture:index:Store', 'new')).not.toHaveProperty('aliases');

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import azureRoleData from '../../data/azure-roles.json';
-import type { RenderedResource } from '../render';
+import type { RenderedResource, RenderedStore } from '../render';
 import {
   stringInput,
   type AccessGrant,
   type Operation,
   type Principal,
-  type StoreAccessInput,
+  perRender,
+  type RendersInput,
+  type StoreAccessOf,
 } from './model';
 
 export interface Permission {
@@ -216,38 +218,86 @@ function immutabilityPolicyOf(
 const ADD_FEDERATED_CREDENTIAL =
   'Microsoft.ManagedIdentity/userAssignedIdentities/federatedIdentityCredentials/write';
 
-export async function azureStoreAccess({
-  store,
-  render,
-  bootstrap,
-}: StoreAccessInput): Promise<AccessGrant[]> {
+/**
+ * What every store of one render is judged against: the render's and the bootstrap's resources, their role
+ * definitions, assignments and locks, read once per analysis (they were read again for each store, and each
+ * check scanned every assignment: quadratic in stores). `grantOf` answers as a scan of `assignments` in
+ * their order would: the first assignment of the principal whose scope holds the resource and whose role
+ * allows the action; a role's answer for an action is the same wherever it is asked, so it is kept.
+ */
+interface AzureRenderAccess {
+  everything: readonly RenderedResource[];
+  bootstrap: readonly RenderedResource[];
+  subscription: string;
+  roles: ReadonlyMap<string, RoleDefinition>;
+  assignments: readonly Assignment[];
+  locks: readonly Lock[];
+  grantOf(principalId: string, resource: string, action: string, data?: boolean): Assignment | undefined;
+  assignerOf(principalId: string, container: string): Assignment | undefined;
+}
+
+function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAccess {
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
-  const target = azureStore(store.resources, everything);
-  if (target === undefined) return [];
+  const subscription = subscriptionOf(everything);
   const roles = roleDefinitionsOf(everything);
   // The bootstrap's definition when its render is given, else the one it creates.
-  const writerRole = checkpointWriterRoleGuid(target.subscription);
+  const writerRole = checkpointWriterRoleGuid(subscription);
   if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
-  const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(target.subscription)];
+  const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(subscription)];
+  const byPrincipal = new Map<string, Assignment[]>();
+  for (const a of assignments) {
+    const own = byPrincipal.get(a.principalId);
+    if (own) own.push(a);
+    else byPrincipal.set(a.principalId, [a]);
+  }
+  const answers = new Map<string, boolean>();
+  const roleAllows = (a: Assignment, action: string, data: boolean) => {
+    const key = `${roleGuid(a.role)}\n${action}\n${data}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = allows(roles.get(roleGuid(a.role)), action, data);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  return {
+    everything,
+    bootstrap: bootstrap?.resources ?? [],
+    subscription,
+    roles,
+    assignments,
+    locks: locksOf(everything),
+    grantOf: (principalId, resource, action, data = false) =>
+      byPrincipal.get(principalId)?.find((a) => under(resource, a.scope) && roleAllows(a, action, data)),
+    assignerOf: (principalId, container) =>
+      byPrincipal
+        .get(principalId)
+        ?.find(
+          (a) =>
+            under(container, a.scope) &&
+            roleAllows(a, ROLE_ASSIGNMENT_WRITE, false) &&
+            assignableDataRole(a, roles),
+        ),
+  };
+}
+
+/** Each store's access, the render's own resources read once for all its stores. */
+export function azureAccessOf(input: RendersInput): StoreAccessOf {
+  return perRender(input, azureRenderAccess, azureStoreGrants);
+}
+
+function azureStoreGrants(
+  store: RenderedStore,
+  { subscription, roles, assignments, locks, bootstrap, grantOf, assignerOf }: AzureRenderAccess,
+): AccessGrant[] {
+  const target = azureStore(store.resources, subscription);
+  if (target === undefined) return [];
   const ids = resourceIds(target);
-  const locks = locksOf(everything);
   const retentionLock = immutabilityPolicyOf(store.resources, target.container)
     ? `${ids.container}/immutabilityPolicies/default`
     : undefined;
-  const principals = principalsOf(target, assignments, bootstrap?.resources ?? []);
+  const principals = principalsOf(target, assignments, bootstrap);
   const grants: AccessGrant[] = [];
-  const grantOf = (
-    principalId: string,
-    resource: string,
-    action: string,
-    data = false,
-  ): Assignment | undefined =>
-    assignments.find(
-      (a) =>
-        a.principalId === principalId &&
-        under(resource, a.scope) &&
-        allows(roles.get(roleGuid(a.role)), action, data),
-    );
   const because = (a: Assignment, action: string) =>
     `${action} from ${roles.get(roleGuid(a.role))?.roleName ?? a.role} on ${a.scope} (${a.source})`;
   for (const principal of principals) {
@@ -292,13 +342,7 @@ export async function azureStoreAccess({
       for (const operation of ['read', 'write', 'delete'] as const)
         add(operation, `account keys: ${because(keys, LIST_KEYS)}, and ${how}`);
     }
-    const assigner = assignments.find(
-      (a) =>
-        a.principalId === principal.id &&
-        under(ids.container, a.scope) &&
-        allows(roles.get(roleGuid(a.role)), ROLE_ASSIGNMENT_WRITE, false) &&
-        assignableDataRole(a, roles),
-    );
+    const assigner = assignerOf(principal.id, ids.container);
     if (assigner) {
       add('change-access', because(assigner, ROLE_ASSIGNMENT_WRITE));
       if (!excludesAssignee(assigner.condition, principal.id)) {
@@ -331,15 +375,21 @@ export async function azureStoreAccess({
   return grants;
 }
 
+const actionPatterns = new Map<string, RegExp>();
+
 /** Azure action patterns: case-insensitive, `*` matches any run of characters. */
 export function actionMatches(pattern: string, action: string): boolean {
-  const regex = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
-      .join('.*')}$`,
-    'i',
-  );
+  let regex = actionPatterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('.*')}$`,
+      'i',
+    );
+    actionPatterns.set(pattern, regex);
+  }
   return regex.test(action);
 }
 
@@ -407,16 +457,17 @@ function resourceIds(store: AzureStore) {
   };
 }
 
-function azureStore(
-  resources: readonly RenderedResource[],
-  all: readonly RenderedResource[],
-): AzureStore | undefined {
+/** The first subscription any input names, the render's before the bootstrap's. */
+function subscriptionOf(all: readonly RenderedResource[]): string {
+  return (
+    /\/subscriptions\/([^/]+)\//.exec(JSON.stringify(all.map((r) => r.inputs)))?.[1] ?? 'unknown-subscription'
+  );
+}
+
+function azureStore(resources: readonly RenderedResource[], subscription: string): AzureStore | undefined {
   const account = resources.find((r) => r.type === 'azure-native:storage:StorageAccount');
   const container = resources.find((r) => r.type === 'azure-native:storage:BlobContainer');
   if (!account || !container) return undefined;
-  const subscription =
-    /\/subscriptions\/([^/]+)\//.exec(JSON.stringify(all.map((r) => r.inputs)))?.[1] ??
-    'unknown-subscription';
   const vault = resources.find((r) => r.type === 'azure-native:keyvault:Vault');
   const key = resources.find((r) => r.type === 'azure-native:keyvault:Key');
   const group = stringInput(account, 'resourceGroupName') ?? '';

@@ -1,12 +1,14 @@
 import gcpRoleData from '../../data/gcp-roles.json';
-import type { RenderedResource } from '../render';
+import type { RenderedResource, RenderedStore } from '../render';
 import {
   ciPrincipal,
   stringInput,
   type AccessGrant,
   type Operation,
   type Principal,
-  type StoreAccessInput,
+  perRender,
+  type RendersInput,
+  type StoreAccessOf,
 } from './model';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
@@ -81,21 +83,60 @@ const ACT_AS = [
 ];
 const ADD_CREDENTIALS = ['iam.serviceAccountKeys.create'];
 
-export async function gcpStoreAccess({ store, render, bootstrap }: StoreAccessInput): Promise<AccessGrant[]> {
+/**
+ * What every store of one render is judged against, read once per analysis (it was read again for each
+ * store, and each check scanned every binding: quadratic in stores): the render's and the bootstrap's
+ * custom roles, bindings (by member, in their order) and deny rules.
+ */
+interface GcpRenderAccess {
+  bootstrap: readonly RenderedResource[];
+  customRoles: ReadonlyMap<string, readonly string[]>;
+  bindings: readonly Binding[];
+  bindingsByMember: ReadonlyMap<string, readonly Binding[]>;
+  denies: readonly DenyRule[];
+}
+
+function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
+  const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
+  const bindings = bindingsOf(everything);
+  const bindingsByMember = new Map<string, Binding[]>();
+  for (const binding of bindings) {
+    const own = bindingsByMember.get(binding.member);
+    if (own) own.push(binding);
+    else bindingsByMember.set(binding.member, [binding]);
+  }
+  return {
+    bootstrap: bootstrap?.resources ?? [],
+    customRoles: customRolesOf(everything),
+    bindings,
+    bindingsByMember,
+    denies: denyRulesOf(everything),
+  };
+}
+
+/** Each store's access, the render's own resources read once for all its stores. */
+export function gcpAccessOf(input: RendersInput): StoreAccessOf {
+  return perRender(input, gcpRenderAccess, gcpStoreGrants);
+}
+
+function gcpStoreGrants(
+  store: RenderedStore,
+  { bootstrap, customRoles, bindings: renderBindings, bindingsByMember, denies }: GcpRenderAccess,
+): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
-  const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
-  const customRoles = customRolesOf(everything);
-  const bindings = [...bindingsOf(everything), ...convenienceBindings(target)];
-  const denies = denyRulesOf(everything);
-  const principals = principalsOf(target, bindings, bootstrap?.resources ?? []);
+  const convenience = convenienceBindings(target);
+  const bindings = [...renderBindings, ...convenience];
+  const principals = principalsOf(target, bindings, bootstrap);
   const grants: AccessGrant[] = [];
   const permissionsOf = (role: string) => customRoles.get(role) ?? PREDEFINED[role] ?? [];
+  const gives = (member: string, scopes: readonly string[], permission: string) => (b: Binding) =>
+    b.member === member && scopes.includes(b.scope) && permissionsOf(b.role).includes(permission);
   /** The first binding that gives `member` `permission` on `scope`, unless a deny rule takes it away. */
   const grantOf = (member: string, scopes: readonly string[], permission: string): string | undefined => {
-    const binding = bindings.find(
-      (b) => b.member === member && scopes.includes(b.scope) && permissionsOf(b.role).includes(permission),
-    );
+    const binding =
+      bindingsByMember.get(member)?.find(gives(member, scopes, permission)) ??
+      convenience.find(gives(member, scopes, permission));
     if (!binding) return undefined;
     const deny = denies.find((rule) => denies.length > 0 && deniesIt(rule, member, permission, scopes));
     if (deny) return undefined;

@@ -1,8 +1,8 @@
 import type { Cloud } from '@checkpoints/config';
 import { storesOf, type Render } from '../render';
 import { awsStoreAccess } from './aws';
-import { azureStoreAccess } from './azure';
-import { gcpStoreAccess } from './gcp';
+import { azureAccessOf } from './azure';
+import { gcpAccessOf } from './gcp';
 export {
   gcsIpFilterVerdict,
   ipInRange,
@@ -13,9 +13,9 @@ export {
 import {
   environmentOf,
   type AccessAnalysis,
-  type AccessGrant,
+  type RendersInput,
   type StoreAccess,
-  type StoreAccessInput,
+  type StoreAccessOf,
 } from './model';
 
 export * from './model';
@@ -35,10 +35,11 @@ export {
   type PolicyDocument,
 } from './aws';
 
-const BY_CLOUD: Record<Cloud, (input: StoreAccessInput) => Promise<AccessGrant[]>> = {
-  aws: awsStoreAccess,
-  gcp: gcpStoreAccess,
-  azure: azureStoreAccess,
+/** Per cloud, the access of a store of one analysis' render (Azure and GCP read the render once for all its stores). */
+const BY_CLOUD: Record<Cloud, (input: RendersInput) => StoreAccessOf> = {
+  aws: (input) => (store) => awsStoreAccess({ ...input, store }),
+  gcp: gcpAccessOf,
+  azure: azureAccessOf,
 };
 
 /**
@@ -50,8 +51,14 @@ export async function analyzeAccess(
   bootstrap?: Pick<Render, 'resources'>,
 ): Promise<AccessAnalysis> {
   const stores: StoreAccess[] = [];
+  const byCloud = new Map<Cloud, StoreAccessOf>();
   for (const store of storesOf(render)) {
-    const grants = await BY_CLOUD[store.cloud]({ store, render, bootstrap });
+    let accessOf = byCloud.get(store.cloud);
+    if (!accessOf) {
+      accessOf = BY_CLOUD[store.cloud]({ render, bootstrap });
+      byCloud.set(store.cloud, accessOf);
+    }
+    const grants = await accessOf(store);
     stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
   }
   return { ciChecked: bootstrap !== undefined, stores };

@@ -78,6 +78,26 @@ export interface StoreAccessInput {
   bootstrap: Pick<Render, 'resources'> | undefined;
 }
 
+/** The renders of one analysis, for all of its stores. */
+export type RendersInput = Omit<StoreAccessInput, 'store'>;
+export type StoreAccessOf = (store: RenderedStore) => Promise<AccessGrant[]>;
+
+/**
+ * A store's access from what `read` takes from the renders once, on the first store: what a cloud's
+ * stores are judged against is the same for every store of a render.
+ */
+export function perRender<Context>(
+  input: RendersInput,
+  read: (input: RendersInput) => Context,
+  grants: (store: RenderedStore, context: Context) => AccessGrant[],
+): StoreAccessOf {
+  let context: Context | undefined;
+  return (store) => {
+    context ??= read(input);
+    return Promise.resolve(grants(store, context));
+  };
+}
+
 const TAG_KEYS = ['tags', 'labels'];
 
 /** The store's environment, from the standard `environment` tag of its resources. */
