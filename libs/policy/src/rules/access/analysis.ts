@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { StackValidationArgs } from '@pulumi/policy';
 import {
@@ -46,12 +47,26 @@ function rendered(resource: SdkResource): RenderedResource {
   };
 }
 
+/**
+ * What the analyses of a render are a function of: every rendered resource whole and the bootstrap render's
+ * file and content. Renders in one process (synth runs in tests) may share every URN and differ in an input,
+ * and a bootstrap file may be rewritten in place, so neither names nor the path alone identify one.
+ */
+function renderKey(resources: readonly RenderedResource[]): string {
+  const hash = createHash('sha256');
+  const bootstrap = process.env[BOOTSTRAP_RENDER_ENV] ?? '';
+  hash.update(bootstrap).update('\0');
+  if (bootstrap && existsSync(bootstrap)) hash.update(readFileSync(bootstrap));
+  for (const resource of resources) hash.update('\0').update(JSON.stringify(resource));
+  return hash.digest('hex');
+}
+
 /** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
 const analyses = new Map<string, Promise<AccessAnalysis>>();
 
 /** The effective access of a render's stores, with CI's identities from the bootstrap render `BOOTSTRAP_RENDER_ENV` names. */
 export function accessOfRender(resources: readonly RenderedResource[]): Promise<AccessAnalysis> {
-  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
+  const key = renderKey(resources);
   let analysis = analyses.get(key);
   if (!analysis) {
     analysis = analyzeAccess({ resources: [...resources] }, bootstrapRender());
@@ -70,7 +85,7 @@ const rights = new Map<string, Promise<MissingRight[] | undefined>>();
 export function missingRightsOfRender(
   resources: readonly RenderedResource[],
 ): Promise<MissingRight[] | undefined> {
-  const key = `${process.env[BOOTSTRAP_RENDER_ENV] ?? ''}\n${resources.map((r) => r.urn).join('\n')}`;
+  const key = renderKey(resources);
   let missing = rights.get(key);
   if (!missing) {
     const bootstrap = bootstrapRender();

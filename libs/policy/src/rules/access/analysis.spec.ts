@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RenderedResource } from '@checkpoints/analysis';
+import { policyResource } from '../../testing';
+import { accessOfRender, BOOTSTRAP_RENDER_ENV } from './analysis';
+import { azureStore } from './spec-helpers';
+
+/** The store of azureStore(environment), as the render records it. */
+function render(environment: string): RenderedResource[] {
+  return azureStore(environment).map((resource, index) => {
+    const { urn, type, name, props } = policyResource(resource, index);
+    return {
+      urn,
+      type,
+      name,
+      parent: resource.parent ?? null,
+      protect: false,
+      retainOnDelete: false,
+      dependsOn: [],
+      inputs: props,
+    };
+  });
+}
+
+describe('accessOfRender: one analysis per render, never another render with the same names', () => {
+  afterEach(() => delete process.env[BOOTSTRAP_RENDER_ENV]);
+
+  it('two renders with the same URNs and a different input each get their own analysis', async () => {
+    const dev = await accessOfRender(render('dev'));
+    const prod = await accessOfRender(render('prod'));
+    expect(dev.stores.map((store) => store.environment)).toEqual(['dev']);
+    expect(prod.stores.map((store) => store.environment)).toEqual(['prod']);
+  });
+
+  it('the same render asked twice is analysed once', async () => {
+    const resources = render('prod');
+    expect(accessOfRender(resources)).toBe(accessOfRender(render('prod')));
+  });
+
+  it('a bootstrap render rewritten in place is read again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'access-key-'));
+    try {
+      const file = join(dir, 'ci.json');
+      process.env[BOOTSTRAP_RENDER_ENV] = file;
+      writeFileSync(file, JSON.stringify({ resources: [] }));
+      const before = accessOfRender(render('prod'));
+      await before;
+      writeFileSync(file, JSON.stringify({ resources: [render('prod')[0]] }));
+      expect(accessOfRender(render('prod'))).not.toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
