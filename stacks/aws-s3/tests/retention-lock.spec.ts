@@ -152,10 +152,11 @@ describe('adding the lock to an existing store', () => {
     const base = await renderStack({ environment: 'prod', stores: [unlocked] });
     const next = await renderStack({ environment: 'prod', stores: [releases] });
     const plan = planChanges(base, next);
-    // Every resource the deploy touches, and how: nothing else changes.
-    const touched = plan.stores[0]!.resources.filter((change) => change.kind !== 'unchanged').map(
-      (change) => [change.name, change.kind],
-    );
+    // Every resource the deploy touches, and how: nothing else changes (in name order: the plan lists
+    // resources in the order they registered, which the render does not fix).
+    const touched = plan.stores[0]!.resources.filter((change) => change.kind !== 'unchanged')
+      .map((change) => [change.name, change.kind])
+      .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
     expect(touched).toEqual([
       ['llm-releases-policy', 'updated'],
       ['llm-releases-retention-lock', 'created'],
