@@ -56,7 +56,12 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
       const region = checkLocation(store, provider, report);
       if (store.tier === 'high-throughput') {
         if (store.zone !== undefined) checkCacheZone(store.zone, region, report);
-        checkNoVersioningOptions(raw, report);
+        checkNoVersioningOptions(
+          raw,
+          report,
+          'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning',
+          'soft delete keeps deleted objects recoverable for retention.softDeleteDays instead',
+        );
       } else if (store.retention.noncurrentExpireDays === 0 && store.recovery.retentionLock === undefined) {
         report(
           'retention.noncurrentExpireDays',
@@ -175,16 +180,15 @@ function checkCacheZone(zone: string, region: string | undefined, report: Report
   }
 }
 
-function checkNoVersioningOptions(raw: RawStore, report: Report): void {
+/** The previous-version keys of a store whose bucket cannot have versions, `why` (a clause) and what keeps data instead. */
+function checkNoVersioningOptions(raw: RawStore, report: Report, why: string, instead: string): void {
   for (const key of ['keepNoncurrentVersions', 'noncurrentExpireDays'] as const) {
     const value = raw.retention?.[key];
     if (value !== undefined && value !== 0) {
       report(
         `retention.${key}`,
         value,
-        'tier high-throughput uses a hierarchical-namespace bucket, which does not support object versioning, ' +
-          `so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 ` +
-          '(soft delete keeps deleted objects recoverable for retention.softDeleteDays instead)',
+        `${why}, so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 (${instead})`,
       );
     }
   }
@@ -439,18 +443,12 @@ function checkRetentionLock(store: StoreSpec, lock: RetentionLockSpec, raw: RawS
     );
     return;
   }
-  for (const key of ['keepNoncurrentVersions', 'noncurrentExpireDays'] as const) {
-    const value = raw.retention?.[key];
-    if (value !== undefined && value !== 0) {
-      report(
-        `retention.${key}`,
-        value,
-        'a store with recovery.retentionLock gets a bucket retention policy, and Cloud Storage does not allow Object Versioning on a bucket with one, ' +
-          `so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 ` +
-          `(the lock keeps every checkpoint ${lock.days} days; after that soft delete keeps a deleted one retention.softDeleteDays)`,
-      );
-    }
-  }
+  checkNoVersioningOptions(
+    raw,
+    report,
+    'a store with recovery.retentionLock gets a bucket retention policy, and Cloud Storage does not allow Object Versioning on a bucket with one',
+    `the lock keeps every checkpoint ${lock.days} days; after that soft delete keeps a deleted one retention.softDeleteDays`,
+  );
   const { expireAfterDays } = store.retention;
   if (expireAfterDays > 0 && expireAfterDays <= lock.days) {
     report(
