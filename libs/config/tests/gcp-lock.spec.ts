@@ -1,15 +1,5 @@
-import { ConfigError, gcpRules, loadStackSpec, type ConfigIssue } from '../src';
-
-function config(stores: Record<string, unknown>[]): Record<string, string> {
-  return {
-    'checkpoints:environment': 'prod',
-    'checkpoints:owner': 'ml-platform',
-    'checkpoints:costCenter': 'cc-1234',
-    'checkpoints:stores': JSON.stringify(stores),
-  };
-}
-
-const NETWORK = { networks: ['projects/ml-platform-prod-7310/global/networks/training'] };
+import { gcpRules, loadStackSpec, type ConfigIssue } from '../src';
+import { gcpIssuesOf, NETWORK, prodConfig as config } from './gcp-helpers';
 
 function releases(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -23,13 +13,7 @@ function releases(extra: Record<string, unknown> = {}): Record<string, unknown> 
 }
 
 function issuesOf(store: Record<string, unknown>): ConfigIssue[] {
-  try {
-    loadStackSpec(config([store]), gcpRules({ region: 'us-central1' }));
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.issues];
-    throw error;
-  }
-  return [];
+  return gcpIssuesOf([store]);
 }
 
 describe('gcpRules: retention lock of a whole store (accepted)', () => {

@@ -1,36 +1,11 @@
-import {
-  ConfigError,
-  gcpAuditExemptionIssues,
-  gcpRules,
-  gcsDualRegionCode,
-  loadStackSpec,
-  type ConfigIssue,
-} from '../src';
-
-function config(stores: Record<string, unknown>[]): Record<string, string> {
-  return {
-    'checkpoints:environment': 'prod',
-    'checkpoints:owner': 'ml-platform',
-    'checkpoints:costCenter': 'cc-1234',
-    'checkpoints:stores': JSON.stringify(stores),
-  };
-}
-
-const NETWORK = { networks: ['projects/ml-platform-prod-7310/global/networks/training'] };
+import { gcpAuditExemptionIssues, gcpRules, gcsDualRegionCode, loadStackSpec } from '../src';
+import { gcpIssuesOf, NETWORK, prodConfig as config } from './gcp-helpers';
 
 function store(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'llm-pretrain', dataClassification: 'confidential', network: NETWORK, ...extra };
 }
 
-function issuesOf(stores: Record<string, unknown>[]): ConfigIssue[] {
-  try {
-    loadStackSpec(config(stores), gcpRules({ region: 'us-central1' }));
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.issues];
-    throw error;
-  }
-  return [];
-}
+const issuesOf = gcpIssuesOf;
 
 describe('gcpRules: network, recovery (accepted)', () => {
   it('takes a VPC network and public ranges, a replica region of the same continent and turbo replication', () => {
