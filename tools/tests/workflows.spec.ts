@@ -226,8 +226,8 @@ describe('pr.yml', () => {
       mkdirSync(bin);
       const report = join(WORKSPACE, 'tools', 'pulumi', 'synth-report.mjs');
       writeFileSync(join(bin, 'npx'), `#!/bin/sh\nshift\nexec node '${report}' "$@"\n`, { mode: 0o755 });
-      mkdirSync(join(dir, 'tools', 'pulumi'), { recursive: true });
-      cpSync(report, join(dir, 'tools', 'pulumi', 'synth-report.mjs'));
+      // The bin and the modules it loads, for the steps that run `node tools/pulumi/synth-report.mjs`.
+      cpSync(join(WORKSPACE, 'tools', 'pulumi'), join(dir, 'tools', 'pulumi'), { recursive: true });
       const summary = join(dir, 'summary.md');
       const step = job('pr', jobId).steps.find((s) => s.name === stepName);
       const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step?.run ?? 'exit 99'], {
