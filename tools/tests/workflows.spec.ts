@@ -793,7 +793,7 @@ describe('the Pulumi CLI version', () => {
       );
       for (const step of steps) expect(step.with?.['pulumi-version-file']).toBe(file);
     }
-    expect(text(join(WORKSPACE, 'tools', 'pulumi', 'run.mjs'))).toContain("'pulumi-version.txt'");
+    expect(text(join(WORKSPACE, 'tools', 'pulumi', 'run.cjs'))).toContain("'pulumi-version.txt'");
   });
 });
 
