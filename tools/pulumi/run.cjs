@@ -350,8 +350,8 @@ function driftVerdict(digest) {
 }
 
 /**
- * Runs the CLI with the terminal attached and resolves to its exit status and, when asked,
- * what it printed on stdout. Ctrl-C reaches Pulumi directly (same process group) and Pulumi
+ * Runs the CLI with the terminal attached (when the runner writes to its own process's streams, see
+ * `childOutput`) and resolves to its exit status and, when asked, what it printed on stdout. Ctrl-C reaches Pulumi directly (same process group) and Pulumi
  * cancels the update cleanly, so the runner ignores it and waits; a SIGTERM sent to the runner
  * alone is passed on.
  * @param {string[]} args
