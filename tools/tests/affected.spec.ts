@@ -1,11 +1,14 @@
 /**
  * checkpoints-affected on a throwaway git repository holding the workspace's real nx.json,
  * package.json and project files (node_modules linked), with small Pulumi stack files of its own.
+ * The command runs in this process (affected.cjs) and asks nx for the plan of each change once:
+ * tests of the same change share it. Two tests go through the bin, as the workflows run it.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AFFECTED, run, tempDir, WORKSPACE } from './helpers';
+import { main, previewPlan } from '../pulumi/affected.cjs';
+import { AFFECTED, inProcess, run, tempDir, WORKSPACE } from './helpers';
 
 interface Entry {
   project: string;
@@ -52,14 +55,31 @@ function commit(name: string, change: () => void) {
   commits[name] = git('rev-parse', 'HEAD');
 }
 
-function affected(args: string[], env: Record<string, string> = {}) {
-  const result = run(process.execPath, [AFFECTED, ...args], { cwd: repo, env });
+/** nx's plan of each change (base, head, or --all), made on first use. */
+const plans = new Map<string, ReturnType<typeof previewPlan>>();
+const keptPlan: typeof previewPlan = (root, options, env) => {
+  const key = JSON.stringify([root, options.all ?? false, options.base ?? null, options.head ?? null]);
+  const plan = plans.get(key) ?? previewPlan(root, options, env);
+  plans.set(key, plan);
+  return plan;
+};
+
+/** checkpoints-affected in the fixture repository, in this process or through the bin. */
+function command(args: string[], env: Record<string, string> = {}, through: 'main' | 'bin' = 'main') {
+  const options = { cwd: repo, env };
+  return through === 'bin'
+    ? run(process.execPath, [AFFECTED, ...args], options)
+    : inProcess((argv, io) => main(argv, io, keptPlan), args, options);
+}
+
+function affected(args: string[], env: Record<string, string> = {}, through: 'main' | 'bin' = 'main') {
+  const result = command(args, env, through);
   if (result.status !== 0) throw new Error(`checkpoints-affected failed: ${result.stderr}`);
   return result;
 }
 
-function matrix(args: string[]): Entry[] {
-  return (JSON.parse(affected([...args, '--json']).stdout) as { include: Entry[] }).include;
+function matrix(args: string[], through: 'main' | 'bin' = 'main'): Entry[] {
+  return (JSON.parse(affected([...args, '--json'], {}, through).stdout) as { include: Entry[] }).include;
 }
 
 /** Every stack and environment of the fixture, as `pairs` lists them. */
@@ -137,7 +157,7 @@ it('a change to libs/naming gives all three stacks', () => {
 });
 
 it('a change to one stack config file gives that stack', () => {
-  expect(pairs(matrix([`--base=${commits['docs']}`, `--head=${commits['prod-config']}`]))).toEqual([
+  expect(pairs(matrix([`--base=${commits['docs']}`, `--head=${commits['prod-config']}`], 'bin'))).toEqual([
     'aws-s3/dev',
     'aws-s3/prod',
   ]);
@@ -179,9 +199,11 @@ it('--all lists every stack whatever changed (the nightly drift matrix)', () => 
 it('a change to stacks/gcp-gcs gives only gcp-gcs: a readable table locally, matrix and count for GitHub', () => {
   const output = join(repo, 'github-output');
   writeFileSync(output, '');
-  const result = affected([`--base=${commits['base']}`, `--head=${commits['gcp-gcs']}`, '--github-output'], {
-    GITHUB_OUTPUT: output,
-  });
+  const result = affected(
+    [`--base=${commits['base']}`, `--head=${commits['gcp-gcs']}`, '--github-output'],
+    { GITHUB_OUTPUT: output },
+    'bin',
+  );
   expect(result.stdout.trim().split('\n')).toEqual([
     'PROJECT  STACK  CLOUD  REGION        FOLDER',
     'gcp-gcs  dev    gcp    europe-west4  stacks/gcp-gcs',
@@ -233,7 +255,7 @@ it('--projects keeps the projects named, and --output-prefix names the outputs o
 });
 
 it('--projects with a project that has no stacks: a usage error naming what is allowed', () => {
-  const result = run(process.execPath, [AFFECTED, '--all', '--projects=aws-s4'], { cwd: repo });
+  const result = command(['--all', '--projects=aws-s4']);
   expect(result.status).toBe(2);
   expect(result.stderr).toContain(
     "--projects: no project 'aws-s4' with a preview target; allowed: aws-s3, azure-adls",

@@ -2,6 +2,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import type { Io } from '../pulumi/process-io.cjs';
 
 export const WORKSPACE = resolve(__dirname, '..', '..');
 export const RUNNER = join(WORKSPACE, 'tools', 'pulumi', 'run.mjs');
@@ -114,25 +115,67 @@ function outsideNx(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('NX_')));
 }
 
-export function run(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
-): SpawnSyncReturns<string> {
+interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** The environment `run` and `inProcess` give a command: this one's, as outside nx, with `env` on top. */
+function commandEnv(env: RunOptions['env']): NodeJS.ProcessEnv {
+  return {
+    ...outsideNx(),
+    // The workspace has only nx's built-in plugins: loading them in process saves ~0.4 s per nx run.
+    NX_DAEMON: 'false',
+    NX_NO_CLOUD: 'true',
+    NX_TUI: 'false',
+    NX_ISOLATE_PLUGINS: 'false',
+    ...env,
+  };
+}
+
+export function run(command: string, args: string[], options: RunOptions = {}): SpawnSyncReturns<string> {
   return spawnSync(command, args, {
     cwd: options.cwd ?? WORKSPACE,
     encoding: 'utf8',
-    // The workspace has only nx's built-in plugins: loading them in process saves ~0.4 s per nx run.
-    env: {
-      ...outsideNx(),
-      NX_DAEMON: 'false',
-      NX_NO_CLOUD: 'true',
-      NX_TUI: 'false',
-      NX_ISOLATE_PLUGINS: 'false',
-      ...options.env,
-    },
+    env: commandEnv(options.env),
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** What a command did: its exit status and what it wrote, as `run` reports a process's. */
+export interface Outcome<Status = number> {
+  status: Status;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command's `main` (tools/pulumi/*.cjs) in this process, with the working folder and
+ * environment `run` would give its process (relative paths start there; stdin is no terminal),
+ * and what it writes captured. Each bin keeps a test or two through `run`, for the wiring.
+ */
+export function inProcess<Status>(
+  main: (argv: string[], io: Io) => Status,
+  argv: string[],
+  options: RunOptions = {},
+): Outcome<Status> {
+  const written = { stdout: '', stderr: '' };
+  const status = main(argv, {
+    cwd: options.cwd ?? WORKSPACE,
+    env: commandEnv(options.env),
+    stdout: { write: (text: string) => (written.stdout += text) },
+    stderr: { write: (text: string) => (written.stderr += text) },
+    stdinIsTTY: false,
+  });
+  return {
+    status,
+    get stdout() {
+      return written.stdout;
+    },
+    get stderr() {
+      return written.stderr;
+    },
+  };
 }
 
 /** The exact argv each target must hand the CLI, after `pulumi` (`up` as confirmed in CI or with --yes). */

@@ -4,7 +4,6 @@
  * folder with the right stack, and carry the CLI's failure back out).
  */
 import { join } from 'node:path';
-import { createProjectGraphAsync } from 'nx/src/devkit-exports';
 import { expectedArgv, pathWith, run, STACKS, standIn, WORKSPACE } from './helpers';
 
 const TARGETS = ['preview', 'up', 'refresh', 'destroy', 'drift'];
@@ -23,14 +22,6 @@ function nx(args: string[], env: Record<string, string | undefined> = {}) {
   });
 }
 
-/** The tasks an nx command would run, planned without running them. */
-function plannedTasks(args: string[]): string[] {
-  const result = nx([...args, '--graph=stdout']);
-  expect(result.status).toBe(0);
-  const plan = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { tasks: { tasks: object } };
-  return Object.keys(plan.tasks.tasks).sort();
-}
-
 interface Target {
   executor?: string;
   cache?: boolean;
@@ -39,12 +30,45 @@ interface Target {
   configurations?: Record<string, Record<string, unknown>>;
 }
 
-describe('the five targets on every stack project', () => {
-  let projects: Record<string, { data: { root: string; targets?: Record<string, Target> } }>;
+type Projects = Record<string, { data: { root: string; targets?: Record<string, Target> } }>;
 
-  // The project graph `nx graph` prints, computed in this process: the targets as nx resolved them.
-  beforeAll(async () => {
-    projects = (await createProjectGraphAsync({ exitOnError: false })).nodes;
+/** What nx would do for a command, planned without running it (`--graph=stdout`). */
+interface Plan {
+  /** The project graph, as `nx graph` prints it: each project's targets as nx resolved them. */
+  projects: Projects;
+  /** The tasks nx would run, sorted. */
+  tasks: string[];
+}
+
+const plans = new Map<string, Plan>();
+
+/** The plan of an nx command, made by nx once per file. */
+function plan(args: string[]): Plan {
+  const key = JSON.stringify(args);
+  const known = plans.get(key);
+  if (known) return known;
+  const result = nx([...args, '--graph=stdout']);
+  expect(result.status).toBe(0);
+  const printed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as {
+    graph: { nodes: Projects };
+    tasks: { tasks: object };
+  };
+  const made = { projects: printed.graph.nodes, tasks: Object.keys(printed.tasks.tasks).sort() };
+  plans.set(key, made);
+  return made;
+}
+
+/** The tasks an nx command would run, planned without running them. */
+function plannedTasks(args: string[]): string[] {
+  return plan(args).tasks;
+}
+
+describe('the five targets on every stack project', () => {
+  let projects: Projects;
+
+  // The project graph comes with the plan of `nx run-many -t up`, which a test below asks for too.
+  beforeAll(() => {
+    projects = plan(['run-many', '-t', 'up']).projects;
   });
 
   it.each(STACKS.flatMap((stack) => TARGETS.map((target) => [stack, target] as const)))(

@@ -1,7 +1,12 @@
-/** checkpoints-synth-report: the Markdown behind the PR's synth comment and job summary. */
+/**
+ * checkpoints-synth-report: the Markdown behind the PR's synth comment and job summary. The report
+ * is made in this process (synth-report.cjs); a few tests go through the bin, as npm start and the
+ * workflows run it.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, SYNTH_REPORT, tempDir } from './helpers';
+import { main } from '../pulumi/synth-report.cjs';
+import { inProcess, run, SYNTH_REPORT, tempDir } from './helpers';
 
 function renders(files: Record<string, unknown>): string {
   const dir = tempDir('synth-');
@@ -12,8 +17,9 @@ function renders(files: Record<string, unknown>): string {
   return dir;
 }
 
-function report(args: string[]) {
-  const result = run(process.execPath, [SYNTH_REPORT, ...args]);
+/** The report `args` ask for, which must succeed without a word on stderr. */
+function report(args: string[], through: 'main' | 'bin' = 'main') {
+  const result = through === 'bin' ? run(process.execPath, [SYNTH_REPORT, ...args]) : inProcess(main, args);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result.stdout;
@@ -50,7 +56,7 @@ it('one row per rendered stack, the violations, then the resources', () => {
       ],
     },
   });
-  expect(report([dir]).split('\n')).toEqual([
+  expect(report([dir], 'bin').split('\n')).toEqual([
     '<!-- checkpoints:synth-report -->',
     '## Offline render (synth)',
     '',
@@ -688,7 +694,7 @@ describe('the offline analyses: change plan, retention and access per stack', ()
   });
 
   it('refuses a --base-dir that does not exist, naming the flag and what is allowed', () => {
-    const result = run(process.execPath, [SYNTH_REPORT, HEAD, `--base-dir=${join(FIXTURES, 'missing')}`]);
+    const result = inProcess(main, [HEAD, `--base-dir=${join(FIXTURES, 'missing')}`]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`--base-dir=${join(FIXTURES, 'missing')}: no such directory`);
     expect(result.stderr).toContain('allowed: a directory of base renders');
