@@ -1,3 +1,9 @@
+import {
+  createValidatedPolicy,
+  validateIdentityPolicy,
+  validateResourcePolicy,
+  type ValidatedPolicy,
+} from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import type { RenderedResource } from '../render';
 import {
@@ -364,6 +370,7 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
   if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
     cache.simulations.clear();
     cache.numbersByText.clear();
+    cache.validatedPolicies.clear();
     cache.numbersByPolicy = new WeakMap();
   }
   const key = JSON.stringify([
@@ -374,10 +381,59 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
   ]);
   let answer = cache.simulations.get(key);
   if (answer === undefined) {
-    answer = simulate(simulation, request.action);
+    answer = simulate(validatedSimulation(simulation), request.action);
     cache.simulations.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * The simulation with each policy validated once per process: iam-simulate validates a policy on every
+ * question unless it is handed one iam-policy's createValidatedPolicy made, whose errors it then reports as
+ * its own validation's (simulationEngine `validateOrReuse`), with the validation it would have applied
+ * (identity policies and boundaries: validateIdentityPolicy; the resource policy: validateResourcePolicy).
+ */
+function validatedSimulation(simulation: Simulation): Simulation {
+  const identity = (policy: PolicyDocument) => validatedPolicy(policy, 'identity', validateIdentityPolicy);
+  return {
+    ...simulation,
+    identityPolicies: simulation.identityPolicies.map(({ name, policy }) => ({
+      name,
+      policy: identity(policy as PolicyDocument),
+    })),
+    ...(simulation.resourcePolicy
+      ? {
+          resourcePolicy: validatedPolicy(
+            simulation.resourcePolicy as PolicyDocument,
+            'resource',
+            validateResourcePolicy,
+          ),
+        }
+      : {}),
+    ...(simulation.permissionBoundaryPolicies
+      ? {
+          permissionBoundaryPolicies: simulation.permissionBoundaryPolicies.map(({ name, policy }) => ({
+            name,
+            policy: identity(policy as PolicyDocument),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** One validation per distinct policy text and kind (the text named by its policyNumber). */
+function validatedPolicy(
+  policy: PolicyDocument,
+  kind: 'identity' | 'resource',
+  validate: typeof validateIdentityPolicy,
+): ValidatedPolicy {
+  const key = `${kind} ${policyNumber(policy)}`;
+  let validated = cache.validatedPolicies.get(key);
+  if (validated === undefined) {
+    validated = createValidatedPolicy(policy, validate);
+    cache.validatedPolicies.set(key, validated);
+  }
+  return validated;
 }
 
 const NOT_ALLOWED: Promise<string | undefined> = Promise.resolve(undefined);
@@ -449,9 +505,15 @@ const cache = ((
       simulations: Map<string, Promise<string | undefined>>;
       numbersByText: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
+      validatedPolicies: Map<string, ValidatedPolicy>;
     };
   }
-)[SIMULATIONS] ??= { simulations: new Map(), numbersByText: new Map(), numbersByPolicy: new WeakMap() });
+)[SIMULATIONS] ??= {
+  simulations: new Map(),
+  numbersByText: new Map(),
+  numbersByPolicy: new WeakMap(),
+  validatedPolicies: new Map(),
+});
 
 /**
  * A number per distinct policy text, the same for every object holding that text: a render parses each
