@@ -1,3 +1,9 @@
+import {
+  createValidatedPolicy,
+  validateIdentityPolicy,
+  validateResourcePolicy,
+  type ValidatedPolicy,
+} from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import type { RenderedResource } from '../render';
 import {
@@ -342,6 +348,10 @@ async function firstAllowed(
 
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
 export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+  // Ruled out before the simulation's input is even built: about half of a render's questions.
+  if (!allowMayApply(request.action, request.resource, principal.policies, request.resourcePolicy)) {
+    return NOT_ALLOWED;
+  }
   const simulation: Simulation = {
     request: {
       principal: principal.arn,
@@ -357,13 +367,13 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
   };
-  if (!anyAllowMayApply(simulation)) return NOT_ALLOWED;
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the simulation is a pure function of its input, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).
   if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
     cache.simulations.clear();
     cache.numbersByText.clear();
+    cache.validatedPolicies.clear();
     cache.numbersByPolicy = new WeakMap();
   }
   const key = JSON.stringify([
@@ -374,10 +384,59 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
   ]);
   let answer = cache.simulations.get(key);
   if (answer === undefined) {
-    answer = simulate(simulation, request.action);
+    answer = simulate(validatedSimulation(simulation), request.action);
     cache.simulations.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * The simulation with each policy validated once per process: iam-simulate validates a policy on every
+ * question unless it is handed one iam-policy's createValidatedPolicy made, whose errors it then reports as
+ * its own validation's (simulationEngine `validateOrReuse`), with the validation it would have applied
+ * (identity policies and boundaries: validateIdentityPolicy; the resource policy: validateResourcePolicy).
+ */
+function validatedSimulation(simulation: Simulation): Simulation {
+  const identity = (policy: PolicyDocument) => validatedPolicy(policy, 'identity', validateIdentityPolicy);
+  return {
+    ...simulation,
+    identityPolicies: simulation.identityPolicies.map(({ name, policy }) => ({
+      name,
+      policy: identity(policy as PolicyDocument),
+    })),
+    ...(simulation.resourcePolicy
+      ? {
+          resourcePolicy: validatedPolicy(
+            simulation.resourcePolicy as PolicyDocument,
+            'resource',
+            validateResourcePolicy,
+          ),
+        }
+      : {}),
+    ...(simulation.permissionBoundaryPolicies
+      ? {
+          permissionBoundaryPolicies: simulation.permissionBoundaryPolicies.map(({ name, policy }) => ({
+            name,
+            policy: identity(policy as PolicyDocument),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** One validation per distinct policy text and kind (the text named by its policyNumber). */
+function validatedPolicy(
+  policy: PolicyDocument,
+  kind: 'identity' | 'resource',
+  validate: typeof validateIdentityPolicy,
+): ValidatedPolicy {
+  const key = `${kind} ${policyNumber(policy)}`;
+  let validated = cache.validatedPolicies.get(key);
+  if (validated === undefined) {
+    validated = createValidatedPolicy(policy, validate);
+    cache.validatedPolicies.set(key, validated);
+  }
+  return validated;
 }
 
 const NOT_ALLOWED: Promise<string | undefined> = Promise.resolve(undefined);
@@ -398,17 +457,30 @@ const NOT_ALLOWED: Promise<string | undefined> = Promise.resolve(undefined);
  */
 export function anyAllowMayApply(simulation: Simulation): boolean {
   const { action, resource } = simulation.request;
-  const documents = [
-    ...simulation.identityPolicies.map((entry) => entry.policy as PolicyDocument),
-    ...(simulation.resourcePolicy ? [simulation.resourcePolicy as PolicyDocument] : []),
-  ];
-  return documents.some((document) =>
+  return allowMayApply(
+    action,
+    resource.resource,
+    simulation.identityPolicies as { policy: PolicyDocument }[],
+    simulation.resourcePolicy as PolicyDocument | undefined,
+  );
+}
+
+function allowMayApply(
+  action: string,
+  resource: string,
+  identityPolicies: readonly { policy: PolicyDocument }[],
+  resourcePolicy: PolicyDocument | undefined,
+): boolean {
+  const mayApply = (document: PolicyDocument) =>
     statements(document).some(
       (statement) =>
         statement.Effect !== 'Deny' &&
         namesMayMatch(statement, 'Action', 'NotAction', action) &&
-        namesMayMatch(statement, 'Resource', 'NotResource', resource.resource),
-    ),
+        namesMayMatch(statement, 'Resource', 'NotResource', resource),
+    );
+  return (
+    identityPolicies.some((entry) => mayApply(entry.policy)) ||
+    (resourcePolicy !== undefined && mayApply(resourcePolicy))
   );
 }
 
@@ -449,9 +521,15 @@ const cache = ((
       simulations: Map<string, Promise<string | undefined>>;
       numbersByText: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
+      validatedPolicies: Map<string, ValidatedPolicy>;
     };
   }
-)[SIMULATIONS] ??= { simulations: new Map(), numbersByText: new Map(), numbersByPolicy: new WeakMap() });
+)[SIMULATIONS] ??= {
+  simulations: new Map(),
+  numbersByText: new Map(),
+  numbersByPolicy: new WeakMap(),
+  validatedPolicies: new Map(),
+});
 
 /**
  * A number per distinct policy text, the same for every object holding that text: a render parses each
