@@ -23,9 +23,12 @@ const { join } = require('node:path');
  * command line or NODE_OPTIONS) is kept as given.
  */
 const HEAP_FLAGS = { '--max-semi-space-size': 64, '--heap-growing-percent': 20 };
-const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+// V8 reads `_` and `-` alike in a flag's name.
+const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((arg) =>
+  arg.split('=')[0].replaceAll('_', '-'),
+);
 const missingFlags = Object.entries(HEAP_FLAGS)
-  .filter(([flag]) => !givenFlags.some((arg) => arg === flag || arg.startsWith(`${flag}=`)))
+  .filter(([flag]) => !givenFlags.includes(flag))
   .map(([flag, value]) => `${flag}=${value}`);
 if (missingFlags.length > 0) {
   const render = spawn(process.execPath, [...process.execArgv, ...missingFlags, ...process.argv.slice(1)], {

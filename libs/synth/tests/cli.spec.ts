@@ -158,7 +158,7 @@ describe('synth CLI heap flags', () => {
     const flagsFile = join(dir, 'flags.jsonl');
     writeFileSync(
       record,
-      `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max-semi-space-size|heap-growing-percent)/.test(arg))) + '\\n');`,
+      `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max.semi.space.size|heap.growing.percent)/.test(arg))) + '\\n');`,
     );
     const result = spawnSync(process.execPath, [...nodeFlags, '--require', record, bin, '--bogus'], {
       cwd: project,
@@ -187,9 +187,9 @@ describe('synth CLI heap flags', () => {
     expect(result.status).toBe(2);
   });
 
-  it('runs in one process when both flags are given', () => {
-    const result = processFlags('--max-semi-space-size=32', '--heap-growing-percent=50');
-    expect(result.flags).toEqual([['--max-semi-space-size=32', '--heap-growing-percent=50']]);
+  it('runs in one process when both flags are given, in either spelling', () => {
+    const result = processFlags('--max_semi_space_size=32', '--heap-growing-percent=50');
+    expect(result.flags).toEqual([['--max_semi_space_size=32', '--heap-growing-percent=50']]);
     expect(result.status).toBe(2);
   });
 });
