@@ -12,13 +12,13 @@ const { join } = require('node:path');
 /**
  * V8's heap sizing, set for the render (docs/benchmarks.md, i16). A render constructs every resource
  * before the mock engine answers any, and each keeps hundreds of promises and closures alive until then
- * (a 200-store Azure render about 450 MB live at its peak, 150 MB once registered). Two flags:
+ * (a 200-store Azure render about 450 MB live at its peak, 200 MB once registered). Two flags:
  * - 64 MB semi-spaces (V8's default: 16): the short-lived promises of a registration die young instead
  *   of being promoted and collected with the old generation.
  * - the old generation grows by 20% of its live size after a full collection: V8 grows it up to fourfold
  *   while the program allocates fast (kMaxGrowingFactor 4.0, replaced by 1 + heap_growing_percent / 100
  *   when set: https://github.com/nodejs/node/blob/v20.x/deps/v8/src/heap/heap-controller.h and
- *   heap-controller.cc), which let a 500-store Azure render reach 2 GB RSS for a live heap under 1.3 GB.
+ *   heap-controller.cc), which let a 500-store Azure render reach 2 GB RSS for an estimated 1.1 GB live.
  *   This sets no limit: a render that needs more memory gets it.
  * The semi-space size is read once, when V8 creates the heap (`v8.setFlagsFromString` later has no
  * effect), so the CLI runs itself again in a node with the flags it lacks; a flag already given (node's
