@@ -5,8 +5,48 @@
  * Node.js runner loads it at `pulumi preview` time: ts-node, the project's tsconfig.json (and its
  * "ts-node" section), type-check skipped when the tsconfig sets `noCheck`.
  */
+const { spawn } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
+
+/**
+ * V8's heap sizing, set for the render (docs/benchmarks.md, i16). A render constructs every resource
+ * before the mock engine answers any, and each keeps hundreds of promises and closures alive until then
+ * (a 200-store Azure render about 450 MB live at its peak, 200 MB once registered). Two flags:
+ * - 64 MB semi-spaces (V8's default: 16): the short-lived promises of a registration die young instead
+ *   of being promoted and collected with the old generation.
+ * - the old generation grows by 20% of its live size after a full collection: V8 grows it up to fourfold
+ *   while the program allocates fast (kMaxGrowingFactor 4.0, replaced by 1 + heap_growing_percent / 100
+ *   when set: https://github.com/nodejs/node/blob/v20.x/deps/v8/src/heap/heap-controller.h and
+ *   heap-controller.cc), which let a 500-store Azure render reach 2 GB RSS for an estimated 1.1 GB live.
+ *   This sets no limit: a render that needs more memory gets it.
+ * The semi-space size is read once, when V8 creates the heap (`v8.setFlagsFromString` later has no
+ * effect), so the CLI runs itself again in a node with the flags it lacks; a flag already given (node's
+ * command line or NODE_OPTIONS) is kept as given.
+ */
+const HEAP_FLAGS = { '--max-semi-space-size': 64, '--heap-growing-percent': 20 };
+// V8 reads `_` and `-` alike in a flag's name.
+const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((arg) =>
+  arg.split('=')[0].replaceAll('_', '-'),
+);
+const missingFlags = Object.entries(HEAP_FLAGS)
+  .filter(([flag]) => !givenFlags.includes(flag))
+  .map(([flag, value]) => `${flag}=${value}`);
+if (missingFlags.length > 0) {
+  const render = spawn(process.execPath, [...process.execArgv, ...missingFlags, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  const forward = (signal) => render.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  render.on('exit', (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    } else process.exitCode = code ?? 1;
+  });
+  return;
+}
+
 const tsutils = require('@pulumi/pulumi/tsutils');
 
 const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? 'tsconfig.json';

@@ -7,8 +7,6 @@ interface RuntimeStore {
   supportsResourceReferences: boolean;
   supportsDeletedWith: boolean;
   supportsAliasSpecs: boolean;
-  /** The promises `debuggablePromise` tracks until they settle. */
-  leakCandidates: Set<Promise<unknown>>;
   /** Registered once, when provider modules load: they live in the process's global store. */
   resourcePackages: unknown;
   resourceModules: unknown;
@@ -91,9 +89,9 @@ let restoreRuntime: (() => void) | undefined;
  * kept): the source position and stack trace of every registration (`Resource.callsites`, a full stack at
  * `Error.stackTraceLimit = Infinity`; the mock monitor records neither), and what `debuggablePromise`
  * attaches to every tracked promise for PULUMI_DEBUG_PROMISE_LEAKS's report (an id, the context text and
- * an Error's stack, as three properties: read by nothing else, and kept as long as the promise). The
- * promises are still tracked as the SDK tracks them (added to the store's leak candidates, removed when
- * they settle, a rejection still carrying its promise); PULUMI_DEBUG_PROMISE_LEAKS keeps the SDK's own.
+ * an Error's stack, as three properties: read by nothing else, and kept as long as the promise), with the
+ * leak bookkeeping only that report reads (see `settledAsTracked`); PULUMI_DEBUG_PROMISE_LEAKS keeps the
+ * SDK's own.
  */
 export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise<T> {
   if (offlineDepth++ === 0) {
@@ -105,7 +103,7 @@ export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise
     const callsites = Resource.callsites;
     const debuggablePromise = debuggable.debuggablePromise;
     Resource.callsites = () => [];
-    if (!debuggable.debugPromiseLeaks) debuggable.debuggablePromise = trackedPromise;
+    if (!debuggable.debugPromiseLeaks) debuggable.debuggablePromise = settledAsTracked;
     restoreRuntime = () => {
       Resource.callsites = callsites;
       debuggable.debuggablePromise = debuggablePromise;
@@ -118,20 +116,22 @@ export async function withOfflineRuntime<T>(callback: () => Promise<T>): Promise
   }
 }
 
-/** `debuggablePromise` of @pulumi/pulumi 3.248 (runtime/debuggable.js) without the debug properties. */
-function trackedPromise<T>(promise: Promise<T>): Promise<T> {
-  const { leakCandidates } = getStore();
-  leakCandidates.add(promise);
-  return promise
-    .then((value) => {
-      leakCandidates.delete(promise);
-      return value;
-    })
-    .catch((error: unknown) => {
-      leakCandidates.delete(promise);
-      (error as { promise?: unknown }).promise = promise;
-      throw error;
-    });
+/**
+ * `debuggablePromise` of @pulumi/pulumi 3.248 (runtime/debuggable.js) for the offline render: a promise
+ * that settles as the SDK's does, two microtask turns after `promise` (the order in which the resources
+ * register, and so the render, follows these turns; tested against the SDK's), without the SDK's leak
+ * bookkeeping: an entry in the store's leak candidates and two closures over `promise` to remove it when
+ * it settles, and `promise` set on a rejection's error. Only the leak report reads them, which the SDK
+ * prints at the exit of a real program, never for a render's own store (and `err.promise` nothing at
+ * all). The SDK tracks the promise of every output property of every resource (some 60 per azure-native
+ * resource), all pending while the program registers its resources: a tenth of a large render's heap.
+ */
+function settledAsTracked<T>(promise: Promise<T>): Promise<T> {
+  return promise.then(passOn).then(passOn);
+}
+
+function passOn<T>(value: T): T {
+  return value;
 }
 
 /** What `foreignTypeAliases` left out of a resource's options, to collapse if the resource gets a child. */

@@ -150,6 +150,50 @@ describe('synth CLI', () => {
   });
 });
 
+describe('synth CLI heap flags', () => {
+  /** Runs bin/synth.js --bogus with a preload that records every Node process's flags; returns them. */
+  function processFlags(...nodeFlags: string[]) {
+    const dir = outFolder();
+    const record = join(dir, 'flags.js');
+    const flagsFile = join(dir, 'flags.jsonl');
+    writeFileSync(
+      record,
+      `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max.semi.space.size|heap.growing.percent)/.test(arg))) + '\\n');`,
+    );
+    const result = spawnSync(process.execPath, [...nodeFlags, '--require', record, bin, '--bogus'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    const flags = readFileSync(flagsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
+    return { status: result.status, stderr: result.stderr, flags };
+  }
+
+  it('renders in a Node process with 64 MB semi-spaces and 20% heap growth, passing its exit status and output on', () => {
+    const result = processFlags();
+    expect(result.flags).toEqual([[], ['--max-semi-space-size=64', '--heap-growing-percent=20']]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("unknown flag '--bogus'");
+  });
+
+  it('keeps a flag given on the node command line and adds the other', () => {
+    const result = processFlags('--max-semi-space-size=32');
+    expect(result.flags).toEqual([
+      ['--max-semi-space-size=32'],
+      ['--max-semi-space-size=32', '--heap-growing-percent=20'],
+    ]);
+    expect(result.status).toBe(2);
+  });
+
+  it('runs in one process when both flags are given, in either spelling', () => {
+    const result = processFlags('--max_semi_space_size=32', '--heap-growing-percent=50');
+    expect(result.flags).toEqual([['--max_semi_space_size=32', '--heap-growing-percent=50']]);
+    expect(result.status).toBe(2);
+  });
+});
+
 describe('synth --base', () => {
   /** The dev render, changed by `edit`, written where --base can read it. */
   async function baseRender(
