@@ -47,6 +47,7 @@ if (missingFlags.length > 0) {
   return;
 }
 
+require('./deferred-modules.js').deferPulumiClosureModules();
 const tsutils = require('@pulumi/pulumi/tsutils');
 
 const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? 'tsconfig.json';
