@@ -12,6 +12,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transformIgnorePatterns: ['/node_modules/'],
   workerIdleMemoryLimit: '700MB',
+  setupFiles: [require.resolve('./jest.global-lazy-modules.js')],
   globalSetup: require.resolve('./jest.global-setup.js'),
   globalTeardown: require.resolve('./jest.global-teardown.js'),
 };

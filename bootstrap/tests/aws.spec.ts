@@ -25,7 +25,14 @@ import {
   resourceTemplates,
   sampleArn,
 } from './iam-data';
-import { jsonInput, ofTypeByName, renderBootstrap, resource, standardTagsFor } from './helpers';
+import {
+  jsonInput,
+  ofTypeByName,
+  renderBootstrap,
+  resource,
+  sharedRenderBootstrap,
+  standardTagsFor,
+} from './helpers';
 
 const ACCOUNT = { partition: 'aws', accountId: AWS_ACCOUNT_ID };
 const PROVIDER_ARN = `arn:aws:iam::${AWS_ACCOUNT_ID}:oidc-provider/token.actions.githubusercontent.com`;
@@ -102,7 +109,7 @@ const CI_GUARDS = [
 describe('AWS CI identities', () => {
   let snapshot: Snapshot;
   beforeAll(async () => {
-    snapshot = await renderBootstrap();
+    snapshot = await sharedRenderBootstrap();
   });
 
   it('creates the GitHub OIDC provider for STS tokens, protected and tagged', () => {
@@ -486,7 +493,7 @@ describe('AWS CI identities with a self-managed S3 state backend (bootstrap:aws.
     document.Statement.find((statement) => statement.Sid === sid)?.Resource;
 
   it('without it, no role gets any right on a state bucket', async () => {
-    const snapshot = await renderBootstrap();
+    const snapshot = await sharedRenderBootstrap();
     expect(ofTypeByName(snapshot, ROLE_POLICY).map((policy) => policy.name)).toEqual([
       'deploy-dev-permissions',
       'deploy-prod-permissions',
@@ -495,7 +502,7 @@ describe('AWS CI identities with a self-managed S3 state backend (bootstrap:aws.
   });
 
   it("the preview role reads the AWS stacks' state and may only take and release their locks", async () => {
-    const snapshot = await renderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
+    const snapshot = await sharedRenderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
     const preview = statePolicyOf(snapshot, 'preview');
     expect(resource(snapshot, ROLE_POLICY, 'preview-state').inputs['name']).toBe('pulumi-state');
     expect(preview.Statement.map((s) => [s.Sid, s.Action])).toEqual([
@@ -516,7 +523,7 @@ describe('AWS CI identities with a self-managed S3 state backend (bootstrap:aws.
   it.each(['dev', 'prod'])(
     'the %s deploy role writes its own stack’s state, history, backups and lock only',
     async (env) => {
-      const snapshot = await renderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
+      const snapshot = await sharedRenderBootstrap({ 'bootstrap:aws': { stateBucket: 'acme-pulumi-state' } });
       const deploy = statePolicyOf(snapshot, `deploy-${env}`);
       const writable = deploy.Statement.filter((s) => s.Action.includes('s3:PutObject')).flatMap(
         (s) => s.Resource,

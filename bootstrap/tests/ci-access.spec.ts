@@ -13,6 +13,7 @@ import {
 } from '@checkpoints/synth';
 import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS, missingDeployRights } from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
+import { deepFreeze } from './helpers';
 
 /**
  * The bootstrap render against the shipped stacks, as `synth` judges it: the access rules must pass as
@@ -28,7 +29,15 @@ interface Verdict {
   message: string;
 }
 
-async function renderShippedBootstrap(): Promise<Snapshot> {
+let shippedBootstrap: Promise<Snapshot> | undefined;
+
+/** The shipped bootstrap render, made once for the file's tests, which only read it (frozen) or copy it. */
+function renderShippedBootstrap(): Promise<Snapshot> {
+  shippedBootstrap ??= renderShipped().then(deepFreeze);
+  return shippedBootstrap;
+}
+
+async function renderShipped(): Promise<Snapshot> {
   const project = readProject(ROOT);
   const stack = readStackConfig(stackConfigFile(project, 'ci'), project);
   return render(() => bootstrapStack(), {

@@ -1,5 +1,5 @@
 import { byName, ofType } from '@checkpoints/synth';
-import { inputsOf, renderStack, SUBSCRIPTION, T, TENANT } from './render';
+import { inputsOf, renderStack, sharedRenderStack, SUBSCRIPTION, T, TENANT } from './render';
 
 const GROUP = 'checkpoints-azure-dev-1592ff';
 const GROUP_ID = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${GROUP}`;
@@ -8,7 +8,9 @@ const ENCRYPTION_IDENTITY = `${GROUP_ID}/providers/Microsoft.ManagedIdentity/use
 const KEY_ID = `${GROUP_ID}/providers/Microsoft.KeyVault/vaults/${VAULT}/keys/checkpoints-llm`;
 
 const customerManaged = () =>
-  renderStack({ stores: [{ name: 'llm', dataClassification: 'internal', encryption: 'customer-managed' }] });
+  sharedRenderStack({
+    stores: [{ name: 'llm', dataClassification: 'internal', encryption: 'customer-managed' }],
+  });
 
 describe('customer-managed key', () => {
   it('creates a vault with RBAC, purge protection and 90-day soft delete, closed to the internet', async () => {

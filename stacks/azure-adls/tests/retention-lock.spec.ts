@@ -1,6 +1,6 @@
 import { brokenPromiseMessages, planChanges, retentionOf } from '@checkpoints/analysis';
 import { byName, customResources, type Snapshot } from '@checkpoints/synth';
-import { refusal, renderStack, stackConfig, T } from './render';
+import { refusal, sharedRenderStack, stackConfig, T } from './render';
 
 const POLICY = 'azure-native:storage:BlobContainerImmutabilityPolicy';
 const released = {
@@ -17,7 +17,7 @@ describe('retention lock of a whole ADLS Gen2 store', () => {
   it.each(['dev', 'prod'])(
     '%s: a time-based immutability policy of the spec days on the filesystem, unlocked, without appends, kept like the data',
     async (environment) => {
-      const snapshot = await renderStack({ environment, stores: [released] }, environment);
+      const snapshot = await sharedRenderStack({ environment, stores: [released] }, environment);
       const filesystem = byName(snapshot, T.filesystem, 'llm-releases');
       const account = byName(snapshot, T.account, 'llm-releases');
       const [policy, ...others] = policies(snapshot);
@@ -37,12 +37,12 @@ describe('retention lock of a whole ADLS Gen2 store', () => {
   );
 
   it('renders no policy for a store without the key', async () => {
-    expect(policies(await renderStack({ stores: [unlocked] }))).toEqual([]);
+    expect(policies(await sharedRenderStack({ stores: [unlocked] }))).toEqual([]);
   });
 
   it('adding the lock to an existing store creates the policy and replaces or releases nothing', async () => {
-    const base = await renderStack({ environment: 'prod', stores: [unlocked] }, 'prod');
-    const next = await renderStack({ environment: 'prod', stores: [released] }, 'prod');
+    const base = await sharedRenderStack({ environment: 'prod', stores: [unlocked] }, 'prod');
+    const next = await sharedRenderStack({ environment: 'prod', stores: [released] }, 'prod');
     const plan = planChanges(base, next);
     const changed = plan.stores[0]!.resources.filter((change) => change.kind !== 'unchanged');
     expect(changed.map((change) => `${change.type} ${change.name} ${change.kind}`)).toEqual([
@@ -52,12 +52,18 @@ describe('retention lock of a whole ADLS Gen2 store', () => {
   });
 
   it('changing the days updates the policy in place; removing the key releases it (Azure keeps the lock)', async () => {
-    const base = await renderStack({ environment: 'prod', stores: [released] }, 'prod');
+    const base = await sharedRenderStack({ environment: 'prod', stores: [released] }, 'prod');
     const longer = { ...released, recovery: { retentionLock: { days: 730 } } };
-    const extended = planChanges(base, await renderStack({ environment: 'prod', stores: [longer] }, 'prod'));
+    const extended = planChanges(
+      base,
+      await sharedRenderStack({ environment: 'prod', stores: [longer] }, 'prod'),
+    );
     const policy = extended.stores[0]!.resources.find((change) => change.type === POLICY);
     expect([policy?.kind, policy?.replacedBy]).toEqual(['updated', []]);
-    const removed = planChanges(base, await renderStack({ environment: 'prod', stores: [unlocked] }, 'prod'));
+    const removed = planChanges(
+      base,
+      await sharedRenderStack({ environment: 'prod', stores: [unlocked] }, 'prod'),
+    );
     const gone = removed.stores[0]!.resources.filter((change) => change.kind !== 'unchanged');
     expect(gone.map((change) => `${change.type} ${change.kind}`)).toEqual([`${POLICY} released`]);
     expect(removed.dataLoss).toEqual([]);
@@ -77,13 +83,13 @@ describe('retention lock of a whole ADLS Gen2 store', () => {
   });
 
   it('keeps the lock promise and every other promise of the locked store', async () => {
-    const [entry] = retentionOf(await renderStack({ stores: [released] }));
+    const [entry] = retentionOf(await sharedRenderStack({ stores: [released] }));
     expect(entry?.lock).toEqual({ days: 365, refuses: ['delete', 'overwrite'] });
     expect(brokenPromiseMessages(entry!)).toEqual([]);
   });
 
   it('breaks the lock promise when the render locks nothing or fewer days than the spec', async () => {
-    const snapshot = await renderStack({ stores: [released] });
+    const snapshot = await sharedRenderStack({ stores: [released] });
     const without: Snapshot = { ...snapshot, resources: snapshot.resources.filter((r) => r.type !== POLICY) };
     const [unlockedEntry] = retentionOf(without);
     expect(unlockedEntry?.broken.filter((broken) => broken.promise === 'lock')).toEqual([
