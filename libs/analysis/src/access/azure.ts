@@ -262,7 +262,7 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
   const writerRole = checkpointWriterRoleGuid(subscription);
   if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(subscription)].map(
-    (assignment) => ({ assignment, scope: scopeKey(assignment.scope) }),
+    (assignment) => ({ assignment, scope: scopeKey(assignment.scope), role: roleGuid(assignment.role) }),
   );
   const byPrincipal = groupedBy(assignments, ({ assignment }) => assignment.principalId);
   const principalsByScope = new Map<string, Set<string>>();
@@ -271,16 +271,7 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
     if (principals) principals.add(assignment.principalId);
     else principalsByScope.set(scope, new Set([assignment.principalId]));
   }
-  const answers = new Map<string, boolean>();
-  const roleAllows = (a: Assignment, action: string, data: boolean) => {
-    const key = `${roleGuid(a.role)}\n${action}\n${data}`;
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      answer = allows(roles.get(roleGuid(a.role)), action, data);
-      answers.set(key, answer);
-    }
-    return answer;
-  };
+  const roleAllows = roleAnswers(roles);
   const holds = (scope: string, resource: string) => resource === scope || resource.startsWith(`${scope}/`);
   const locks = locksOf(everything).map((lock, order) => ({ lock, order }));
   const locksByScope = groupedBy(locks, ({ lock }) => scopeKey(lock.scope));
@@ -301,17 +292,16 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
       const id = resource.toLowerCase();
       return byPrincipal
         .get(principalId)
-        ?.find(({ assignment, scope }) => holds(scope, id) && roleAllows(assignment, action, data))
-        ?.assignment;
+        ?.find(({ scope, role }) => holds(scope, id) && roleAllows(role, action, data))?.assignment;
     },
     assignerOf: (principalId, container) => {
       const id = container.toLowerCase();
       return byPrincipal
         .get(principalId)
         ?.find(
-          ({ assignment, scope }) =>
+          ({ assignment, scope, role }) =>
             holds(scope, id) &&
-            roleAllows(assignment, ROLE_ASSIGNMENT_WRITE, false) &&
+            roleAllows(role, ROLE_ASSIGNMENT_WRITE, false) &&
             assignableDataRole(assignment, roles),
         )?.assignment;
     },
@@ -460,6 +450,30 @@ export function allows(role: RoleDefinition | undefined, action: string, data: b
     const [yes, no] = data ? [p.dataActions, p.notDataActions] : [p.actions, p.notActions];
     return yes.some((a) => actionMatches(a, action)) && !no.some((a) => actionMatches(a, action));
   });
+}
+
+/**
+ * `allows` of the role a GUID names in `roles`, asked once per role, action and plane: a role's answer for
+ * an action is the same wherever it is asked.
+ */
+export function roleAnswers(
+  roles: ReadonlyMap<string, RoleDefinition>,
+): (guid: string, action: string, data: boolean) => boolean {
+  const byRole = new Map<string, { control: Map<string, boolean>; data: Map<string, boolean> }>();
+  return (guid, action, data) => {
+    let answers = byRole.get(guid);
+    if (!answers) {
+      answers = { control: new Map(), data: new Map() };
+      byRole.set(guid, answers);
+    }
+    const plane = data ? answers.data : answers.control;
+    let answer = plane.get(action);
+    if (answer === undefined) {
+      answer = allows(roles.get(guid), action, data);
+      plane.set(action, answer);
+    }
+    return answer;
+  };
 }
 
 /** Azure scopes are prefixes of the resource IDs below them, case-insensitive. */

@@ -213,12 +213,14 @@ export interface AwsRenderedStore {
 
 /** The AWS stores of a render; the account and region come from the ARNs the render spells. */
 export function awsStoresOf(resources: readonly RenderedResource[]): AwsRenderedStore[] {
+  const stores = storesOf({ resources: [...resources] }).filter((store) => store.cloud === 'aws');
+  // The ARNs are read only for a render with AWS stores: the text of every input costs as much as the render.
+  if (stores.length === 0) return [];
   const text = JSON.stringify(resources.map((resource) => resource.inputs));
   const [, region = 'us-east-1', account = '000000000000'] =
     /arn:aws[a-z-]*:[a-z0-9-]+:([a-z]{2}-[a-z-]+-\d):(\d{12}):/.exec(text) ?? [];
   const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
-  return storesOf({ resources: [...resources] }).flatMap((store) => {
-    if (store.cloud !== 'aws') return [];
+  return stores.flatMap((store) => {
     const own = store.resources.filter((resource) => resource.parent === store.urn);
     const bucket = own.find(
       (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
