@@ -90,8 +90,14 @@ const ADD_CREDENTIALS = ['iam.serviceAccountKeys.create'];
  * custom roles, bindings (by member, in their order) and deny rules.
  */
 interface GcpRenderAccess {
-  customRoles: ReadonlyMap<string, readonly string[]>;
-  bindingsByMember: ReadonlyMap<string, readonly Binding[]>;
+  /** Whether a role (the render's custom one of that name, else the predefined one) holds a permission. */
+  permits(role: string, permission: string): boolean;
+  /**
+   * The first of the render's bindings of `member` (in render order) on one of `scopes` whose role holds
+   * `permission`: found through the member's bindings on each scope, not a scan of all of its bindings (CI's
+   * reach every store's bucket).
+   */
+  bindingOf(member: string, scopes: readonly string[], permission: string): Binding | undefined;
   /** The render's bindings on any of `scopes`, in render order. */
   bindingsOn(scopes: readonly string[]): Binding[];
   /** The bootstrap's CI service accounts, by member. */
@@ -102,12 +108,32 @@ interface GcpRenderAccess {
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
   const bindings = bindingsOf(everything);
-  const bindingsByMember = groupedBy(bindings, (binding) => binding.member);
   const bindingsByScope = groupedBy(bindings, (binding) => binding.scope);
+  const bindingsByMemberScope = new Map(
+    [...groupedBy(bindings, (binding) => binding.member)].map(([member, own]) => [
+      member,
+      groupedBy(own, (binding) => binding.scope),
+    ]),
+  );
   const order = new Map(bindings.map((binding, index) => [binding, index]));
+  const customRoles = customRolesOf(everything);
+  const rolePermissions = new Map<string, ReadonlySet<string>>();
+  const permits = (role: string, permission: string) => {
+    let permissions = rolePermissions.get(role);
+    if (!permissions) {
+      permissions = new Set(customRoles.get(role) ?? PREDEFINED[role] ?? []);
+      rolePermissions.set(role, permissions);
+    }
+    return permissions.has(permission);
+  };
   return {
-    customRoles: customRolesOf(everything),
-    bindingsByMember,
+    permits,
+    bindingOf: (member, scopes, permission) => {
+      const own = bindingsByMemberScope.get(member);
+      return [...new Set(scopes)]
+        .flatMap((scope) => own?.get(scope)?.find((binding) => permits(binding.role, permission)) ?? [])
+        .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))[0];
+    },
     bindingsOn: (scopes) =>
       scopes
         .flatMap((scope) => bindingsByScope.get(scope) ?? [])
@@ -124,21 +150,18 @@ export function gcpAccessOf(input: RendersInput): StoreAccessOf {
 
 function gcpStoreGrants(
   store: RenderedStore,
-  { customRoles, bindingsByMember, bindingsOn, ciPrincipals, denies }: GcpRenderAccess,
+  { permits, bindingOf, bindingsOn, ciPrincipals, denies }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
   const convenience = convenienceBindings(target);
   const principals = principalsOf(target, bindingsOn, convenience, ciPrincipals);
   const grants: AccessGrant[] = [];
-  const permissionsOf = (role: string) => customRoles.get(role) ?? PREDEFINED[role] ?? [];
-  const gives = (member: string, scopes: readonly string[], permission: string) => (b: Binding) =>
-    b.member === member && scopes.includes(b.scope) && permissionsOf(b.role).includes(permission);
   /** The first binding that gives `member` `permission` on `scope`, unless a deny rule takes it away. */
   const grantOf = (member: string, scopes: readonly string[], permission: string): string | undefined => {
     const binding =
-      bindingsByMember.get(member)?.find(gives(member, scopes, permission)) ??
-      convenience.find(gives(member, scopes, permission));
+      bindingOf(member, scopes, permission) ??
+      convenience.find((b) => b.member === member && scopes.includes(b.scope) && permits(b.role, permission));
     if (!binding) return undefined;
     const deny = denies.find((rule) => denies.length > 0 && deniesIt(rule, member, permission, scopes));
     if (deny) return undefined;

@@ -209,6 +209,11 @@ function gcpStoreResources(name: string, auditor: string): RenderedResource[] {
       role: 'roles/storage.objectUser',
       member: `serviceAccount:${name}-writer@${PROJECT}.iam.gserviceaccount.com`,
     }),
+    own('gcp:storage/bucketIAMMember:BucketIAMMember', 'auditor-access', {
+      bucket,
+      role: 'roles/storage.objectViewer',
+      member: auditor,
+    }),
     own('gcp:storage/bucketIAMMember:BucketIAMMember', 'team-access', {
       bucket,
       role: 'roles/storage.objectViewer',
@@ -237,6 +242,16 @@ describe('GCP effective access of a render with several stores', () => {
         [...new Set(store.grants.map((grant) => grant.principal.label))],
       ]),
     );
+
+  it('names the first binding in render order that gives the permission, whichever scope it is on', async () => {
+    const [store] = (await analyzeAccess({ resources: [stack, ...first, ...second] })).stores;
+    const read = store?.grants.find(
+      (grant) => grant.principal.id === 'group:auditors@acme.example' && grant.operation === 'read',
+    );
+    expect(read?.reason).toBe(
+      `storage.objects.get from roles/storage.objectViewer on projects/${PROJECT} (IAMMember first-auditor)`,
+    );
+  });
 
   it("lists each store's principals in binding order: a project role reaches every store of the project", async () => {
     expect(await principalsOf([stack, ...first, ...second])).toEqual({

@@ -13,12 +13,21 @@ export interface GcpStoreResources {
 }
 
 export function gcpStoresOf(args: StackValidationArgs): GcpStoreResources[] {
+  // Each component's children, in render order, from one pass over the render (not one per store).
+  const children = new Map<string, PolicyResource[]>();
+  for (const resource of args.resources) {
+    const parent = resource.parent?.urn;
+    if (parent === undefined) continue;
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(resource);
+    else children.set(parent, [resource]);
+  }
   return args.resources
     .filter((resource) => resource.type === GCP_STORE_COMPONENT)
     .map((component) => ({
       name: component.name,
       urn: component.urn,
       inputs: (plain(component.props) ?? {}) as Record<string, unknown>,
-      children: args.resources.filter((resource) => resource.parent?.urn === component.urn),
+      children: children.get(component.urn) ?? [],
     }));
 }
