@@ -262,14 +262,12 @@ function gcpStore(resources: readonly RenderedResource[]): GcpStore | undefined 
   const members = resources.map((r) => stringInput(r, 'member') ?? '');
   const ownEmail = accounts
     .map((a) => stringInput(a, 'accountId') ?? '')
-    .flatMap((id) =>
-      members.map(
-        (m) =>
-          new RegExp(
-            `^serviceAccount:${id}@([a-z][a-z0-9-]{4,28}[a-z0-9])\\.iam\\.gserviceaccount\\.com$`,
-          ).exec(m)?.[1],
-      ),
-    )
+    .flatMap((id) => {
+      const email = new RegExp(
+        `^serviceAccount:${id}@([a-z][a-z0-9-]{4,28}[a-z0-9])\\.iam\\.gserviceaccount\\.com$`,
+      );
+      return members.map((m) => email.exec(m)?.[1]);
+    })
     .find((project) => project !== undefined);
   const project =
     stringInput(bucketResource, 'project') ??

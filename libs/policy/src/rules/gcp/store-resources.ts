@@ -12,8 +12,8 @@ export interface GcpStoreResources {
   children: PolicyResource[];
 }
 
-export function gcpStoresOf(args: StackValidationArgs): GcpStoreResources[] {
-  // Each component's children, in render order, from one pass over the render (not one per store).
+/** Each resource's children by its URN, in render order: one pass over the render, not one per store. */
+export function childrenByParent(args: StackValidationArgs): ReadonlyMap<string, PolicyResource[]> {
   const children = new Map<string, PolicyResource[]>();
   for (const resource of args.resources) {
     const parent = resource.parent?.urn;
@@ -22,6 +22,11 @@ export function gcpStoresOf(args: StackValidationArgs): GcpStoreResources[] {
     if (siblings) siblings.push(resource);
     else children.set(parent, [resource]);
   }
+  return children;
+}
+
+export function gcpStoresOf(args: StackValidationArgs): GcpStoreResources[] {
+  const children = childrenByParent(args);
   return args.resources
     .filter((resource) => resource.type === GCP_STORE_COMPONENT)
     .map((component) => ({
