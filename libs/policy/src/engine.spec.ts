@@ -76,6 +76,24 @@ describe('evaluatePolicies', () => {
     expect(verdicts.map((verdict) => verdict.message)).toEqual(['pab.bucket <- bucket; parent store']);
   });
 
+  it('gives each stack rule resources of its own, linked as the first rule saw them', async () => {
+    const mutating: StackValidationPolicy = {
+      name: 'mutating',
+      description: 'drops the links of every resource it sees',
+      validateStack: (args) => {
+        for (const resource of args.resources) {
+          resource.propertyDependencies = {};
+          delete resource.parent;
+        }
+      },
+    };
+    const verdicts = await evaluatePolicies(stack, [mutating, dependencies, dependencies], noOverrides);
+    expect(verdicts.map((verdict) => verdict.message)).toEqual([
+      'pab.bucket <- bucket; parent store',
+      'pab.bucket <- bucket; parent store',
+    ]);
+  });
+
   it('applies the policy config: advisory reports as advisory, disabled does not run', async () => {
     const advisory = await evaluatePolicies(stack, [bucketIsType], {
       file: 'x',

@@ -90,12 +90,53 @@ function resourceArgs(resource: PolicyResource, config: object): ResourceValidat
   } as ResourceValidationArgs;
 }
 
-/** Stack policies see every resource, dependencies resolved to resources; the root stack's props are its outputs. */
-function stackArgs(stack: PolicyStack, config: object): StackValidationArgs {
-  const byUrn = new Map<string, SdkPolicyResource>();
+/**
+ * How a stack's resources link to each other, read once per evaluation rather than once per stack policy:
+ * one resource per URN (the last of that URN, at the place of the first, as a map by URN keeps them), and
+ * each one's dependencies, property dependencies and parent as indices into that list. Each stack policy
+ * still gets resources of its own, as the Pulumi engine builds them for each policy.
+ */
+interface StackLinks {
+  resources: PolicyResource[];
+  links: { dependencies: number[]; propertyDependencies: [string, number[]][]; parent?: number }[];
+}
+
+function stackLinks(stack: PolicyStack): StackLinks {
+  const slots = new Map<string, number>();
+  const resources: PolicyResource[] = [];
   for (const resource of stack.resources) {
+    const slot = slots.get(resource.urn);
+    if (slot === undefined) {
+      slots.set(resource.urn, resources.length);
+      resources.push(resource);
+    } else resources[slot] = resource;
+  }
+  const links: StackLinks['links'] = resources.map(() => ({ dependencies: [], propertyDependencies: [] }));
+  const resolve = (urns: string[]) => urns.flatMap((urn) => slots.get(urn) ?? []);
+  for (const resource of stack.resources) {
+    const slot = slots.get(resource.urn);
+    const link = slot === undefined ? undefined : links[slot];
+    if (!link) continue;
+    link.dependencies = resolve(resource.opts.dependsOn);
+    link.propertyDependencies = Object.entries(resource.opts.propertyDependencies).map(([key, urns]) => [
+      key,
+      resolve(urns),
+    ]);
+    const parent = resource.opts.parent ? slots.get(resource.opts.parent) : undefined;
+    if (parent !== undefined) link.parent = parent;
+  }
+  return { resources, links };
+}
+
+/** Stack policies see every resource, dependencies resolved to resources; the root stack's props are its outputs. */
+function stackArgs(
+  stack: PolicyStack,
+  { resources, links }: StackLinks,
+  config: object,
+): StackValidationArgs {
+  const sdkResources = resources.map((resource) => {
     const props = resource.type === STACK_TYPE ? stack.outputs : resource.props;
-    byUrn.set(resource.urn, {
+    return {
       type: resource.type,
       props,
       urn: resource.urn,
@@ -104,21 +145,21 @@ function stackArgs(stack: PolicyStack, config: object): StackValidationArgs {
       dependencies: [],
       propertyDependencies: {},
       ...typeChecks(resource.type, props),
-    } as SdkPolicyResource);
-  }
-  const resolve = (urns: string[]) => urns.flatMap((urn) => byUrn.get(urn) ?? []);
-  for (const resource of stack.resources) {
-    const sdkResource = byUrn.get(resource.urn);
-    if (!sdkResource) continue;
-    sdkResource.dependencies = resolve(resource.opts.dependsOn);
+    } as SdkPolicyResource;
+  });
+  const resolve = (slots: number[]) => slots.flatMap((slot) => sdkResources[slot] ?? []);
+  links.forEach((link, slot) => {
+    const sdkResource = sdkResources[slot];
+    if (!sdkResource) return;
+    sdkResource.dependencies = resolve(link.dependencies);
     sdkResource.propertyDependencies = Object.fromEntries(
-      Object.entries(resource.opts.propertyDependencies).map(([key, urns]) => [key, resolve(urns)]),
+      link.propertyDependencies.map(([key, slots]) => [key, resolve(slots)]),
     );
-    const parent = resource.opts.parent ? byUrn.get(resource.opts.parent) : undefined;
+    const parent = link.parent === undefined ? undefined : sdkResources[link.parent];
     if (parent) sdkResource.parent = parent;
-  }
+  });
   return {
-    resources: [...byUrn.values()],
+    resources: sdkResources,
     stackTags: new Map(),
     getConfig: <T extends object>() => config as T,
     notApplicable,
@@ -157,6 +198,7 @@ export async function evaluatePolicies(
   config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
 ): Promise<PolicyVerdict[]> {
   const verdicts: PolicyVerdict[] = [];
+  let links: StackLinks | undefined;
   for (const policy of policies) {
     const level = levelOf(policy, config);
     if (level === 'disabled') continue;
@@ -176,7 +218,8 @@ export async function evaluatePolicies(
       }
     }
     if ('validateStack' in policy && policy.validateStack) {
-      const args = stackArgs(stack, policyConfig);
+      links ??= stackLinks(stack);
+      const args = stackArgs(stack, links, policyConfig);
       await runValidations(policy.validateStack, (validate) =>
         (validate as (a: StackValidationArgs, r: (m: string, urn?: string) => void) => unknown)(
           args,

@@ -6,6 +6,7 @@ import {
   type AccessGrant,
   type Operation,
   type Principal,
+  groupedBy,
   perRender,
   type RendersInput,
   type StoreAccessOf,
@@ -224,16 +225,33 @@ const ADD_FEDERATED_CREDENTIAL =
  * check scanned every assignment: quadratic in stores). `grantOf` answers as a scan of `assignments` in
  * their order would: the first assignment of the principal whose scope holds the resource and whose role
  * allows the action; a role's answer for an action is the same wherever it is asked, so it is kept.
+ * `principalsOf` lists a store's principals (`storePrincipals`) from the bootstrap's CI principals and the
+ * assignments' principals read once, and `lockOf` the first lock whose scope holds a resource.
  */
 interface AzureRenderAccess {
-  everything: readonly RenderedResource[];
-  bootstrap: readonly RenderedResource[];
   subscription: string;
   roles: ReadonlyMap<string, RoleDefinition>;
-  assignments: readonly Assignment[];
-  locks: readonly Lock[];
   grantOf(principalId: string, resource: string, action: string, data?: boolean): Assignment | undefined;
   assignerOf(principalId: string, container: string): Assignment | undefined;
+  lockOf(resource: string): Lock | undefined;
+  principalsOf(store: AzureStore, resources: readonly string[]): Principal[];
+}
+
+/** An Azure scope as `under` compares it: lowercased, without a trailing slash. */
+function scopeKey(scope: string): string {
+  return scope.toLowerCase().replace(/\/$/, '');
+}
+
+/**
+ * Every scope key `under(resource, scope)` holds for: the lowercased resource ID itself and each of its
+ * prefixes that ends before a `/` (the empty one for the root scope `/`).
+ */
+function scopeKeysHolding(resource: string): string[] {
+  const id = resource.toLowerCase();
+  const keys = [id];
+  for (let slash = id.indexOf('/'); slash !== -1; slash = id.indexOf('/', slash + 1))
+    keys.push(id.slice(0, slash));
+  return keys;
 }
 
 function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAccess {
@@ -243,41 +261,62 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
   // The bootstrap's definition when its render is given, else the one it creates.
   const writerRole = checkpointWriterRoleGuid(subscription);
   if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
-  const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(subscription)];
-  const byPrincipal = new Map<string, Assignment[]>();
-  for (const a of assignments) {
-    const own = byPrincipal.get(a.principalId);
-    if (own) own.push(a);
-    else byPrincipal.set(a.principalId, [a]);
+  const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(subscription)].map(
+    (assignment) => ({ assignment, scope: scopeKey(assignment.scope), role: roleGuid(assignment.role) }),
+  );
+  const byPrincipal = groupedBy(assignments, ({ assignment }) => assignment.principalId);
+  const principalsByScope = new Map<string, Set<string>>();
+  for (const { assignment, scope } of assignments) {
+    const principals = principalsByScope.get(scope);
+    if (principals) principals.add(assignment.principalId);
+    else principalsByScope.set(scope, new Set([assignment.principalId]));
   }
-  const answers = new Map<string, boolean>();
-  const roleAllows = (a: Assignment, action: string, data: boolean) => {
-    const key = `${roleGuid(a.role)}\n${action}\n${data}`;
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      answer = allows(roles.get(roleGuid(a.role)), action, data);
-      answers.set(key, answer);
-    }
-    return answer;
-  };
+  const roleAllows = roleAnswers(roles);
+  const holds = (scope: string, resource: string) => resource === scope || resource.startsWith(`${scope}/`);
+  const locks = locksOf(everything).map((lock, order) => ({ lock, order }));
+  const locksByScope = groupedBy(locks, ({ lock }) => scopeKey(lock.scope));
+  // The first lock in render order whose scope holds the resource, as `locks.find` would answer.
+  const lockOf = (resource: string) =>
+    scopeKeysHolding(resource)
+      .flatMap((key) => locksByScope.get(key)?.[0] ?? [])
+      .sort((a, b) => a.order - b.order)[0]?.lock;
+  const ciPrincipals = ciPrincipalsOf(bootstrap?.resources ?? []);
+  const firstAssignment = new Map<string, number>();
+  assignments.forEach(({ assignment }, order) => {
+    if (!firstAssignment.has(assignment.principalId)) firstAssignment.set(assignment.principalId, order);
+  });
   return {
-    everything,
-    bootstrap: bootstrap?.resources ?? [],
     subscription,
     roles,
-    assignments,
-    locks: locksOf(everything),
-    grantOf: (principalId, resource, action, data = false) =>
-      byPrincipal.get(principalId)?.find((a) => under(resource, a.scope) && roleAllows(a, action, data)),
-    assignerOf: (principalId, container) =>
-      byPrincipal
+    grantOf: (principalId, resource, action, data = false) => {
+      const id = resource.toLowerCase();
+      return byPrincipal
+        .get(principalId)
+        ?.find(({ scope, role }) => holds(scope, id) && roleAllows(role, action, data))?.assignment;
+    },
+    assignerOf: (principalId, container) => {
+      const id = container.toLowerCase();
+      return byPrincipal
         .get(principalId)
         ?.find(
-          (a) =>
-            under(container, a.scope) &&
-            roleAllows(a, ROLE_ASSIGNMENT_WRITE, false) &&
-            assignableDataRole(a, roles),
+          ({ assignment, scope, role }) =>
+            holds(scope, id) &&
+            roleAllows(role, ROLE_ASSIGNMENT_WRITE, false) &&
+            assignableDataRole(assignment, roles),
+        )?.assignment;
+    },
+    lockOf,
+    principalsOf: (store, resources) => {
+      const reaching = new Set(
+        resources.flatMap((resource) =>
+          scopeKeysHolding(resource).flatMap((key) => [...(principalsByScope.get(key) ?? [])]),
         ),
+      );
+      const declared = [...reaching].sort(
+        (a, b) => (firstAssignment.get(a) ?? 0) - (firstAssignment.get(b) ?? 0),
+      );
+      return storePrincipals(store, ciPrincipals, declared).filter((principal) => reaching.has(principal.id));
+    },
   };
 }
 
@@ -288,7 +327,7 @@ export function azureAccessOf(input: RendersInput): StoreAccessOf {
 
 function azureStoreGrants(
   store: RenderedStore,
-  { subscription, roles, assignments, locks, bootstrap, grantOf, assignerOf }: AzureRenderAccess,
+  { subscription, roles, grantOf, assignerOf, lockOf, principalsOf }: AzureRenderAccess,
 ): AccessGrant[] {
   const target = azureStore(store.resources, subscription);
   if (target === undefined) return [];
@@ -296,7 +335,16 @@ function azureStoreGrants(
   const retentionLock = immutabilityPolicyOf(store.resources, target.container)
     ? `${ids.container}/immutabilityPolicies/default`
     : undefined;
-  const principals = principalsOf(target, assignments, bootstrap);
+  // Every grant below starts from an assignment on one of these (the retention lock and a lock are below
+  // the container and the account, and matter only once the delete itself is granted), so a principal with
+  // no assignment whose scope holds one of them (another store's identity) gets none and is not listed.
+  const principals = principalsOf(target, [
+    ids.account,
+    ids.container,
+    ...(ids.vault ? [ids.vault] : []),
+    ...(ids.key ? [ids.key] : []),
+    ...target.identities.map((identity) => identity.resource),
+  ]);
   const grants: AccessGrant[] = [];
   const because = (a: Assignment, action: string) =>
     `${action} from ${roles.get(roleGuid(a.role))?.roleName ?? a.role} on ${a.scope} (${a.source})`;
@@ -319,7 +367,7 @@ function azureStoreGrants(
         );
         continue;
       }
-      const lock = LOCK_REFUSES.includes(action) ? locks.find((l) => under(resource, l.scope)) : undefined;
+      const lock = LOCK_REFUSES.includes(action) ? lockOf(resource) : undefined;
       if (lock === undefined) {
         add(operation, because(a, action));
         continue;
@@ -402,6 +450,30 @@ export function allows(role: RoleDefinition | undefined, action: string, data: b
     const [yes, no] = data ? [p.dataActions, p.notDataActions] : [p.actions, p.notActions];
     return yes.some((a) => actionMatches(a, action)) && !no.some((a) => actionMatches(a, action));
   });
+}
+
+/**
+ * `allows` of the role a GUID names in `roles`, asked once per role, action and plane: a role's answer for
+ * an action is the same wherever it is asked.
+ */
+export function roleAnswers(
+  roles: ReadonlyMap<string, RoleDefinition>,
+): (guid: string, action: string, data: boolean) => boolean {
+  const byRole = new Map<string, { control: Map<string, boolean>; data: Map<string, boolean> }>();
+  return (guid, action, data) => {
+    let answers = byRole.get(guid);
+    if (!answers) {
+      answers = { control: new Map(), data: new Map() };
+      byRole.set(guid, answers);
+    }
+    const plane = data ? answers.data : answers.control;
+    let answer = plane.get(action);
+    if (answer === undefined) {
+      answer = allows(roles.get(guid), action, data);
+      plane.set(action, answer);
+    }
+    return answer;
+  };
 }
 
 /** Azure scopes are prefixes of the resource IDs below them, case-insensitive. */
@@ -552,11 +624,8 @@ function subscriptionDefaults(subscription: string): Assignment[] {
   ];
 }
 
-function principalsOf(
-  store: AzureStore,
-  assignments: readonly Assignment[],
-  bootstrap: readonly RenderedResource[],
-): Principal[] {
+/** The bootstrap's CI principals, by the purpose its assignments' descriptions name (`CI deploy-prod of ...`). */
+function ciPrincipalsOf(bootstrap: readonly RenderedResource[]): Map<string, Principal> {
   const principals = new Map<string, Principal>();
   for (const a of bootstrap) {
     if (a.type !== 'azure-native:authorization:RoleAssignment') continue;
@@ -571,6 +640,19 @@ function principalsOf(
         : { id, label: `ci ${purpose}`, kind: 'ci-preview' },
     );
   }
+  return principals;
+}
+
+/**
+ * A store's principals, in this order: CI's, the store's identities, the subscription's owners and
+ * contributors, then the principals of `declared` (assignment order) not already listed.
+ */
+function storePrincipals(
+  store: AzureStore,
+  ciPrincipals: ReadonlyMap<string, Principal>,
+  declared: readonly string[],
+): Principal[] {
+  const principals = new Map(ciPrincipals);
   for (const identity of store.identities)
     principals.set(identity.id, { id: identity.id, label: identity.label, kind: 'store-identity' });
   principals.set('subscription-owners', {
@@ -583,9 +665,8 @@ function principalsOf(
     label: 'subscription contributors',
     kind: 'cloud-default',
   });
-  for (const a of assignments) {
-    if (!principals.has(a.principalId))
-      principals.set(a.principalId, { id: a.principalId, label: a.principalId, kind: 'declared' });
+  for (const id of declared) {
+    if (!principals.has(id)) principals.set(id, { id, label: id, kind: 'declared' });
   }
   return [...principals.values()];
 }

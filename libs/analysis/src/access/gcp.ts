@@ -6,6 +6,7 @@ import {
   type AccessGrant,
   type Operation,
   type Principal,
+  groupedBy,
   perRender,
   type RendersInput,
   type StoreAccessOf,
@@ -89,27 +90,55 @@ const ADD_CREDENTIALS = ['iam.serviceAccountKeys.create'];
  * custom roles, bindings (by member, in their order) and deny rules.
  */
 interface GcpRenderAccess {
-  bootstrap: readonly RenderedResource[];
-  customRoles: ReadonlyMap<string, readonly string[]>;
-  bindings: readonly Binding[];
-  bindingsByMember: ReadonlyMap<string, readonly Binding[]>;
+  /** Whether a role (the render's custom one of that name, else the predefined one) holds a permission. */
+  permits(role: string, permission: string): boolean;
+  /**
+   * The first of the render's bindings of `member` (in render order) on one of `scopes` whose role holds
+   * `permission`: found through the member's bindings on each scope, not a scan of all of its bindings (CI's
+   * reach every store's bucket).
+   */
+  bindingOf(member: string, scopes: readonly string[], permission: string): Binding | undefined;
+  /** The render's bindings on any of `scopes`, in render order. */
+  bindingsOn(scopes: readonly string[]): Binding[];
+  /** The bootstrap's CI service accounts, by member. */
+  ciPrincipals: ReadonlyMap<string, Principal>;
   denies: readonly DenyRule[];
 }
 
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
   const everything = [...render.resources, ...(bootstrap?.resources ?? [])];
   const bindings = bindingsOf(everything);
-  const bindingsByMember = new Map<string, Binding[]>();
-  for (const binding of bindings) {
-    const own = bindingsByMember.get(binding.member);
-    if (own) own.push(binding);
-    else bindingsByMember.set(binding.member, [binding]);
-  }
+  const bindingsByScope = groupedBy(bindings, (binding) => binding.scope);
+  const bindingsByMemberScope = new Map(
+    [...groupedBy(bindings, (binding) => binding.member)].map(([member, own]) => [
+      member,
+      groupedBy(own, (binding) => binding.scope),
+    ]),
+  );
+  const order = new Map(bindings.map((binding, index) => [binding, index]));
+  const customRoles = customRolesOf(everything);
+  const rolePermissions = new Map<string, ReadonlySet<string>>();
+  const permits = (role: string, permission: string) => {
+    let permissions = rolePermissions.get(role);
+    if (!permissions) {
+      permissions = new Set(customRoles.get(role) ?? PREDEFINED[role] ?? []);
+      rolePermissions.set(role, permissions);
+    }
+    return permissions.has(permission);
+  };
   return {
-    bootstrap: bootstrap?.resources ?? [],
-    customRoles: customRolesOf(everything),
-    bindings,
-    bindingsByMember,
+    permits,
+    bindingOf: (member, scopes, permission) => {
+      const own = bindingsByMemberScope.get(member);
+      return [...new Set(scopes)]
+        .flatMap((scope) => own?.get(scope)?.find((binding) => permits(binding.role, permission)) ?? [])
+        .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))[0];
+    },
+    bindingsOn: (scopes) =>
+      scopes
+        .flatMap((scope) => bindingsByScope.get(scope) ?? [])
+        .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)),
+    ciPrincipals: ciPrincipalsOf(bootstrap?.resources ?? []),
     denies: denyRulesOf(everything),
   };
 }
@@ -121,22 +150,18 @@ export function gcpAccessOf(input: RendersInput): StoreAccessOf {
 
 function gcpStoreGrants(
   store: RenderedStore,
-  { bootstrap, customRoles, bindings: renderBindings, bindingsByMember, denies }: GcpRenderAccess,
+  { permits, bindingOf, bindingsOn, ciPrincipals, denies }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
   const convenience = convenienceBindings(target);
-  const bindings = [...renderBindings, ...convenience];
-  const principals = principalsOf(target, bindings, bootstrap);
+  const principals = principalsOf(target, bindingsOn, convenience, ciPrincipals);
   const grants: AccessGrant[] = [];
-  const permissionsOf = (role: string) => customRoles.get(role) ?? PREDEFINED[role] ?? [];
-  const gives = (member: string, scopes: readonly string[], permission: string) => (b: Binding) =>
-    b.member === member && scopes.includes(b.scope) && permissionsOf(b.role).includes(permission);
   /** The first binding that gives `member` `permission` on `scope`, unless a deny rule takes it away. */
   const grantOf = (member: string, scopes: readonly string[], permission: string): string | undefined => {
     const binding =
-      bindingsByMember.get(member)?.find(gives(member, scopes, permission)) ??
-      convenience.find(gives(member, scopes, permission));
+      bindingOf(member, scopes, permission) ??
+      convenience.find((b) => b.member === member && scopes.includes(b.scope) && permits(b.role, permission));
     if (!binding) return undefined;
     const deny = denies.find((rule) => denies.length > 0 && deniesIt(rule, member, permission, scopes));
     if (deny) return undefined;
@@ -237,14 +262,12 @@ function gcpStore(resources: readonly RenderedResource[]): GcpStore | undefined 
   const members = resources.map((r) => stringInput(r, 'member') ?? '');
   const ownEmail = accounts
     .map((a) => stringInput(a, 'accountId') ?? '')
-    .flatMap((id) =>
-      members.map(
-        (m) =>
-          new RegExp(
-            `^serviceAccount:${id}@([a-z][a-z0-9-]{4,28}[a-z0-9])\\.iam\\.gserviceaccount\\.com$`,
-          ).exec(m)?.[1],
-      ),
-    )
+    .flatMap((id) => {
+      const email = new RegExp(
+        `^serviceAccount:${id}@([a-z][a-z0-9-]{4,28}[a-z0-9])\\.iam\\.gserviceaccount\\.com$`,
+      );
+      return members.map((m) => email.exec(m)?.[1]);
+    })
     .find((project) => project !== undefined);
   const project =
     stringInput(bucketResource, 'project') ??
@@ -351,30 +374,42 @@ export function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] 
   });
 }
 
-function principalsOf(
-  store: GcpStore,
-  bindings: readonly Binding[],
-  bootstrap: readonly RenderedResource[],
-): Principal[] {
+/** The bootstrap's CI service accounts (`preview`, `deploy-<environment>`), by member. */
+function ciPrincipalsOf(bootstrap: readonly RenderedResource[]): Map<string, Principal> {
   const principals = new Map<string, Principal>();
-  const relevant = new Set([
-    `buckets/${store.bucket}`,
-    `projects/${store.project}`,
-    ...(store.key ? [store.key] : []),
-    ...store.identities.map((i) => `serviceAccounts/${i.email}`),
-  ]);
   for (const account of bootstrap) {
     if (account.type !== 'gcp:serviceaccount/account:Account') continue;
     const id = `serviceAccount:${stringInput(account, 'accountId') ?? ''}@${stringInput(account, 'project') ?? ''}.iam.gserviceaccount.com`;
     const principal = ciPrincipal(account, id);
     if (principal) principals.set(id, principal);
   }
+  return principals;
+}
+
+/**
+ * A store's principals: CI's, the store's identities, then the members of the bindings on its bucket,
+ * project, key and identities, in binding order (the render's, then the bucket's convenience bindings).
+ */
+function principalsOf(
+  store: GcpStore,
+  bindingsOn: GcpRenderAccess['bindingsOn'],
+  convenience: readonly Binding[],
+  ciPrincipals: ReadonlyMap<string, Principal>,
+): Principal[] {
+  const principals = new Map(ciPrincipals);
+  const relevant = new Set([
+    `buckets/${store.bucket}`,
+    `projects/${store.project}`,
+    ...(store.key ? [store.key] : []),
+    ...store.identities.map((i) => `serviceAccounts/${i.email}`),
+  ]);
   for (const identity of store.identities) {
     const id = `serviceAccount:${identity.email}`;
     principals.set(id, { id, label: identity.label, kind: 'store-identity' });
   }
-  for (const binding of bindings) {
-    if (principals.has(binding.member) || !relevant.has(binding.scope)) continue;
+  const onStore = [...bindingsOn([...relevant]), ...convenience.filter((b) => relevant.has(b.scope))];
+  for (const binding of onStore) {
+    if (principals.has(binding.member)) continue;
     const holder = /^(projectOwner|projectEditor|projectViewer):/.exec(binding.member)?.[1];
     principals.set(binding.member, {
       id: binding.member,

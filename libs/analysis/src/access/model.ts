@@ -98,6 +98,17 @@ export function perRender<Context>(
   };
 }
 
+/** `list` grouped by `key`, each group in list order. */
+export function groupedBy<T>(list: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of list) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 const TAG_KEYS = ['tags', 'labels'];
 
 /** The store's environment, from the standard `environment` tag of its resources. */

@@ -1,6 +1,6 @@
 import type { RenderedResource } from '../render';
 import { stringInput } from '../access/model';
-import { allows, assignmentsOf, roleDefinitionsOf, roleGuid, under } from '../access/azure';
+import { assignmentsOf, roleAnswers, roleDefinitionsOf, roleGuid, under } from '../access/azure';
 import {
   neededOperations,
   type LinkedRight,
@@ -314,20 +314,21 @@ export async function azureMissingRights({
       JSON.stringify([...bootstrap.resources, ...render.resources].map((r) => r.inputs)),
     )?.[1] ?? '';
   const roles = roleDefinitionsOf(everything);
-  const assignments = assignmentsOf(bootstrap.resources);
+  const assignments = assignmentsOf(bootstrap.resources).map((a) => ({ ...a, guid: roleGuid(a.role) }));
   const identities = new Map<string, string>();
   for (const a of bootstrap.resources) {
     const purpose = /^CI (\S+) of /.exec(stringInput(a, 'description') ?? '')?.[1];
     const id = stringInput(a, 'principalId');
     if (a.type === 'azure-native:authorization:RoleAssignment' && purpose && id) identities.set(purpose, id);
   }
+  const roleAllows = roleAnswers(roles);
   const holds = (principalId: string | undefined, on: string, permission: string, assigned?: string) =>
     principalId !== undefined &&
     assignments.some(
       (a) =>
         a.principalId === principalId &&
         under(on, a.scope) &&
-        allows(roles.get(roleGuid(a.role)), permission, false) &&
+        roleAllows(a.guid, permission, false) &&
         (assigned === undefined ||
           !permission.startsWith('Microsoft.Authorization/roleAssignments/') ||
           conditionAllowsRole(a.condition, assigned)),

@@ -1,4 +1,4 @@
-import { analyzeAccess, checkpointWriterRoleGuid, type Operation } from '../../src';
+import { analyzeAccess, checkpointWriterRoleGuid, type Operation, type RenderedResource } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
@@ -274,5 +274,140 @@ describe('Azure effective access', () => {
       (grant) => grant.principal.label === 'ci deploy-prod' && grant.operation === row.operation,
     );
     expect([row.source, granted]).toEqual([row.source, row.expected]);
+  });
+});
+
+/** Store `name`'s component and resources in resource group `group`, parented as synth renders them. */
+function azureStoreResources(name: string, group: string, principals: { writer: string; reader: string }) {
+  const component = `urn:store:${name}`;
+  const own = (type: string, suffix: string, inputs: Record<string, unknown>): RenderedResource => ({
+    urn: `urn:${name}:${type}::${suffix}`,
+    type,
+    name: `${name}-${suffix}`,
+    parent: component,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  });
+  const groupId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
+  const account = `${groupId}/providers/Microsoft.Storage/storageAccounts/${name}acct`;
+  return [
+    {
+      urn: component,
+      type: 'checkpoints:azure:CheckpointStore',
+      name,
+      parent: 'urn:stack',
+      protect: false,
+      retainOnDelete: false,
+      dependsOn: [],
+      inputs: {},
+    },
+    own('azure-native:storage:StorageAccount', 'account', {
+      accountName: `${name}acct`,
+      resourceGroupName: group,
+      allowSharedKeyAccess: false,
+    }),
+    own('azure-native:storage:BlobContainer', 'container', {
+      accountName: `${name}acct`,
+      containerName: 'checkpoints',
+      resourceGroupName: group,
+    }),
+    ...(['writer', 'reader'] as const).map((label) =>
+      own('azure-native:authorization:RoleAssignment', `${label}-identity`, {
+        principalId: principals[label],
+        roleDefinitionId: ROLE(label === 'writer' ? BLOB_CONTRIBUTOR : BLOB_READER),
+        scope: `${account}/blobServices/default/containers/checkpoints`,
+      }),
+    ),
+    own('azure-native:authorization:ManagementLockByScope', 'group-lock', {
+      scope: groupId,
+      level: 'ReadOnly',
+      lockName: 'group-read-only',
+    }),
+    own('azure-native:authorization:ManagementLockByScope', 'account-lock', {
+      scope: account,
+      level: 'CanNotDelete',
+      lockName: 'account-do-not-delete',
+    }),
+  ];
+}
+
+describe('Azure effective access of a render with several stores', () => {
+  const stack: RenderedResource = {
+    urn: 'urn:stack',
+    type: 'pulumi:pulumi:Stack',
+    name: 'stack',
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs: {},
+  };
+  const first = azureStoreResources('first', 'rg-one', {
+    writer: '51111111-1111-4111-8111-111111111111',
+    reader: '51111111-1111-4111-8111-222222222222',
+  });
+  const second = azureStoreResources('second', 'rg-one', {
+    writer: '52222222-2222-4222-8222-111111111111',
+    reader: '52222222-2222-4222-8222-222222222222',
+  });
+  const third = azureStoreResources('third', 'rg-two', {
+    writer: '53333333-3333-4333-8333-111111111111',
+    reader: '53333333-3333-4333-8333-222222222222',
+  });
+  const groupReader = resource('azure-native:authorization:RoleAssignment', 'group-reader', {
+    principalId: '54444444-4444-4444-8444-444444444444',
+    roleDefinitionId: ROLE(BLOB_READER),
+    scope: `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-one`,
+  });
+  const others = [
+    {
+      ...groupReader,
+      urn: 'urn:group-reader',
+      parent: null,
+      protect: false,
+      retainOnDelete: false,
+      dependsOn: [],
+    },
+  ];
+  const grantsOf = async (resources: RenderedResource[]) =>
+    Object.fromEntries(
+      (await analyzeAccess({ resources })).stores.map((store) => [
+        store.store,
+        store.grants.map((grant) => `${grant.principal.label} ${grant.operation}: ${grant.reason}`),
+      ]),
+    );
+
+  it('gives each store the grants it has in a render of its own, other stores notwithstanding', async () => {
+    const together = await grantsOf([stack, ...first, ...second, ...third, ...others]);
+    const alone = {
+      ...(await grantsOf([stack, ...first, ...others])),
+      ...(await grantsOf([stack, ...second, ...others])),
+      ...(await grantsOf([stack, ...third, ...others])),
+    };
+    expect(together).toEqual(alone);
+  });
+
+  it('lists a principal assigned on a resource group for every store of the group, and only those', async () => {
+    const together = await grantsOf([stack, ...first, ...second, ...third, ...others]);
+    const reads = (store: string) =>
+      (together[store] ?? []).filter((grant) =>
+        grant.startsWith('54444444-4444-4444-8444-444444444444 read:'),
+      );
+    expect([reads('first').length, reads('second').length, reads('third').length]).toEqual([1, 1, 0]);
+  });
+
+  it("refuses the account's deletion by the first lock of the render whose scope holds it", async () => {
+    const together = await grantsOf([stack, ...first, ...second, ...third, ...others]);
+    const deletes = (together['second'] ?? []).filter(
+      (grant) =>
+        grant.startsWith('subscription owners delete-store:') && grant.includes('/storageAccounts/delete'),
+    );
+    expect(deletes).toEqual([
+      expect.stringContaining(
+        `once it removes the ReadOnly lock /subscriptions/${SUBSCRIPTION}/resourceGroups/rg-one/providers/Microsoft.Authorization/locks/group-read-only`,
+      ),
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { analyzeAccess, type Operation } from '../../src';
+import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /** The GCP model, one row per documented rule of IAM and Cloud Storage authorization. */
@@ -169,5 +169,110 @@ describe('GCP effective access', () => {
       (grant) => grant.principal.label === row.principal && grant.operation === row.operation,
     );
     expect([row.source, granted]).toEqual([row.source, row.expected]);
+  });
+});
+
+/** Store `name`'s component and resources, a project role of `auditor` rendered before its bucket roles. */
+function gcpStoreResources(name: string, auditor: string): RenderedResource[] {
+  const component = `urn:store:${name}`;
+  const own = (type: string, suffix: string, inputs: Record<string, unknown>): RenderedResource => ({
+    urn: `urn:${name}:${type}::${suffix}`,
+    type,
+    name: `${name}-${suffix}`,
+    parent: component,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  });
+  const bucket = `${name}-bucket`;
+  return [
+    {
+      urn: component,
+      type: 'checkpoints:gcp:CheckpointStore',
+      name,
+      parent: 'urn:stack',
+      protect: false,
+      retainOnDelete: false,
+      dependsOn: [],
+      inputs: {},
+    },
+    own('gcp:storage/bucket:Bucket', 'bucket', { name: bucket, project: PROJECT }),
+    own('gcp:serviceaccount/account:Account', 'writer', { accountId: `${name}-writer` }),
+    own('gcp:projects/iAMMember:IAMMember', 'auditor', {
+      project: PROJECT,
+      role: 'roles/storage.objectViewer',
+      member: auditor,
+    }),
+    own('gcp:storage/bucketIAMMember:BucketIAMMember', 'writer-access', {
+      bucket,
+      role: 'roles/storage.objectUser',
+      member: `serviceAccount:${name}-writer@${PROJECT}.iam.gserviceaccount.com`,
+    }),
+    own('gcp:storage/bucketIAMMember:BucketIAMMember', 'auditor-access', {
+      bucket,
+      role: 'roles/storage.objectViewer',
+      member: auditor,
+    }),
+    own('gcp:storage/bucketIAMMember:BucketIAMMember', 'team-access', {
+      bucket,
+      role: 'roles/storage.objectViewer',
+      member: `group:${name}-team@acme.example`,
+    }),
+  ];
+}
+
+describe('GCP effective access of a render with several stores', () => {
+  const stack: RenderedResource = {
+    urn: 'urn:stack',
+    type: 'pulumi:pulumi:Stack',
+    name: 'stack',
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs: {},
+  };
+  const first = gcpStoreResources('first', 'group:auditors@acme.example');
+  const second = gcpStoreResources('second', 'group:second-auditors@acme.example');
+  const principalsOf = async (resources: RenderedResource[]) =>
+    Object.fromEntries(
+      (await analyzeAccess({ resources })).stores.map((store) => [
+        store.store,
+        [...new Set(store.grants.map((grant) => grant.principal.label))],
+      ]),
+    );
+
+  it('names the first binding in render order that gives the permission, whichever scope it is on', async () => {
+    const [store] = (await analyzeAccess({ resources: [stack, ...first, ...second] })).stores;
+    const read = store?.grants.find(
+      (grant) => grant.principal.id === 'group:auditors@acme.example' && grant.operation === 'read',
+    );
+    expect(read?.reason).toBe(
+      `storage.objects.get from roles/storage.objectViewer on projects/${PROJECT} (IAMMember first-auditor)`,
+    );
+  });
+
+  it("lists each store's principals in binding order: a project role reaches every store of the project", async () => {
+    expect(await principalsOf([stack, ...first, ...second])).toEqual({
+      first: [
+        'writer',
+        'group:auditors@acme.example',
+        'group:first-team@acme.example',
+        'group:second-auditors@acme.example',
+        'project owners',
+        'project editors',
+        'project viewers',
+      ],
+      second: [
+        'writer',
+        'group:auditors@acme.example',
+        'group:second-auditors@acme.example',
+        'group:second-team@acme.example',
+        'project owners',
+        'project editors',
+        'project viewers',
+      ],
+    });
   });
 });

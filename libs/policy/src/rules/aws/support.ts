@@ -21,25 +21,44 @@ export function bucketLabel(bucket: PolicyResource): string {
 }
 
 /**
- * Whether a settings resource (public access block, versioning, policy...) configures this bucket: its
- * `bucket` input depends on the bucket (how a real first preview shows it, the name being unknown), or,
- * both being known, it names the bucket.
+ * Which settings resources (public access block, versioning, policy...) configure which buckets: a setting
+ * configures a bucket when its `bucket` input depends on the bucket (how a real first preview shows it, the
+ * name being unknown), or, both being known, it names the bucket. Each resource's `bucket` input is read once
+ * and the links are found by dependency and by name, not by testing every setting against every bucket.
  */
-export function configures(setting: PolicyResource, bucket: PolicyResource): boolean {
-  if ((setting.propertyDependencies['bucket'] ?? []).some((dependency) => dependency.urn === bucket.urn)) {
-    return true;
-  }
-  const named = inputsOf(setting)['bucket'];
-  const name = inputsOf(bucket)['bucket'];
-  return typeof named === 'string' && named === name;
-}
-
-/** The bucket a settings resource configures, if it is one of this stack's. */
-export function bucketOf(
-  setting: PolicyResource,
-  buckets: readonly PolicyResource[],
-): PolicyResource | undefined {
-  return buckets.find((bucket) => configures(setting, bucket));
+function bucketLinks(settings: readonly PolicyResource[], buckets: readonly PolicyResource[]) {
+  const names = new Map<PolicyResource, unknown>();
+  const nameOf = (resource: PolicyResource) => {
+    if (!names.has(resource)) names.set(resource, inputsOf(resource)['bucket']);
+    return names.get(resource);
+  };
+  const dependenciesOf = (setting: PolicyResource) =>
+    (setting.propertyDependencies['bucket'] ?? []).map((dependency) => dependency.urn);
+  const configuredUrns = new Set(settings.flatMap(dependenciesOf));
+  const configuredNames = new Set(settings.map(nameOf).filter((name) => typeof name === 'string'));
+  const firstByUrn = new Map<string, number>();
+  const firstByName = new Map<string, number>();
+  buckets.forEach((bucket, index) => {
+    if (!firstByUrn.has(bucket.urn)) firstByUrn.set(bucket.urn, index);
+    const name = nameOf(bucket);
+    if (typeof name === 'string' && !firstByName.has(name)) firstByName.set(name, index);
+  });
+  return {
+    /** Whether one of the settings configures the bucket. */
+    configured: (bucket: PolicyResource) => {
+      const name = nameOf(bucket);
+      return configuredUrns.has(bucket.urn) || (typeof name === 'string' && configuredNames.has(name));
+    },
+    /** The first of the buckets (in their order) the setting configures. */
+    bucketOf: (setting: PolicyResource): PolicyResource | undefined => {
+      const name = nameOf(setting);
+      const candidates = [
+        ...dependenciesOf(setting).map((urn) => firstByUrn.get(urn)),
+        typeof name === 'string' ? firstByName.get(name) : undefined,
+      ].filter((index) => index !== undefined);
+      return candidates.length > 0 ? buckets[Math.min(...candidates)] : undefined;
+    },
+  };
 }
 
 export interface SettingCheck {
@@ -65,13 +84,14 @@ export function checkBucketSetting(
   const buckets = args.resources.filter((resource) => check.bucketTypes.includes(resource.type));
   const allBuckets = args.resources.filter((resource) => ALL_BUCKETS.includes(resource.type));
   const settings = args.resources.filter((resource) => check.settingTypes.includes(resource.type));
+  const links = bucketLinks(settings, allBuckets);
   for (const bucket of buckets) {
-    if (!settings.some((setting) => configures(setting, bucket))) {
+    if (!links.configured(bucket)) {
       report(check.missing(bucketLabel(bucket)), bucket.urn);
     }
   }
   for (const setting of settings) {
-    const bucket = bucketOf(setting, allBuckets);
+    const bucket = links.bucketOf(setting);
     for (const problem of check.problems(inputsOf(setting), bucket)) {
       report(`${setting.type.split(':').pop()} '${setting.name}': ${problem}`, setting.urn);
     }
@@ -213,12 +233,14 @@ export interface AwsRenderedStore {
 
 /** The AWS stores of a render; the account and region come from the ARNs the render spells. */
 export function awsStoresOf(resources: readonly RenderedResource[]): AwsRenderedStore[] {
+  const stores = storesOf({ resources: [...resources] }).filter((store) => store.cloud === 'aws');
+  // The ARNs are read only for a render with AWS stores: the text of every input costs as much as the render.
+  if (stores.length === 0) return [];
   const text = JSON.stringify(resources.map((resource) => resource.inputs));
   const [, region = 'us-east-1', account = '000000000000'] =
     /arn:aws[a-z-]*:[a-z0-9-]+:([a-z]{2}-[a-z-]+-\d):(\d{12}):/.exec(text) ?? [];
   const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
-  return storesOf({ resources: [...resources] }).flatMap((store) => {
-    if (store.cloud !== 'aws') return [];
+  return stores.flatMap((store) => {
     const own = store.resources.filter((resource) => resource.parent === store.urn);
     const bucket = own.find(
       (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',

@@ -14,7 +14,8 @@ export const azureDeletionLock = stackRule({
     );
     for (const holder of args.resources.filter((r) => isAnyAzureType(r.type, [T.storageAccount, T.vault]))) {
       if (!holder.opts.protect) continue;
-      if (locks.some((lock) => attachedTo(lock, 'scope', holder, idPatternOf(holder)))) continue;
+      const idPattern = idPatternOf(holder);
+      if (locks.some((lock) => attachedTo(lock, 'scope', holder, idPattern))) continue;
       report(
         `${holder.type.split(':').pop()} '${holder.name}' is protected but has no CanNotDelete lock; expected a ManagementLockByScope with level CanNotDelete on it`,
         holder.urn,

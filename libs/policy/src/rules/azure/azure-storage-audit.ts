@@ -44,8 +44,9 @@ export const azureStorageAudit = stackRule({
     const settings = args.resources.filter((r) => isAzureType(r.type, T.diagnosticSetting));
     for (const kind of AUDITED) {
       for (const resource of args.resources.filter((r) => isAzureType(r.type, kind.type) && audited(r))) {
+        const idPattern = idPatternOf(resource, kind.suffix);
         const attached = settings.filter((setting) =>
-          attachedTo(setting, 'resourceUri', resource, idPatternOf(resource, kind.suffix)),
+          attachedTo(setting, 'resourceUri', resource, idPattern),
         );
         const complete = attached.some(
           (setting) =>

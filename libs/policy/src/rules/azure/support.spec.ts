@@ -1,5 +1,6 @@
+import type { PolicyResource } from '@pulumi/policy';
 import { UNKNOWN } from '../inputs';
-import { azureModuleOf, isAzureType, roleGuidOf } from './support';
+import { azureModuleOf, checkAccountCompanion, isAzureType, roleGuidOf, T } from './support';
 
 describe('isAzureType', () => {
   it.each([
@@ -29,5 +30,48 @@ describe('roleGuidOf', () => {
     ).toBe('8e3af657-a8ff-443c-a75c-2fe8c4bcb635');
     expect(roleGuidOf('Owner')).toBeUndefined();
     expect(roleGuidOf(UNKNOWN)).toBe(UNKNOWN);
+  });
+});
+
+describe('checkAccountCompanion', () => {
+  const resource = (type: string, name: string, accountName: unknown, dependsOn: string[] = []) =>
+    ({
+      urn: `urn:${type}::${name}`,
+      type,
+      name,
+      props: { accountName },
+      propertyDependencies: { accountName: dependsOn.map((urn) => ({ urn })) },
+    }) as unknown as PolicyResource;
+  const account = (name: string, accountName: unknown) => resource(T.storageAccount, name, accountName);
+  const policy = (name: string, accountName: unknown, dependsOn: string[] = []) =>
+    resource(T.managementPolicy, name, accountName, dependsOn);
+
+  it('links a companion to an account by dependency or by a known name, the first such account in render order', () => {
+    const messages: string[] = [];
+    checkAccountCompanion(
+      {
+        companionType: T.managementPolicy,
+        missing: (label) => `missing on ${label}`,
+        problems: (_companion, linked) => [`of ${linked?.name}`],
+      },
+      [
+        account('first', 'one'),
+        account('second', 'two'),
+        account('third', '[unknown]'),
+        account('fourth', 'four'),
+        policy('by-name', 'two'),
+        policy('by-dependency', '[unknown]', [`urn:${T.storageAccount}::third`]),
+        policy('both', 'two', [`urn:${T.storageAccount}::first`]),
+        policy('unknown', '[unknown]'),
+      ],
+      (message) => messages.push(message),
+    );
+    expect(messages).toEqual([
+      "missing on storage account 'four'",
+      "ManagementPolicy 'by-name': of second",
+      "ManagementPolicy 'by-dependency': of third",
+      "ManagementPolicy 'both': of first",
+      "ManagementPolicy 'unknown': of undefined",
+    ]);
   });
 });

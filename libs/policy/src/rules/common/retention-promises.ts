@@ -24,10 +24,14 @@ export const retentionPromises = stackRule({
     'DESIGN section 3 retention promises; S3 lifecycle, Cloud Storage Object Lifecycle Management and Azure lifecycle management documentation',
   validate: (args, report) => {
     const resources = args.resources.map(rendered);
+    // Each store's component by name (the first of that name), looked up once for all stores.
+    const components = new Map<string, string>();
+    for (const resource of resources) {
+      if (/CheckpointStore$/.test(resource.type) && !components.has(resource.name))
+        components.set(resource.name, resource.urn);
+    }
     for (const store of retentionOf({ resources })) {
-      const urn = resources.find(
-        (resource) => resource.name === store.store && /CheckpointStore$/.test(resource.type),
-      )?.urn;
+      const urn = components.get(store.store);
       if (store.tier === null) {
         report(
           `store ${store.store}: the render does not carry the spec's retention, so its promises cannot be checked`,

@@ -12,13 +12,27 @@ export interface GcpStoreResources {
   children: PolicyResource[];
 }
 
+/** Each resource's children by its URN, in render order: one pass over the render, not one per store. */
+export function childrenByParent(args: StackValidationArgs): ReadonlyMap<string, PolicyResource[]> {
+  const children = new Map<string, PolicyResource[]>();
+  for (const resource of args.resources) {
+    const parent = resource.parent?.urn;
+    if (parent === undefined) continue;
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(resource);
+    else children.set(parent, [resource]);
+  }
+  return children;
+}
+
 export function gcpStoresOf(args: StackValidationArgs): GcpStoreResources[] {
+  const children = childrenByParent(args);
   return args.resources
     .filter((resource) => resource.type === GCP_STORE_COMPONENT)
     .map((component) => ({
       name: component.name,
       urn: component.urn,
       inputs: (plain(component.props) ?? {}) as Record<string, unknown>,
-      children: args.resources.filter((resource) => resource.parent?.urn === component.urn),
+      children: children.get(component.urn) ?? [],
     }));
 }
