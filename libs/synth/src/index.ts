@@ -16,10 +16,14 @@ export { withProdNetwork } from './stores';
 /*
  * The CLI and its runners load on their first call: they bring the policy pack and the analyses (about
  * 230 ms for every jest test file that imports this module), which a test that only renders never uses.
+ * Kept once loaded, as an import would be: a later `jest.resetModules()` (a runner's `reload`) must not
+ * hand the next call a fresh copy with its own SDK.
  */
+let cliModule: typeof Cli | undefined;
+let runCliModule: typeof RunCli | undefined;
 /* eslint-disable @typescript-eslint/no-require-imports */
-const cli = (): typeof Cli => require('./cli') as typeof Cli;
-const runCli = (): typeof RunCli => require('./run-cli') as typeof RunCli;
+const cli = (): typeof Cli => (cliModule ??= require('./cli') as typeof Cli);
+const runCli = (): typeof RunCli => (runCliModule ??= require('./run-cli') as typeof RunCli);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export const synthMain: typeof Cli.main = (...args) => cli().main(...args);

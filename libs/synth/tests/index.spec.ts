@@ -17,6 +17,8 @@ function synthWithStandIns() {
     );
   };
   let synth: typeof Synth | undefined;
+  // Stand-ins made by an earlier test stay in jest's registry of mocks until it is reset.
+  jest.resetModules();
   jest.isolateModules(() => {
     jest.doMock('../src/cli', standIn('cli', ['main']));
     jest.doMock(
@@ -74,5 +76,15 @@ describe('@checkpoints/synth', () => {
       ['runSynth', 'dir', { 'a:b': 1 }, ['--x']],
       ['runSynthAgainst', 'dir', { 'a:b': 1 }, { 'a:b': 2 }, program],
     ]);
+  });
+
+  it('keeps the CLI and runners it loaded, as an import would, when the module registry is reset', () => {
+    const { synth, loaded } = synthWithStandIns();
+    synth.removeSynthRuns();
+    void synth.synthMain([]);
+    jest.resetModules();
+    synth.removeSynthRuns();
+    void synth.synthMain([]);
+    expect(loaded).toEqual(['run-cli', 'cli']);
   });
 });
