@@ -20,9 +20,10 @@ import {
 import { render, RenderFailure } from './render';
 import type { Snapshot, SnapshotAnalysis } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
+import { EXIT } from './exit-status';
 import { formatTable } from './table';
 
-export const EXIT = { clean: 0, violation: 1, invalid: 2, programFailed: 3, dataLoss: 4 } as const;
+export { EXIT };
 
 const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--base=PATH] [--bootstrap=PATH] [--out=DIR] [--cwd=DIR]
   --stack        stack to render (default: dev); config from Pulumi.<stack>.yaml
