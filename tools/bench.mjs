@@ -53,6 +53,8 @@ for (const [flag, value] of [
   }
 }
 const hasGnuTime = existsSync('/usr/bin/time');
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadAtStart = loadAverage();
 const MB_BUDGET = 1024;
 /** Renders run with this heap limit, so one that would need many GB fails instead of swapping the machine. */
 const HEAP_LIMIT_MB = 3072;
@@ -307,13 +309,12 @@ if (tasks.length > 0) {
     ...tasks.map(([task, seconds]) => `| ${task} | ${seconds.toFixed(1)} |`),
   );
 }
-const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
 const missed = rows.filter((row) => row.met === 'NO').length;
 const report = [
   `Machine: ${machine}`,
   `Date: ${new Date().toISOString()}`,
-  `Load average at the end: ${load} (the machine is shared: compare ratios, not seconds, across runs)`,
+  `Load average at the start: ${loadAtStart}, at the end: ${loadAverage()} (the machine is shared: compare ratios, not seconds, across runs)`,
   `Command: node tools/bench.mjs ${process.argv.slice(2).join(' ')}`.trimEnd(),
   '',
   ...lines,

@@ -24,3 +24,4 @@ export * from './facts/azure';
 export type { StoreOutputs } from './outputs';
 export * from './quotas';
 export * from './deployed';
+export { buildStoresInTurns } from './turns';

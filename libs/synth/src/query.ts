@@ -26,3 +26,18 @@ export function childrenOf(snapshot: Snapshot, parent: RenderedResource): Render
 export function customResources(snapshot: Snapshot): RenderedResource[] {
   return snapshot.resources.filter((resource) => resource.custom);
 }
+
+/**
+ * For each component of a type but the last, in registration order: whether one of its own cloud
+ * resources registered before the next component of that type was (a stack building one store per turn).
+ */
+export function registeredInTurns(snapshot: Snapshot, type: string): { name: string; ownFirst: boolean }[] {
+  const order = new Map(snapshot.resources.map((resource, index) => [resource.urn, index]));
+  const components = ofType(snapshot, type);
+  return components.slice(0, -1).map((component, index) => {
+    const own = snapshot.resources.findIndex(
+      (resource) => resource.custom && resource.parent === component.urn,
+    );
+    return { name: component.name, ownFirst: own >= 0 && own < order.get(components[index + 1]!.urn)! };
+  });
+}

@@ -6,6 +6,7 @@ import {
   awsPartitionOf,
   awsQuotaWarnings,
   awsRules,
+  buildStoresInTurns,
   ConfigError,
   firstName,
   iamPolicySize,
@@ -26,11 +27,14 @@ import { StackAudit, type AuditOutputs, type StackAuditArgs } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 import { keyAlias } from './encryption';
 
-/** Builds every store of the stack's config; config is validated before any resource is registered. */
-export function checkpointStack(): {
+/**
+ * Builds every store of the stack's config; config is validated (a problem throws) before any resource is
+ * registered, and the stores are built one per turn (`buildStoresInTurns`).
+ */
+export function checkpointStack(): Promise<{
   stores: Record<string, StoreOutputs<pulumi.Output<string>>>;
   audit: AuditOutputs | undefined;
-} {
+}> {
   const { spec, region } = loadAwsStackSpec();
   for (const warning of awsQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
@@ -41,7 +45,8 @@ export function checkpointStack(): {
     .all([account.partition, account.accountId])
     .apply(([partition, accountId]) => awsCiRoleArnPatterns(partition, accountId));
   const roleBoundaryArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:policy/${names.awsStoreRoleBoundary({ project, stack: stackName })}`;
-  const stores = spec.stores.map(
+  return buildStoresInTurns(
+    spec.stores,
     (store) =>
       new CheckpointStore(store.name, {
         store,
@@ -53,11 +58,10 @@ export function checkpointStack(): {
         roleBoundaryArn,
         ciRoleArnPatterns,
       }),
-  );
-  return {
+  ).then((stores) => ({
     stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])),
     audit: stackAudit(spec, stores, { project, stackName, region, ...account }),
-  };
+  }));
 }
 
 /**

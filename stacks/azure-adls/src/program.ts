@@ -8,6 +8,7 @@ import {
   azureWorkspaceIdIssues,
   azureQuotaWarnings,
   azureRules,
+  buildStoresInTurns,
   ConfigError,
   DATA_CLASSIFICATIONS,
   firstName,
@@ -32,8 +33,11 @@ interface AzureStackConfig {
   location: string;
 }
 
-/** Every store of the stack's config, each with its outputs (DESIGN section 5). */
-export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.Output<string>>> } {
+/**
+ * Every store of the stack's config, each with its outputs (DESIGN section 5). A config problem throws
+ * before any resource exists; the stores are then built one per turn (`buildStoresInTurns`).
+ */
+export function checkpointStack(): Promise<{ stores: Record<string, StoreOutputs<pulumi.Output<string>>> }> {
   const { spec, location } = loadAzureConfig();
   for (const warning of azureQuotaWarnings(spec, roleAssignmentCount(spec))) {
     void pulumi.log.warn(warning);
@@ -41,7 +45,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
   const client = getClientConfigOutput();
   const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
   const auditWorkspaceId = auditDestination(spec, location, resourceGroupName);
-  const stores = spec.stores.map((store) => {
+  return buildStoresInTurns(spec.stores, (store) => {
     const component = new CheckpointStore(store.name, {
       store,
       stack: { environment: spec.environment, owner: spec.owner, costCenter: spec.costCenter },
@@ -52,8 +56,7 @@ export function checkpointStack(): { stores: Record<string, StoreOutputs<pulumi.
       ...(store.audit && auditWorkspaceId !== undefined ? { auditWorkspaceId } : {}),
     });
     return [store.name, component.outputs] as const;
-  });
-  return { stores: Object.fromEntries(stores) };
+  }).then((stores) => ({ stores: Object.fromEntries(stores) }));
 }
 
 /** The `checkpoints:` spec and `azure-native:location`, every problem of both reported at once. */

@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import {
+  buildStoresInTurns,
   ConfigError,
   firstName,
   gcpAuditExemptionIssues,
@@ -21,19 +22,18 @@ import { CheckpointStore, gcpStoreInputs, STORE_REPLACING_SETTINGS } from './che
 import { generationName } from './encryption';
 
 /**
- * Validates the stack config (every problem at once, before any resource exists), then creates one
- * CheckpointStore per store and returns their outputs by store name.
+ * Validates the stack config (every problem at once, thrown before any resource exists), then creates one
+ * CheckpointStore per store, one per turn (`buildStoresInTurns`), and returns their outputs by store name.
  */
-export function checkpointStack(): {
+export function checkpointStack(): Promise<{
   stores: Record<string, StoreOutputs<pulumi.Output<string>>>;
   audit: AuditOutputs;
-} {
+}> {
   const { spec, region, gcpProject } = loadGcpStackSpec();
   for (const warning of gcpQuotaWarnings(spec)) void pulumi.log.warn(warning);
   const project = pulumi.getProject();
   const stack = pulumi.getStack();
-  const stores: Record<string, StoreOutputs<pulumi.Output<string>>> = {};
-  for (const store of spec.stores) {
+  return buildStoresInTurns(spec.stores, (store) => {
     const checkpointStore = new CheckpointStore(store.name, {
       store,
       project: gcpProject,
@@ -50,9 +50,8 @@ export function checkpointStack(): {
         }),
       ),
     });
-    stores[store.name] = checkpointStore.outputs;
-  }
-  return { stores, audit: auditOutputs(spec, gcpProject) };
+    return [store.name, checkpointStore.outputs] as const;
+  }).then((stores) => ({ stores: Object.fromEntries(stores), audit: auditOutputs(spec, gcpProject) }));
 }
 
 /** The common spec with the GCP rules, and the provider's own keys, every problem reported at once. */
