@@ -1,11 +1,11 @@
 import { countChanges, planChanges } from '@checkpoints/analysis';
-import { renderStack } from './render-stack';
+import { sharedRenderStack } from './render-stack';
 
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {
-  const base = await renderStack({ environment: 'dev', stores: before });
-  const next = await renderStack({ environment: 'dev', stores: after });
+  const base = await sharedRenderStack({ environment: 'dev', stores: before });
+  const next = await sharedRenderStack({ environment: 'dev', stores: after });
   return planChanges(base, next);
 }
 

@@ -1,6 +1,6 @@
 import { dataHolders } from '@checkpoints/analysis';
 import { customResources, type Snapshot } from '@checkpoints/synth';
-import { ACCOUNT, renderStack, TYPES } from './render-stack';
+import { ACCOUNT, renderStack, sharedRenderStack, TYPES } from './render-stack';
 
 const standardStore = { name: 'llm-pretrain', dataClassification: 'confidential' };
 const fastStore = {
@@ -78,7 +78,7 @@ describe('protection', () => {
   );
 
   it('prod default: the buckets and keys are protected, nothing else', async () => {
-    const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+    const snapshot = await sharedRenderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     expect(protectedResources(snapshot)).toEqual([
       'audit-bucket',
       'audit-key',
@@ -110,7 +110,7 @@ describe('protection', () => {
 describe('tags', () => {
   let snapshot: Snapshot;
   beforeAll(async () => {
-    snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+    snapshot = await sharedRenderStack({ environment: 'prod', stores: [standardStore, fastStore] });
   });
 
   const tagsOf = (store: string, dataClassification: string) => ({
@@ -169,7 +169,7 @@ describe('tags', () => {
 
 describe('outputs', () => {
   it('gives each store its URI, region, role ARNs and the environment of a training job, no credential', async () => {
-    const snapshot = await renderStack({ environment: 'prod', stores: [standardStore, fastStore] });
+    const snapshot = await sharedRenderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     const role = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`;
     const standardUri = 's3://checkpoints-aws-prod-llm-pretrain-0d2516/';
     const fastUri = 's3://checkpoints-aws-prod-llm-fast-3c7d3e--use1-az4--x-s3/';

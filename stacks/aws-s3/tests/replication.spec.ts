@@ -7,7 +7,7 @@ import {
 } from '@checkpoints/analysis';
 import { names } from '@checkpoints/naming';
 import type { Snapshot } from '@checkpoints/synth';
-import { ACCOUNT, documentOf, renderStack, resource, TYPES } from './render-stack';
+import { ACCOUNT, documentOf, resource, sharedRenderStack, TYPES } from './render-stack';
 
 /**
  * S3 Cross-Region Replication (`recovery.replicaRegion`), judged by IAM's evaluation (iam-simulate) of the
@@ -57,7 +57,7 @@ describe('S3 Cross-Region Replication of a prod store', () => {
   });
 
   beforeAll(async () => {
-    snapshot = await renderStack({ environment: 'prod', stores: [store] });
+    snapshot = await sharedRenderStack({ environment: 'prod', stores: [store] });
     const principal = (purpose: string, policy: string): AwsPrincipal => ({
       principal: { id: purpose, label: purpose, kind: 'store-identity' },
       arn: purpose === 'replication' ? REPLICATION_ROLE : `arn:aws:iam::${ACCOUNT}:role/${purpose}`,
@@ -246,7 +246,7 @@ describe('S3 Cross-Region Replication of a prod store', () => {
 
 describe('a replica of a store with S3-managed keys', () => {
   it('is encrypted by S3 as the store is, and the replication role gets no KMS right at all', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       environment: 'dev',
       stores: [{ ...store, encryption: 'provider-managed' }],
     });
@@ -265,8 +265,8 @@ describe('a replica of a store with S3-managed keys', () => {
 describe('adding a replica to an existing store', () => {
   it('creates the replica, its key and role and the replication, and replaces or deletes nothing', async () => {
     const { recovery: _, ...without } = store;
-    const base = await renderStack({ environment: 'prod', stores: [without] });
-    const next = await renderStack({ environment: 'prod', stores: [store] });
+    const base = await sharedRenderStack({ environment: 'prod', stores: [without] });
+    const next = await sharedRenderStack({ environment: 'prod', stores: [store] });
     const plan = planChanges(base, next);
     const changes = plan.stores[0]!.resources;
     expect(

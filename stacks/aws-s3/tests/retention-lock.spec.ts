@@ -7,7 +7,7 @@ import {
 } from '@checkpoints/analysis';
 import { names } from '@checkpoints/naming';
 import type { Snapshot } from '@checkpoints/synth';
-import { ACCOUNT, documentOf, renderStack, resource } from './render-stack';
+import { ACCOUNT, documentOf, resource, sharedRenderStack } from './render-stack';
 
 /**
  * `recovery.retentionLock: { days }` on S3: Object Lock with a GOVERNANCE default retention on the store's bucket,
@@ -34,7 +34,7 @@ function lockOf(snapshot: Snapshot) {
 describe('a locked S3 store', () => {
   let snapshot: Snapshot;
   beforeAll(async () => {
-    snapshot = await renderStack({ environment: 'prod', stores: [releases] });
+    snapshot = await sharedRenderStack({ environment: 'prod', stores: [releases] });
   });
 
   it("locks every new version of the store's bucket for the stated days in GOVERNANCE mode, protected like the data", () => {
@@ -83,14 +83,14 @@ describe('a locked S3 store', () => {
   });
 
   it('is not protected outside prod, and still retained', async () => {
-    const dev = await renderStack({ stores: [releases] });
+    const dev = await sharedRenderStack({ stores: [releases] });
     const [lock] = lockOf(dev);
     expect([lock?.protect, lock?.retainOnDelete]).toEqual([false, true]);
   });
 
   it('leaves a store without the key unlocked', async () => {
     const { recovery: _, ...unlocked } = releases;
-    const plain = await renderStack({ environment: 'prod', stores: [unlocked] });
+    const plain = await sharedRenderStack({ environment: 'prod', stores: [unlocked] });
     expect(lockOf(plain)).toEqual([]);
     const statements = documentOf(resource(plain, 'bucketPolicy', 'llm-releases-policy')).Statement;
     expect(statements.map((s) => s.Sid)).not.toContain('DenyBypassingRetentionLock');
@@ -149,8 +149,8 @@ describe('a locked S3 store', () => {
 describe('adding the lock to an existing store', () => {
   it('creates the lock, updates the bucket policy in place, and replaces or deletes nothing', async () => {
     const { recovery: _, ...unlocked } = releases;
-    const base = await renderStack({ environment: 'prod', stores: [unlocked] });
-    const next = await renderStack({ environment: 'prod', stores: [releases] });
+    const base = await sharedRenderStack({ environment: 'prod', stores: [unlocked] });
+    const next = await sharedRenderStack({ environment: 'prod', stores: [releases] });
     const plan = planChanges(base, next);
     // Every resource the deploy touches, and how: nothing else changes (in name order: the plan lists
     // resources in the order they registered, which the render does not fix).
@@ -166,8 +166,8 @@ describe('adding the lock to an existing store', () => {
 
   it('releases the lock (never deletes it) when the key is removed, and the plan says so', async () => {
     const { recovery: _, ...unlocked } = releases;
-    const dev = await renderStack({ stores: [releases] });
-    const removed = await renderStack({ stores: [unlocked] });
+    const dev = await sharedRenderStack({ stores: [releases] });
+    const removed = await sharedRenderStack({ stores: [unlocked] });
     const change = planChanges(dev, removed).stores[0]!.resources.find(
       (each) => each.name === 'llm-releases-retention-lock',
     );

@@ -1,7 +1,7 @@
 import { analyzeAccess, checkpointWriterRoleGuid } from '@checkpoints/analysis';
 import { ofType, type Snapshot } from '@checkpoints/synth';
 import { roleAssignmentName } from '../src/role-assignment';
-import { renderStack, SUBSCRIPTION, T } from './render';
+import { sharedRenderStack, SUBSCRIPTION, T } from './render';
 
 const FILESYSTEM_ID =
   `/subscriptions/${SUBSCRIPTION}/resourceGroups/checkpoints-azure-dev-1592ff/providers/Microsoft.Storage` +
@@ -17,7 +17,7 @@ const evalGroup = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const alice = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 const withAccess = (access: Record<string, string[]>) =>
-  renderStack({ stores: [{ name: 'llm', dataClassification: 'internal', access }] });
+  sharedRenderStack({ stores: [{ name: 'llm', dataClassification: 'internal', access }] });
 
 /** Each assignment as `name: role on scope for principal (type)`; principals of store identities by resource name. */
 function assignments(snapshot: Snapshot): string[] {
@@ -78,7 +78,7 @@ describe('filesystem role assignments', () => {
   });
 
   it('grant no other role anywhere in the stack', async () => {
-    const snapshot = await renderStack(
+    const snapshot = await sharedRenderStack(
       {
         environment: 'prod',
         stores: [

@@ -1,5 +1,5 @@
 import { byName, childrenOf, customResources, ofType, RenderFailure } from '@checkpoints/synth';
-import { inputsOf, renderStack, T } from './render';
+import { inputsOf, renderStack, sharedRenderStack, T } from './render';
 
 const GROUP = 'checkpoints-azure-dev-1592ff';
 const tags = {
@@ -42,7 +42,7 @@ describe('account baseline per tier', () => {
     ['standard', { kind: 'StorageV2', sku: { name: 'Standard_ZRS' }, accessTier: 'Hot' }],
     ['high-throughput', { kind: 'BlockBlobStorage', sku: { name: 'Premium_ZRS' } }],
   ])('%s', async (tier, accountType) => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ name: 'llm', dataClassification: 'internal', tier, retention: { expireAfterDays: 400 } }],
     });
     expect(inputsOf(snapshot, T.account, 'llm')).toEqual({ ...baseline, ...accountType });
@@ -51,7 +51,7 @@ describe('account baseline per tier', () => {
 
 describe('filesystem and recovery', () => {
   it.each([7, 30, 365])('blob and container soft delete for %i days, no versioning', async (days) => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ name: 'llm', dataClassification: 'internal', retention: { softDeleteDays: days } }],
     });
     expect(inputsOf(snapshot, T.blobService, 'llm')).toEqual({
@@ -64,7 +64,7 @@ describe('filesystem and recovery', () => {
   });
 
   it('creates one private filesystem per store, once soft delete is on', async () => {
-    const snapshot = await renderStack({ stores: [{ name: 'llm', dataClassification: 'internal' }] });
+    const snapshot = await sharedRenderStack({ stores: [{ name: 'llm', dataClassification: 'internal' }] });
     const filesystem = byName(snapshot, T.filesystem, 'llm');
     expect(filesystem.inputs).toEqual({
       resourceGroupName: GROUP,
@@ -110,7 +110,7 @@ describe('lifecycle management policy', () => {
       { delete: { daysAfterModificationGreaterThan: 7 } },
     ],
   ])('%s', async (_title, store, baseBlob) => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ name: 'llm', dataClassification: 'internal', ...store }],
     });
     expect(inputsOf(snapshot, T.lifecycle, 'llm')).toEqual(policy(baseBlob));
@@ -133,7 +133,7 @@ describe('lifecycle management policy', () => {
 
 describe('structure', () => {
   it('parents every store resource to its CheckpointStore', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [
         { name: 'llm', dataClassification: 'internal', encryption: 'customer-managed' },
         {
@@ -172,7 +172,7 @@ describe('structure', () => {
   });
 
   it('creates one resource group per stack, in the stack location', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       location: 'westeurope',
       stores: [
         { name: 'llm', dataClassification: 'internal' },
@@ -199,7 +199,7 @@ describe('structure', () => {
   });
 
   it('uses an existing resource group when one is named, and creates none', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       resourceGroupName: 'rg-ml-checkpoints',
       stores: [{ name: 'llm', dataClassification: 'internal', encryption: 'customer-managed' }],
     });

@@ -1,11 +1,11 @@
 import { countChanges, planChanges } from '@checkpoints/analysis';
-import { renderStack, T } from './render';
+import { sharedRenderStack, T } from './render';
 
 const store = { name: 'llm', dataClassification: 'confidential', encryption: 'customer-managed' };
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {
-  const base = await renderStack({ stores: before });
-  const next = await renderStack({ stores: after });
+  const base = await sharedRenderStack({ stores: before });
+  const next = await sharedRenderStack({ stores: after });
   return planChanges(base, next);
 }
 

@@ -1,7 +1,7 @@
 import { accountNetworkOf, networkAllows, planChanges } from '@checkpoints/analysis';
 import { byName, customResources, render, type Snapshot } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import { PROD_NETWORK, PROJECT, refusal, renderStack, stackConfig, SUBSCRIPTION, T } from './render';
+import { PROD_NETWORK, PROJECT, refusal, sharedRenderStack, stackConfig, SUBSCRIPTION, T } from './render';
 
 const SUBNET = PROD_NETWORK.subnets[0]!;
 const OTHER_SUBNET = SUBNET.replace('/gpu-nodes', '/web');
@@ -15,7 +15,7 @@ const ofType = (snapshot: Snapshot, type: string) => customResources(snapshot).f
 
 describe('network perimeter', () => {
   it('without a network block (dev) the account takes every network, as before', async () => {
-    const allowed = networkAllows(network(await renderStack({ stores: [store] })), {
+    const allowed = networkAllows(network(await sharedRenderStack({ stores: [store] })), {
       kind: 'internet',
       address: '192.0.2.10',
     });
@@ -23,7 +23,7 @@ describe('network perimeter', () => {
   });
 
   it('with subnets and cidrs: the listed subnet and range reach the account, other networks are refused', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ ...store, network: { subnets: [SUBNET], cidrs: ['203.0.113.0/24', '198.51.100.7/32'] } }],
     });
     const rules = network(snapshot);
@@ -41,7 +41,7 @@ describe('network perimeter', () => {
   });
 
   it('with a private endpoint subnet only: dfs and blob endpoints, public network access off', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ ...store, network: { privateEndpointSubnet: SUBNET } }],
     });
     const rules = network(snapshot);
@@ -72,7 +72,7 @@ describe('network perimeter', () => {
   });
 
   it('a private endpoint beside subnets keeps the public endpoint for the subnets', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ ...store, network: { subnets: [SUBNET], privateEndpointSubnet: SUBNET } }],
     });
     const rules = network(snapshot);
@@ -90,7 +90,7 @@ describe('network perimeter', () => {
   };
 
   it('with private DNS zones: each endpoint has a zone group in the zone of its own service', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ ...store, network: { privateEndpointSubnet: SUBNET, privateDnsZones: ZONES } }],
     });
     const endpointService = Object.fromEntries(
@@ -116,7 +116,7 @@ describe('network perimeter', () => {
       { privateEndpointSubnet: SUBNET, privateDnsZones: 'managed-by-policy' },
       { privateEndpointSubnet: SUBNET },
     ]) {
-      const snapshot = await renderStack({ stores: [{ ...store, network }] });
+      const snapshot = await sharedRenderStack({ stores: [{ ...store, network }] });
       expect([ofType(snapshot, T.privateEndpoint).length, ofType(snapshot, T.privateDnsZoneGroup)]).toEqual([
         2,
         [],
@@ -167,7 +167,7 @@ describe('network perimeter', () => {
 
 describe('audit', () => {
   it('sends every read, write and delete of an audited store, and its vault audit events, to the stack workspace', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: [{ ...store, dataClassification: 'confidential', encryption: 'customer-managed' }],
     });
     const [workspace] = ofType(snapshot, T.workspace);
@@ -199,7 +199,7 @@ describe('audit', () => {
   });
 
   it('creates no workspace and no setting when no store is audited (internal in dev)', async () => {
-    const snapshot = await renderStack({ stores: [store] });
+    const snapshot = await sharedRenderStack({ stores: [store] });
     expect([...ofType(snapshot, T.workspace), ...ofType(snapshot, T.diagnostics)]).toEqual([]);
   });
 
@@ -233,7 +233,7 @@ describe('audit', () => {
 
 describe('deletion guards', () => {
   it('prod: a CanNotDelete lock on each account and vault, protected itself', async () => {
-    const snapshot = await renderStack({ environment: 'prod', stores: [store] }, 'prod');
+    const snapshot = await sharedRenderStack({ environment: 'prod', stores: [store] }, 'prod');
     const account = byName(snapshot, T.account, 'llm');
     const vault = byName(snapshot, T.vault, 'llm');
     const group = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${String(account.inputs['resourceGroupName'])}`;
@@ -258,7 +258,7 @@ describe('deletion guards', () => {
   });
 
   it('dev: no lock, so a developer can tear a store down', async () => {
-    expect(ofType(await renderStack({ stores: [store] }), T.lock)).toEqual([]);
+    expect(ofType(await sharedRenderStack({ stores: [store] }), T.lock)).toEqual([]);
   });
 });
 
@@ -268,13 +268,15 @@ describe('recovery', () => {
     [{ replicaRegion: 'centralus', readableReplica: true }, 'Standard_RAGZRS'],
     [{}, 'Standard_ZRS'],
   ])('standard store with %j: %s', async (recovery, sku) => {
-    const snapshot = await renderStack({ stores: [{ ...store, recovery }] });
+    const snapshot = await sharedRenderStack({ stores: [{ ...store, recovery }] });
     expect(byName(snapshot, T.account, 'llm').inputs['sku']).toEqual({ name: sku });
   });
 
   it('adding the geo copy (ZRS to GZRS) updates the account in place: no data loss', async () => {
-    const base = await renderStack({ stores: [store] });
-    const next = await renderStack({ stores: [{ ...store, recovery: { replicaRegion: 'centralus' } }] });
+    const base = await sharedRenderStack({ stores: [store] });
+    const next = await sharedRenderStack({
+      stores: [{ ...store, recovery: { replicaRegion: 'centralus' } }],
+    });
     const plan = planChanges(base, next);
     const account = plan.stores[0]!.resources.find((change) => change.type === T.account);
     expect([account?.kind, account?.replacedBy]).toEqual(['updated', []]);
@@ -295,8 +297,8 @@ describe('key generations', () => {
   const keyed = { ...store, encryption: 'customer-managed' };
 
   it('generation 2 creates a vault and key under new physical and logical names and releases the old ones', async () => {
-    const base = await renderStack({ stores: [keyed] });
-    const next = await renderStack({ stores: [{ ...keyed, keyGeneration: 2 }] });
+    const base = await sharedRenderStack({ stores: [keyed] });
+    const next = await sharedRenderStack({ stores: [{ ...keyed, keyGeneration: 2 }] });
     const oldVault = String(byName(base, T.vault, 'llm').inputs['vaultName']);
     const newVault = String(byName(next, T.vault, 'llm-g2').inputs['vaultName']);
     expect(newVault).not.toBe(oldVault);
@@ -321,8 +323,8 @@ describe('key generations', () => {
   });
 
   it('generation 1 keeps every name: nothing changes', async () => {
-    const base = await renderStack({ stores: [keyed] });
-    const next = await renderStack({ stores: [{ ...keyed, keyGeneration: 1 }] });
+    const base = await sharedRenderStack({ stores: [keyed] });
+    const next = await sharedRenderStack({ stores: [{ ...keyed, keyGeneration: 1 }] });
     expect(
       planChanges(base, next).stores[0]!.resources.filter((change) => change.kind !== 'unchanged'),
     ).toEqual([]);

@@ -1,6 +1,6 @@
 import { dataHolders } from '@checkpoints/analysis';
 import { customResources, type Snapshot } from '@checkpoints/synth';
-import { renderStack, T } from './render';
+import { sharedRenderStack, T } from './render';
 
 const stores = [
   { name: 'llm', dataClassification: 'confidential' },
@@ -30,7 +30,7 @@ describe('protection', () => {
   it.each(['dev', 'staging', 'prod'])(
     '%s: the group, accounts, filesystems, vaults, keys, key grants, soft delete and lifecycle are retained on delete',
     async (environment) => {
-      const snapshot = await renderStack(
+      const snapshot = await sharedRenderStack(
         { environment, stores: stores.map((store) => ({ ...store, encryption: 'customer-managed' })) },
         environment,
       );
@@ -54,7 +54,7 @@ describe('protection', () => {
   );
 
   it('protects and retains what holds data or its key, and the group around it, by default in prod', async () => {
-    const snapshot = await renderStack({ environment: 'prod', stores }, 'prod');
+    const snapshot = await sharedRenderStack({ environment: 'prod', stores }, 'prod');
     expect(protectedResources(snapshot).sort()).toEqual(
       [
         `${T.group}::checkpoints`,
@@ -74,14 +74,14 @@ describe('protection', () => {
   });
 
   it('protects nothing by default in dev', async () => {
-    const snapshot = await renderStack({
+    const snapshot = await sharedRenderStack({
       stores: stores.map((store) => ({ ...store, encryption: 'customer-managed' })),
     });
     expect(protectedResources(snapshot)).toEqual([]);
   });
 
   it('follows protect per store, and protects the group while any store is protected', async () => {
-    const snapshot = await renderStack({ stores: [{ ...stores[0], protect: true }, stores[1]] });
+    const snapshot = await sharedRenderStack({ stores: [{ ...stores[0], protect: true }, stores[1]] });
     expect(protectedResources(snapshot).sort()).toEqual(
       [
         `${T.group}::checkpoints`,
@@ -95,7 +95,7 @@ describe('protection', () => {
   });
 
   it('lets a prod store opt out, and then leaves the group unprotected too', async () => {
-    const snapshot = await renderStack(
+    const snapshot = await sharedRenderStack(
       { environment: 'prod', stores: [{ ...stores[0], protect: false, encryption: 'provider-managed' }] },
       'prod',
     );

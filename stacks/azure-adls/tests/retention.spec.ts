@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { brokenPromiseMessages, retentionOf } from '@checkpoints/analysis';
 import { renderStackFile } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import { renderStack } from './render';
+import { sharedRenderStack } from './render';
 
 const llm = { name: 'llm', dataClassification: 'internal' };
 
@@ -44,12 +44,12 @@ describe('retention promises of the rendered ADLS Gen2 stores, simulated', () =>
       },
     ],
   ])('%s keeps every promise', async (_title, store) => {
-    const stores = retentionOf(await renderStack({ stores: [store] }));
+    const stores = retentionOf(await sharedRenderStack({ stores: [store] }));
     expect(stores.flatMap(brokenPromiseMessages)).toEqual([]);
   });
 
   it('reports that an overwrite cannot be recovered on a hierarchical namespace', async () => {
-    const [entry] = retentionOf(await renderStack({ stores: [llm] }));
+    const [entry] = retentionOf(await sharedRenderStack({ stores: [llm] }));
     expect(entry).toMatchObject({ deleteRecoveryDays: 7, overwriteRecoveryDays: 0, hourlyCopies: 1 });
     expect(entry?.notes).toEqual([expect.stringContaining('overwritten file cannot be recovered')]);
   });

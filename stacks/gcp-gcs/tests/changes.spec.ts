@@ -1,11 +1,11 @@
 import { countChanges, planChanges } from '@checkpoints/analysis';
-import { renderStack, stackConfig, store } from './render';
+import { sharedRenderStack, stackConfig, store } from './render';
 
 const cmek = store({ encryption: 'customer-managed' });
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {
-  const base = await renderStack(stackConfig(before));
-  const next = await renderStack(stackConfig(after));
+  const base = await sharedRenderStack(stackConfig(before));
+  const next = await sharedRenderStack(stackConfig(after));
   return planChanges(base, next);
 }
 

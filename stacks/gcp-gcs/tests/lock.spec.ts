@@ -6,7 +6,7 @@ import {
   retentionOf,
 } from '@checkpoints/analysis';
 import type { Snapshot } from '@checkpoints/synth';
-import { renderStack, stackConfig, store } from './render';
+import { sharedRenderStack, stackConfig, store } from './render';
 
 const BUCKET = 'gcp:storage/bucket:Bucket';
 const YEAR_SECONDS = String(365 * 86_400);
@@ -38,7 +38,7 @@ function withPolicy(snapshot: Snapshot, retentionPolicy: unknown): Snapshot {
 
 describe('retention lock of a whole store on Cloud Storage', () => {
   it('becomes an unlocked bucket retention policy of the stated days, on an unversioned bucket', async () => {
-    const bucket = bucketOf(await renderStack(stackConfig([releases])));
+    const bucket = bucketOf(await sharedRenderStack(stackConfig([releases])));
     expect(bucket.inputs['retentionPolicy']).toEqual({ retentionPeriod: YEAR_SECONDS, isLocked: false });
     expect(bucket.inputs['versioning']).toEqual({ enabled: false });
     expect(bucket.retainOnDelete).toBe(true);
@@ -46,14 +46,14 @@ describe('retention lock of a whole store on Cloud Storage', () => {
 
   it('is protected with the data in prod: the bucket that carries it is protect and retainOnDelete', async () => {
     const bucket = bucketOf(
-      await renderStack(stackConfig([releases], { 'checkpoints:environment': 'prod' }), 'prod'),
+      await sharedRenderStack(stackConfig([releases], { 'checkpoints:environment': 'prod' }), 'prod'),
     );
     expect([bucket.protect, bucket.retainOnDelete]).toEqual([true, true]);
     expect(bucket.inputs['retentionPolicy']).toMatchObject({ isLocked: false });
   });
 
   it('keeps the lock promise: deletes and overwrites inside the lock are refused, nothing goes before 365 days', async () => {
-    const [retention] = retentionOf(await renderStack(stackConfig([releases])));
+    const [retention] = retentionOf(await sharedRenderStack(stackConfig([releases])));
     expect(retention?.lock).toEqual({ days: 365, refuses: ['delete', 'overwrite'] });
     expect(retention?.broken).toEqual([]);
     expect(retention?.notes.join('\n')).toContain(
@@ -62,7 +62,7 @@ describe('retention lock of a whole store on Cloud Storage', () => {
   });
 
   it('breaks the lock promise when the rendered policy is missing or shorter than the spec', async () => {
-    const snapshot = await renderStack(stackConfig([releases]));
+    const snapshot = await sharedRenderStack(stackConfig([releases]));
     const missing = retentionOf(withPolicy(snapshot, undefined)).flatMap(brokenPromiseMessages);
     expect(missing).toContain(
       'store llm-releases breaks the lock promise on day 0: the rendered store locks nothing, though recovery.retentionLock.days is 365',
@@ -82,8 +82,8 @@ describe('retention lock of a whole store on Cloud Storage', () => {
   /** The change plan from one store config to another, and what it does to anything but unchanged resources. */
   async function plan(before: Record<string, unknown>, after: Record<string, unknown>) {
     const result = planChanges(
-      await renderStack(stackConfig([before])),
-      await renderStack(stackConfig([after])),
+      await sharedRenderStack(stackConfig([before])),
+      await sharedRenderStack(stackConfig([after])),
     );
     const changed = result.stores[0]!.resources.filter((change) => change.kind !== 'unchanged');
     return { result, changes: changed.map((change) => `${change.type} ${change.kind}`) };
@@ -112,7 +112,7 @@ describe('retention lock of a whole store on Cloud Storage', () => {
       ...releases,
       access: { writers: ['group:release-managers@example.com'], readers: ['group:ml-eval@example.com'] },
     });
-    const analysis = await analyzeAccess(await renderStack(stackConfig([locked])));
+    const analysis = await analyzeAccess(await sharedRenderStack(stackConfig([locked])));
     const grants = analysis.stores.find((entry) => entry.store === 'llm-releases')?.grants ?? [];
     const operationsOf = (kind: string) =>
       [

@@ -8,7 +8,7 @@ import {
   PROD_NETWORK,
   PROJECT,
   refusal,
-  renderStack,
+  sharedRenderStack,
   single,
   stackConfig,
   store,
@@ -22,7 +22,7 @@ const TRAINING = PROD_NETWORK.networks[0] as string;
 const prod = { 'checkpoints:environment': 'prod' };
 
 const renderProd = (stores: Record<string, unknown>[], overrides: Record<string, string> = {}) =>
-  renderStack(stackConfig(stores, { ...prod, ...overrides }), 'prod');
+  sharedRenderStack(stackConfig(stores, { ...prod, ...overrides }), 'prod');
 
 function filterOf(snapshot: Snapshot, storeName = 'llm-pretrain'): unknown {
   return single(snapshot, BUCKET, storeName).inputs['ipFilter'];
@@ -73,7 +73,7 @@ describe('network perimeter on GCS: the bucket IP filter, judged by the document
     const open = await renderProd([store({ network: { public: true } })]);
     expect(filterOf(open)).toEqual({ mode: 'Disabled' });
     expect(gcsIpFilterVerdict(filterOf(open), fromInternet('198.51.100.7')).allowed).toBe(true);
-    const dev = await renderStack(stackConfig([store()]));
+    const dev = await sharedRenderStack(stackConfig([store()]));
     expect(filterOf(dev)).toBeUndefined();
   });
 });
@@ -81,7 +81,7 @@ describe('network perimeter on GCS: the bucket IP filter, judged by the document
 describe('recovery on GCS: a configurable dual-region', () => {
   it('a replica region makes the bucket a dual-region of the continent, default replication', async () => {
     const bucket = single(
-      await renderStack(stackConfig([store({ recovery: { replicaRegion: 'us-east1' } })])),
+      await sharedRenderStack(stackConfig([store({ recovery: { replicaRegion: 'us-east1' } })])),
       BUCKET,
     );
     expect(bucket.inputs['location']).toBe('US');
@@ -90,17 +90,17 @@ describe('recovery on GCS: a configurable dual-region', () => {
   });
 
   it("a customer-managed dual-region store keeps its key in the continent's KMS multi-region", async () => {
-    const snapshot = await renderStack(
+    const snapshot = await sharedRenderStack(
       stackConfig([store({ encryption: 'customer-managed', recovery: { replicaRegion: 'us-east1' } })]),
     );
     expect(single(snapshot, KEY_RING).inputs['location']).toBe('us');
-    const regional = await renderStack(stackConfig([store({ encryption: 'customer-managed' })]));
+    const regional = await sharedRenderStack(stackConfig([store({ encryption: 'customer-managed' })]));
     expect(single(regional, KEY_RING).inputs['location']).toBe('us-central1');
   });
 
   it('turbo replication sets the 15-minute RPO', async () => {
     const bucket = single(
-      await renderStack(
+      await sharedRenderStack(
         stackConfig([store({ recovery: { replicaRegion: 'us-east4', turboReplication: true } })]),
       ),
       BUCKET,
@@ -109,15 +109,15 @@ describe('recovery on GCS: a configurable dual-region', () => {
   });
 
   it('a regional store keeps its region and sets no placement', async () => {
-    const bucket = single(await renderStack(stackConfig([store()])), BUCKET);
+    const bucket = single(await sharedRenderStack(stackConfig([store()])), BUCKET);
     expect(bucket.inputs['location']).toBe('us-central1');
     expect(bucket.inputs['customPlacementConfig']).toBeUndefined();
     expect(bucket.inputs['rpo']).toBeUndefined();
   });
 
   it('adding a replica to an existing store replaces the bucket: the change plan calls it data loss', async () => {
-    const base = await renderStack(stackConfig([store()]));
-    const next = await renderStack(stackConfig([store({ recovery: { replicaRegion: 'us-east1' } })]));
+    const base = await sharedRenderStack(stackConfig([store()]));
+    const next = await sharedRenderStack(stackConfig([store({ recovery: { replicaRegion: 'us-east1' } })]));
     const plan = planChanges(base, next);
     expect(plan.dataLoss.map((loss) => [loss.kind, loss.type])).toEqual([['replaced', BUCKET]]);
     expect(plan.dataLoss[0]?.message).toContain('location');
@@ -129,7 +129,7 @@ describe('key generations on GCS (issue 13 item 5)', () => {
   const ctx = { project: PROJECT, stack: 'dev', store: 'llm-pretrain' };
 
   it('generation 1 keeps the names and logical names the store always had', async () => {
-    const snapshot = await renderStack(stackConfig([cmek]));
+    const snapshot = await sharedRenderStack(stackConfig([cmek]));
     expect(single(snapshot, KEY_RING).name).toBe('llm-pretrain-key-ring');
     expect(single(snapshot, KEY_RING).inputs['name']).toBe(names.gcpKeyRing(ctx));
     expect(single(snapshot, KEY).name).toBe('llm-pretrain-key');
@@ -138,7 +138,7 @@ describe('key generations on GCS (issue 13 item 5)', () => {
   });
 
   it('generation 2 puts -g2 into the physical and logical names of the key ring, key and agent grant', async () => {
-    const snapshot = await renderStack(stackConfig([{ ...cmek, keyGeneration: 2 }]));
+    const snapshot = await sharedRenderStack(stackConfig([{ ...cmek, keyGeneration: 2 }]));
     expect(single(snapshot, KEY_RING).name).toBe('llm-pretrain-key-ring-g2');
     expect(single(snapshot, KEY_RING).inputs['name']).toBe(`${names.gcpKeyRing(ctx)}-g2`);
     expect(single(snapshot, KEY).name).toBe('llm-pretrain-key-g2');
@@ -151,8 +151,8 @@ describe('key generations on GCS (issue 13 item 5)', () => {
 
   it('raising the generation releases the earlier key, ring and grant (kept in the cloud) and creates new ones: no data loss', async () => {
     const plan = planChanges(
-      await renderStack(stackConfig([cmek])),
-      await renderStack(stackConfig([{ ...cmek, keyGeneration: 2 }])),
+      await sharedRenderStack(stackConfig([cmek])),
+      await sharedRenderStack(stackConfig([{ ...cmek, keyGeneration: 2 }])),
     );
     const changes = plan.stores[0]!.resources.filter((change) => change.holds === 'key');
     expect(changes.map((change) => `${change.name} ${change.kind}`).sort()).toEqual([

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { brokenPromiseMessages, retentionOf } from '@checkpoints/analysis';
 import { renderStackFile } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import { renderStack, stackConfig, store } from './render';
+import { sharedRenderStack, stackConfig, store } from './render';
 
 const hot = { tier: 'high-throughput', zone: 'us-central1-a' };
 
@@ -31,12 +31,12 @@ describe('retention promises of the rendered Cloud Storage stores, simulated', (
       { ...hot, retention: { keepNoncurrentVersions: 0, noncurrentExpireDays: 0, expireAfterDays: 3 } },
     ],
   ])('%s keeps every promise', async (_title, extra) => {
-    const stores = retentionOf(await renderStack(stackConfig([store(extra)])));
+    const stores = retentionOf(await sharedRenderStack(stackConfig([store(extra)])));
     expect(stores.flatMap(brokenPromiseMessages)).toEqual([]);
   });
 
   it('keeps hot data hot: the high-throughput tier moves nothing to NEARLINE unless asked', async () => {
-    const snapshot = await renderStack(stackConfig([store(hot)]));
+    const snapshot = await sharedRenderStack(stackConfig([store(hot)]));
     const bucket = snapshot.resources.find((resource) => resource.type === 'gcp:storage/bucket:Bucket');
     const moves = (bucket?.inputs['lifecycleRules'] as { action: { type: string } }[]).filter(
       (rule) => rule.action.type === 'SetStorageClass',
@@ -45,7 +45,7 @@ describe('retention promises of the rendered Cloud Storage stores, simulated', (
   });
 
   it('reports that a hierarchical-namespace bucket recovers from soft delete only', async () => {
-    const [entry] = retentionOf(await renderStack(stackConfig([store(hot)])));
+    const [entry] = retentionOf(await sharedRenderStack(stackConfig([store(hot)])));
     expect(entry).toMatchObject({ deleteRecoveryDays: 7, overwriteRecoveryDays: 7 });
     expect(entry?.notes).toEqual([expect.stringContaining('soft delete only')]);
   });
