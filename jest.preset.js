@@ -1,4 +1,11 @@
-/** Shared jest settings: tests run on SWC (no type-check; `typecheck` does that once). */
+/**
+ * Shared jest settings: tests run on SWC (no type-check; `typecheck` does that once). With one worker (the
+ * default on 2 cores) jest runs a project's files in its own process; the projects whose files render
+ * whole stacks (stacks/*, bootstrap) and tools set `workerIdleMemoryLimit`, which makes jest run them in a
+ * worker it restarts once it holds more than the limit (every file loads the SDK and providers afresh).
+ * In-process is about 0.2 to 1 s faster per project (no worker start, no result passing): libs/policy
+ * 11.2 -> 10.2 s, libs/synth 8.0 -> 7.7 s, libs/config 2.5 -> 2.2 s.
+ */
 module.exports = {
   testEnvironment: 'node',
   transform: {
@@ -11,7 +18,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transformIgnorePatterns: ['/node_modules/'],
-  workerIdleMemoryLimit: '700MB',
   setupFiles: [require.resolve('./jest.global-lazy-modules.js')],
   globalSetup: require.resolve('./jest.global-setup.js'),
   globalTeardown: require.resolve('./jest.global-teardown.js'),

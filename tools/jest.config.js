@@ -1,6 +1,7 @@
 module.exports = {
   ...require('../jest.preset.js'),
   displayName: 'tools',
+  workerIdleMemoryLimit: '700MB',
   // Some tests spawn real processes (nx, git, the bins under node): give them room on 2 cores.
   testTimeout: 60_000,
   // Two files at a time: the nx runs of nx-targets.spec.ts (the longest file) beside the others. On 2
