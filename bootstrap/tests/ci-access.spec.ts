@@ -10,10 +10,10 @@ import {
   type RenderedResource,
   type Snapshot,
   type StackProgram,
+  deepFreeze,
 } from '@checkpoints/synth';
 import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS, missingDeployRights } from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
-import { deepFreeze } from './helpers';
 
 /**
  * The bootstrap render against the shipped stacks, as `synth` judges it: the access rules must pass as

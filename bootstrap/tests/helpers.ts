@@ -5,6 +5,7 @@ import {
   RenderFailure,
   type RenderedResource,
   type Snapshot,
+  sharedPerKey,
 } from '@checkpoints/synth';
 import { bootstrapStack } from '../src/program';
 
@@ -42,31 +43,11 @@ export function renderBootstrap(overrides: Record<string, unknown> = {}): Promis
   return render(() => bootstrapStack(), { project: PROJECT, stack: STACK, config: configWith(overrides) });
 }
 
-const sharedRenders = new Map<string, Promise<Snapshot>>();
-
-/**
- * `renderBootstrap` made once per config in a test file (jest gives each file its own module registry, so
- * its own map), for tests that only read the render: a render is a function of its config alone. The
- * render is frozen, so a test that changes it fails instead of changing what the next test reads.
- */
-export function sharedRenderBootstrap(overrides: Record<string, unknown> = {}): Promise<Snapshot> {
-  const key = JSON.stringify(configWith(overrides));
-  let snapshot = sharedRenders.get(key);
-  if (snapshot === undefined) {
-    snapshot = renderBootstrap(overrides).then(deepFreeze);
-    sharedRenders.set(key, snapshot);
-  }
-  return snapshot;
-}
-
-/** Freezes `value` and everything it holds. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
+/** `renderBootstrap` made once per config in a test file, frozen (`sharedPerKey`). */
+export const sharedRenderBootstrap = sharedPerKey<[overrides?: Record<string, unknown>], Snapshot>(
+  (overrides: Record<string, unknown> = {}) => renderBootstrap(overrides),
+  (overrides: Record<string, unknown> = {}) => JSON.stringify(configWith(overrides)),
+);
 
 /** The failure of a render that must fail; throws when it succeeds. */
 export async function renderFailure(overrides: Record<string, unknown>): Promise<RenderFailure> {

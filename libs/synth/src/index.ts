@@ -12,6 +12,7 @@ export { EXIT } from './exit-status';
 export type { InProcessRun, StackProgram } from './cli';
 export type { RunPair, SynthRun } from './run-cli';
 export { withProdNetwork } from './stores';
+export { deepFreeze, sharedPerKey } from './shared-render';
 
 /*
  * The CLI and its runners load on their first call: they bring the policy pack and the analyses, which a

@@ -6,6 +6,7 @@ import {
   type RenderedResource,
   type Snapshot,
   withProdNetwork,
+  sharedPerKey,
 } from '@checkpoints/synth';
 import type { AwsPolicyDocument } from '@checkpoints/policy';
 import { checkpointStack } from '../src/program';
@@ -67,31 +68,10 @@ export function renderStack(options: StackOptions): Promise<Snapshot> {
   return render(checkpointStack, { project: 'checkpoints-aws', stack, config: stackConfig(options) });
 }
 
-const sharedRenders = new Map<string, Promise<Snapshot>>();
-
-/**
- * `renderStack` made once per stack and config in a test file (jest gives each file its own module
- * registry, so its own map), for tests that only read the render: a render is a function of its config
- * alone. The render is frozen, so a test that changed it would fail instead of changing what the next
- * test reads.
- */
-export function sharedRenderStack(options: StackOptions): Promise<Snapshot> {
-  const key = JSON.stringify([options.stack ?? options.environment ?? 'dev', stackConfig(options)]);
-  let snapshot = sharedRenders.get(key);
-  if (snapshot === undefined) {
-    snapshot = renderStack(options).then(deepFreeze);
-    sharedRenders.set(key, snapshot);
-  }
-  return snapshot;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
+/** `renderStack` made once per stack and config in a test file, frozen (`sharedPerKey`). */
+export const sharedRenderStack = sharedPerKey(renderStack, (options: StackOptions) =>
+  JSON.stringify([options.stack ?? options.environment ?? 'dev', stackConfig(options)]),
+);
 
 /** Renders a program expected to fail, and returns the failure. */
 export async function renderFailure(options: StackOptions): Promise<RenderFailure> {

@@ -6,6 +6,7 @@ import {
   type RenderedResource,
   type Snapshot,
   withProdNetwork,
+  sharedPerKey,
 } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
@@ -67,30 +68,11 @@ export function renderStack(values: StackValues, stack = 'dev'): Promise<Snapsho
   return render(checkpointStack, { project: PROJECT, stack, config: stackConfig(values) });
 }
 
-const sharedRenders = new Map<string, Promise<Snapshot>>();
-
-/**
- * `renderStack` made once per stack and values in a test file (jest gives each file its own module
- * registry, so its own map), for tests that only read the render: a render is a function of its config
- * alone. The render is frozen, so a test that changes it fails instead of changing what the next test reads.
- */
-export function sharedRenderStack(values: StackValues, stack = 'dev'): Promise<Snapshot> {
-  const key = JSON.stringify([stack, stackConfig(values)]);
-  let snapshot = sharedRenders.get(key);
-  if (snapshot === undefined) {
-    snapshot = renderStack(values, stack).then(deepFreeze);
-    sharedRenders.set(key, snapshot);
-  }
-  return snapshot;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
+/** `renderStack` made once per stack and values in a test file, frozen (`sharedPerKey`). */
+export const sharedRenderStack = sharedPerKey<[values: StackValues, stack?: string], Snapshot>(
+  (values: StackValues, stack = 'dev') => renderStack(values, stack),
+  (values: StackValues, stack = 'dev') => JSON.stringify([stack, stackConfig(values)]),
+);
 
 /** Renders a config that must be refused: the issues, and what was registered before the refusal. */
 export async function refusal(

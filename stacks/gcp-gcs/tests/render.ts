@@ -5,6 +5,7 @@ import {
   type RenderedResource,
   type Snapshot,
   withProdNetwork,
+  sharedPerKey,
 } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
@@ -45,31 +46,11 @@ export function renderStack(config: Record<string, string>, stack = 'dev'): Prom
   return render(checkpointStack, { project: PROJECT, stack, config });
 }
 
-const sharedRenders = new Map<string, Promise<Snapshot>>();
-
-/**
- * `renderStack` made once per stack and config in a test file (jest gives each file its own module
- * registry, so its own map), for tests that only read the render: a render is a function of its config
- * alone. The render is frozen, so a test that changed it would fail instead of changing what the next
- * test reads.
- */
-export function sharedRenderStack(config: Record<string, string>, stack = 'dev'): Promise<Snapshot> {
-  const key = JSON.stringify([stack, config]);
-  let snapshot = sharedRenders.get(key);
-  if (snapshot === undefined) {
-    snapshot = renderStack(config, stack).then(deepFreeze);
-    sharedRenders.set(key, snapshot);
-  }
-  return snapshot;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
+/** `renderStack` made once per stack and config in a test file, frozen (`sharedPerKey`). */
+export const sharedRenderStack = sharedPerKey<[config: Record<string, string>, stack?: string], Snapshot>(
+  (config: Record<string, string>, stack = 'dev') => renderStack(config, stack),
+  (config: Record<string, string>, stack = 'dev') => JSON.stringify([stack, config]),
+);
 
 /** Renders a config that must be refused; returns the ConfigError and what was registered before it. */
 export async function refusal(
