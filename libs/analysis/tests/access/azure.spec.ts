@@ -1,5 +1,5 @@
 import { analyzeAccess, checkpointWriterRoleGuid, type Operation, type RenderedResource } from '../../src';
-import { renderOf, resource } from './fixtures';
+import { renderOf, resource, STACK_ROOT } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
@@ -334,16 +334,7 @@ function azureStoreResources(name: string, group: string, principals: { writer: 
 }
 
 describe('Azure effective access of a render with several stores', () => {
-  const stack: RenderedResource = {
-    urn: 'urn:stack',
-    type: 'pulumi:pulumi:Stack',
-    name: 'stack',
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs: {},
-  };
+  const stack = STACK_ROOT;
   const first = azureStoreResources('first', 'rg-one', {
     writer: '51111111-1111-4111-8111-111111111111',
     reader: '51111111-1111-4111-8111-222222222222',

@@ -1,5 +1,17 @@
 import type { Render, RenderedResource } from '../../src';
 
+/** The stack resource every hand-made render's resources hang from. */
+export const STACK_ROOT: RenderedResource = {
+  urn: 'urn:stack',
+  type: 'pulumi:pulumi:Stack',
+  name: 'stack',
+  parent: null,
+  protect: false,
+  retainOnDelete: false,
+  dependsOn: [],
+  inputs: {},
+};
+
 /** A hand-made render: a stack, a store component, the store's resources and any others. */
 export function renderOf(
   store: { type: string; name?: string },
@@ -17,16 +29,7 @@ export function renderOf(
   });
   return {
     resources: [
-      {
-        urn: 'urn:stack',
-        type: 'pulumi:pulumi:Stack',
-        name: 'stack',
-        parent: null,
-        protect: false,
-        retainOnDelete: false,
-        dependsOn: [],
-        inputs: {},
-      },
+      STACK_ROOT,
       {
         urn: storeUrn,
         type: store.type,

@@ -1,5 +1,5 @@
 import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
-import { renderOf, resource } from './fixtures';
+import { renderOf, resource, STACK_ROOT } from './fixtures';
 
 /** The GCP model, one row per documented rule of IAM and Cloud Storage authorization. */
 const PROJECT = 'acme-prod';
@@ -223,16 +223,7 @@ function gcpStoreResources(name: string, auditor: string): RenderedResource[] {
 }
 
 describe('GCP effective access of a render with several stores', () => {
-  const stack: RenderedResource = {
-    urn: 'urn:stack',
-    type: 'pulumi:pulumi:Stack',
-    name: 'stack',
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs: {},
-  };
+  const stack = STACK_ROOT;
   const first = gcpStoreResources('first', 'group:auditors@acme.example');
   const second = gcpStoreResources('second', 'group:second-auditors@acme.example');
   const principalsOf = async (resources: RenderedResource[]) =>
