@@ -1,5 +1,5 @@
 import { analyzeAccess, checkpointWriterRoleGuid, type Operation, type RenderedResource } from '../../src';
-import { renderOf, resource, STACK_ROOT } from './fixtures';
+import { renderOf, resource, STACK_ROOT, storeResource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
@@ -280,16 +280,8 @@ describe('Azure effective access', () => {
 /** Store `name`'s component and resources in resource group `group`, parented as synth renders them. */
 function azureStoreResources(name: string, group: string, principals: { writer: string; reader: string }) {
   const component = `urn:store:${name}`;
-  const own = (type: string, suffix: string, inputs: Record<string, unknown>): RenderedResource => ({
-    urn: `urn:${name}:${type}::${suffix}`,
-    type,
-    name: `${name}-${suffix}`,
-    parent: component,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const own = (type: string, suffix: string, inputs: Record<string, unknown>) =>
+    storeResource(name, type, suffix, inputs);
   const groupId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
   const account = `${groupId}/providers/Microsoft.Storage/storageAccounts/${name}acct`;
   return [

@@ -12,6 +12,25 @@ export const STACK_ROOT: RenderedResource = {
   inputs: {},
 };
 
+/** A resource of store component `store`, named and with a URN as synth renders a store's own. */
+export function storeResource(
+  store: string,
+  type: string,
+  suffix: string,
+  inputs: Record<string, unknown>,
+): RenderedResource {
+  return {
+    urn: `urn:${store}:${type}::${suffix}`,
+    type,
+    name: `${store}-${suffix}`,
+    parent: `urn:store:${store}`,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  };
+}
+
 /** A hand-made render: a stack, a store component, the store's resources and any others. */
 export function renderOf(
   store: { type: string; name?: string },

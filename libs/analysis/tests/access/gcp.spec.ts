@@ -1,5 +1,5 @@
 import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
-import { renderOf, resource, STACK_ROOT } from './fixtures';
+import { renderOf, resource, STACK_ROOT, storeResource } from './fixtures';
 
 /** The GCP model, one row per documented rule of IAM and Cloud Storage authorization. */
 const PROJECT = 'acme-prod';
@@ -175,16 +175,8 @@ describe('GCP effective access', () => {
 /** Store `name`'s component and resources, a project role of `auditor` rendered before its bucket roles. */
 function gcpStoreResources(name: string, auditor: string): RenderedResource[] {
   const component = `urn:store:${name}`;
-  const own = (type: string, suffix: string, inputs: Record<string, unknown>): RenderedResource => ({
-    urn: `urn:${name}:${type}::${suffix}`,
-    type,
-    name: `${name}-${suffix}`,
-    parent: component,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const own = (type: string, suffix: string, inputs: Record<string, unknown>) =>
+    storeResource(name, type, suffix, inputs);
   const bucket = `${name}-bucket`;
   return [
     {

@@ -6,6 +6,7 @@ import { storesOf, type RenderedResource, type RenderedStore } from '@checkpoint
 import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { asJson } from '../define';
 import { inputsOf, UNKNOWN } from '../inputs';
+import { childLinks } from '../links';
 
 export const GENERAL_PURPOSE_BUCKETS: readonly string[] = [
   'aws:s3/bucket:Bucket',
@@ -18,47 +19,6 @@ export const ALL_BUCKETS: readonly string[] = [...GENERAL_PURPOSE_BUCKETS, ...DI
 export function bucketLabel(bucket: PolicyResource): string {
   const name = inputsOf(bucket)['bucket'];
   return typeof name === 'string' ? name : bucket.name;
-}
-
-/**
- * Which settings resources (public access block, versioning, policy...) configure which buckets: a setting
- * configures a bucket when its `bucket` input depends on the bucket (how a real first preview shows it, the
- * name being unknown), or, both being known, it names the bucket. Each resource's `bucket` input is read once
- * and the links are found by dependency and by name, not by testing every setting against every bucket.
- */
-function bucketLinks(settings: readonly PolicyResource[], buckets: readonly PolicyResource[]) {
-  const names = new Map<PolicyResource, unknown>();
-  const nameOf = (resource: PolicyResource) => {
-    if (!names.has(resource)) names.set(resource, inputsOf(resource)['bucket']);
-    return names.get(resource);
-  };
-  const dependenciesOf = (setting: PolicyResource) =>
-    (setting.propertyDependencies['bucket'] ?? []).map((dependency) => dependency.urn);
-  const configuredUrns = new Set(settings.flatMap(dependenciesOf));
-  const configuredNames = new Set(settings.map(nameOf).filter((name) => typeof name === 'string'));
-  const firstByUrn = new Map<string, number>();
-  const firstByName = new Map<string, number>();
-  buckets.forEach((bucket, index) => {
-    if (!firstByUrn.has(bucket.urn)) firstByUrn.set(bucket.urn, index);
-    const name = nameOf(bucket);
-    if (typeof name === 'string' && !firstByName.has(name)) firstByName.set(name, index);
-  });
-  return {
-    /** Whether one of the settings configures the bucket. */
-    configured: (bucket: PolicyResource) => {
-      const name = nameOf(bucket);
-      return configuredUrns.has(bucket.urn) || (typeof name === 'string' && configuredNames.has(name));
-    },
-    /** The first of the buckets (in their order) the setting configures. */
-    bucketOf: (setting: PolicyResource): PolicyResource | undefined => {
-      const name = nameOf(setting);
-      const candidates = [
-        ...dependenciesOf(setting).map((urn) => firstByUrn.get(urn)),
-        typeof name === 'string' ? firstByName.get(name) : undefined,
-      ].filter((index) => index !== undefined);
-      return candidates.length > 0 ? buckets[Math.min(...candidates)] : undefined;
-    },
-  };
 }
 
 export interface SettingCheck {
@@ -84,14 +44,14 @@ export function checkBucketSetting(
   const buckets = args.resources.filter((resource) => check.bucketTypes.includes(resource.type));
   const allBuckets = args.resources.filter((resource) => ALL_BUCKETS.includes(resource.type));
   const settings = args.resources.filter((resource) => check.settingTypes.includes(resource.type));
-  const links = bucketLinks(settings, allBuckets);
+  const links = childLinks(settings, allBuckets, 'bucket', (resource) => inputsOf(resource)['bucket']);
   for (const bucket of buckets) {
-    if (!links.configured(bucket)) {
+    if (!links.hasChild(bucket)) {
       report(check.missing(bucketLabel(bucket)), bucket.urn);
     }
   }
   for (const setting of settings) {
-    const bucket = links.bucketOf(setting);
+    const bucket = links.parentOf(setting);
     for (const problem of check.problems(inputsOf(setting), bucket)) {
       report(`${setting.type.split(':').pop()} '${setting.name}': ${problem}`, setting.urn);
     }

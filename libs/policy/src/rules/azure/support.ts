@@ -7,6 +7,7 @@
 import type { PolicyResource, ResourceValidationPolicy } from '@pulumi/policy';
 import { resourceRule, type ResourceRule, type RuleSource } from '../define';
 import { read, UNKNOWN } from '../inputs';
+import { childLinks } from '../links';
 
 /** azure-native type tokens of the resources the Azure rules read. */
 export const T = {
@@ -74,47 +75,6 @@ export function accountLabel(account: PolicyResource): string {
 }
 
 /**
- * Which companion resources (blob service properties, management policy) belong to which accounts: a
- * companion belongs to an account when its `accountName` input depends on the account (how a real first
- * preview shows it), or, both being known, it names the account. Each resource's name is read once and the
- * links are found by dependency and by name, not by testing every companion against every account.
- */
-function companionLinks(companions: readonly PolicyResource[], accounts: readonly PolicyResource[]) {
-  const names = new Map<PolicyResource, unknown>();
-  const nameOf = (resource: PolicyResource) => {
-    if (!names.has(resource)) names.set(resource, read(resource.props, 'accountName'));
-    return names.get(resource);
-  };
-  const dependenciesOf = (companion: PolicyResource) =>
-    (companion.propertyDependencies['accountName'] ?? []).map((dependency) => dependency.urn);
-  const linkedUrns = new Set(companions.flatMap(dependenciesOf));
-  const linkedNames = new Set(companions.map(nameOf).filter((name) => typeof name === 'string'));
-  const firstByUrn = new Map<string, number>();
-  const firstByName = new Map<string, number>();
-  accounts.forEach((account, index) => {
-    if (!firstByUrn.has(account.urn)) firstByUrn.set(account.urn, index);
-    const name = nameOf(account);
-    if (typeof name === 'string' && !firstByName.has(name)) firstByName.set(name, index);
-  });
-  return {
-    /** Whether one of the companions belongs to the account. */
-    hasCompanion: (account: PolicyResource) => {
-      const name = nameOf(account);
-      return linkedUrns.has(account.urn) || (typeof name === 'string' && linkedNames.has(name));
-    },
-    /** The first of the accounts (in their order) the companion belongs to. */
-    accountOf: (companion: PolicyResource): PolicyResource | undefined => {
-      const name = nameOf(companion);
-      const candidates = [
-        ...dependenciesOf(companion).map((urn) => firstByUrn.get(urn)),
-        typeof name === 'string' ? firstByName.get(name) : undefined,
-      ].filter((index) => index !== undefined);
-      return candidates.length > 0 ? accounts[Math.min(...candidates)] : undefined;
-    },
-  };
-}
-
-/**
  * Whether an extension resource (diagnostic setting, lock) is attached to `target`: its `input` depends on
  * the target (a preview, where the ID is not known yet), or, known, it is the target's ID (`idPattern`
  * matches it, case-insensitively as Azure compares IDs).
@@ -171,14 +131,16 @@ export function checkAccountCompanion(
 ): void {
   const accounts = resources.filter((resource) => isAzureType(resource.type, T.storageAccount));
   const companions = resources.filter((resource) => isAzureType(resource.type, check.companionType));
-  const links = companionLinks(companions, accounts);
+  const links = childLinks(companions, accounts, 'accountName', (resource) =>
+    read(resource.props, 'accountName'),
+  );
   for (const account of accounts) {
-    if (!links.hasCompanion(account)) {
+    if (!links.hasChild(account)) {
       report(check.missing(accountLabel(account)), account.urn);
     }
   }
   for (const companion of companions) {
-    const account = links.accountOf(companion);
+    const account = links.parentOf(companion);
     for (const problem of check.problems(companion, account)) {
       report(`${companion.type.split(':').pop()} '${companion.name}': ${problem}`, companion.urn);
     }
