@@ -38,6 +38,10 @@ if (missingFlags.length > 0) {
   });
   const forward = (signal) => render.kill(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  render.on('error', (error) => {
+    console.error(`synth: could not start ${process.execPath} for the render: ${error.message}`);
+    process.exitCode = 3;
+  });
   render.on('exit', (code, signal) => {
     if (signal) {
       process.removeAllListeners(signal);
