@@ -235,6 +235,96 @@ describe('iam-simulate resource types and allowed context keys (patched: answere
   });
 });
 
+/** JSON.stringify replacer: a statement wrapper as its policy JSON. */
+function statementJson(key: string, value: unknown): unknown {
+  return key === 'statement' && value !== null && typeof value === 'object'
+    ? (value as { statementObject: unknown }).statementObject
+    : value;
+}
+
+describe('iam-simulate statement evaluation (patched: action first, the rest when read; answered once)', () => {
+  type Simulate = typeof IamSimulate;
+  type Analysis = {
+    identityAnalysis: { unmatchedStatements: { explain: unknown }[] };
+    resourceAnalysis: { unmatchedStatements: { explain: unknown }[] };
+  };
+  const library = (modules: string) =>
+    cjs(modules, '@cloud-copilot/iam-simulate', 'index.js') as unknown as Simulate;
+  const resourceModule = (modules: string) =>
+    cjs(modules, '@cloud-copilot/iam-simulate', 'resource/resource.js');
+
+  /** Resource matches worked out by a simulation of ESM_SIMULATION, before and after its explains are read. */
+  async function resourceMatchesOf(modules: string): Promise<[number, number]> {
+    const matches = jest.spyOn(resourceModule(modules), 'requestMatchesStatementResources');
+    try {
+      const simulation = JSON.parse(JSON.stringify(ESM_SIMULATION)) as Simulation;
+      const result = await library(modules).runSimulation(simulation, { simulationMode: 'Strict' });
+      if (result.resultType !== 'single') throw new Error('a single simulation was asked');
+      expect(result.overallResult).toBe('Allowed');
+      const before = matches.mock.calls.length;
+      const analysis = result.result.analysis as unknown as Analysis;
+      for (const unmatched of [
+        ...analysis.identityAnalysis.unmatchedStatements,
+        ...analysis.resourceAnalysis.unmatchedStatements,
+      ]) {
+        expect(unmatched.explain).toMatchObject({ actionMatch: false, matches: false });
+      }
+      return [before, matches.mock.calls.length];
+    } finally {
+      matches.mockRestore();
+    }
+  }
+
+  it('matches the resources of a statement whose action does not match only when its analysis is read', async () => {
+    // ESM_SIMULATION: Write (identity) and DenyDeletes (bucket policy) do not match s3:GetObject; Read does.
+    expect(await resourceMatchesOf(INSTALLED)).toEqual([1, 3]);
+    // The check tells the two apart: the published engine matches every statement's resources at once.
+    expect(await resourceMatchesOf(published)).toEqual([3, 3]);
+  });
+
+  it('answers a repeated statement question from memory', () => {
+    const question = (modules: string) => {
+      const { loadPolicy } = cjs(modules, '@cloud-copilot/iam-policy', 'index.js') as unknown as {
+        loadPolicy: (policy: unknown) => { statements: () => unknown[] };
+      };
+      const actions = cjs(modules, '@cloud-copilot/iam-simulate', 'action/action.js');
+      const { AwsRequestImpl } = cjs(
+        modules,
+        '@cloud-copilot/iam-simulate',
+        'request/request.js',
+      ) as unknown as {
+        AwsRequestImpl: new (...args: unknown[]) => { action: unknown; resource: unknown };
+      };
+      const { RequestContextImpl } = cjs(
+        modules,
+        '@cloud-copilot/iam-simulate',
+        'requestContext.js',
+      ) as unknown as {
+        RequestContextImpl: new (values: unknown) => unknown;
+      };
+      const policy = ESM_SIMULATION.identityPolicies[0]!.policy;
+      const [first] = loadPolicy(policy).statements();
+      const [again] = loadPolicy(policy).statements();
+      const request = new AwsRequestImpl(
+        'arn:aws:iam::111122223333:role/writer',
+        { resource: 'arn:aws:s3:::ckpt-a/checkpoint', accountId: '111122223333' },
+        's3:GetObject',
+        new RequestContextImpl({}),
+      );
+      const match = () =>
+        (actions['requestMatchesStatementActions'] as (...args: unknown[]) => unknown)(request, again);
+      return [
+        first === again,
+        request.action === request.action && request.resource === request.resource,
+        match() === match(),
+      ];
+    };
+    expect(question(INSTALLED)).toEqual([true, true, true]);
+    // The check tells the two apart: the published packages make and work out everything afresh.
+    expect(question(published)).toEqual([false, false, false]);
+  });
+});
+
 describe('a simulation on the patched packages with pre-validated policies', () => {
   const ACCOUNT = '111122223333';
   const ROLE = `arn:aws:iam::${ACCOUNT}:role/writer`;
@@ -265,8 +355,26 @@ describe('a simulation on the patched packages with pre-validated policies', () 
     },
     { requiredKeys: ['Effect', 'Action', 'Resource'] },
   );
+  // Some statements name what they do not apply to (NotAction, NotResource) or a policy variable.
+  const anyStatement = fc
+    .tuple(
+      statement,
+      fc.boolean(),
+      fc.constantFrom<string | undefined>(
+        undefined,
+        'NotResource',
+        'arn:aws:s3:::${aws:PrincipalTag/team}/*',
+      ),
+    )
+    .map(([{ Action, Resource, ...rest }, notAction, resourceVariant]) => ({
+      ...rest,
+      ...(notAction ? { NotAction: Action } : { Action }),
+      ...(resourceVariant === 'NotResource'
+        ? { NotResource: Resource }
+        : { Resource: resourceVariant ?? Resource }),
+    }));
   const identity = fc.array(
-    statement.map(({ Principal: _ignored, ...rest }) => rest),
+    anyStatement.map(({ Principal: _ignored, ...rest }) => rest),
     { minLength: 1, maxLength: 3 },
   );
   const request = fc.record({
@@ -308,16 +416,22 @@ describe('a simulation on the patched packages with pre-validated policies', () 
     type Simulate = typeof IamSimulate;
     const patched = cjs(INSTALLED, '@cloud-copilot/iam-simulate', 'index.js') as unknown as Simulate;
     const original = cjs(published, '@cloud-copilot/iam-simulate', 'index.js') as unknown as Simulate;
+    // The whole analysis, every statement's explain included (reading it works out what the patched
+    // engine leaves for later); a statement stands for its JSON, since the patched wrappers keep memos.
     const answer = async (library: Simulate, simulation: Simulation) => {
       const result = await library.runSimulation(simulation, { simulationMode: 'Strict' });
       return result.resultType === 'single'
-        ? { overall: result.overallResult, grants: library.getGrantReasons(result.result.analysis) }
+        ? {
+            overall: result.overallResult,
+            grants: library.getGrantReasons(result.result.analysis),
+            analysis: JSON.parse(JSON.stringify(result.result.analysis, statementJson)) as unknown,
+          }
         : result;
     };
     return fc.assert(
       fc.asyncProperty(
         identity,
-        fc.option(fc.array(statement, { minLength: 1, maxLength: 3 })),
+        fc.option(fc.array(anyStatement, { minLength: 1, maxLength: 3 })),
         request,
         async (statements, resourceStatements, question) => {
           const policy = { Version: '2012-10-17', Statement: statements };
@@ -350,13 +464,53 @@ describe('a simulation on the patched packages with pre-validated policies', () 
               ? { resourcePolicy: createValidatedPolicy(resourcePolicy, validateResourcePolicy) }
               : {}),
           };
-          expect(await answer(patched, validated)).toEqual(await answer(original, raw));
+          const expected = await answer(original, raw);
+          // Twice: the second simulation takes the statement wrappers and matches from memory.
+          expect(await answer(patched, validated)).toEqual(expected);
+          expect(await answer(patched, validated)).toEqual(expected);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 });
+
+/** A simulation for the ES module builds: one statement whose action does not match, one that allows. */
+const ESM_SIMULATION: Simulation = {
+  request: {
+    principal: 'arn:aws:iam::111122223333:role/writer',
+    action: 's3:GetObject',
+    resource: { resource: 'arn:aws:s3:::ckpt-a/checkpoint', accountId: '111122223333' },
+    contextVariables: { 'aws:SecureTransport': 'true' },
+  },
+  identityPolicies: [
+    {
+      name: 'identity',
+      policy: {
+        Version: '2012-10-17',
+        Statement: [
+          { Sid: 'Write', Effect: 'Allow', Action: 's3:PutObject', Resource: 'arn:aws:s3:::ckpt-*/*' },
+          { Sid: 'Read', Effect: 'Allow', Action: 's3:Get*', Resource: 'arn:aws:s3:::ckpt-a/*' },
+        ],
+      },
+    },
+  ],
+  serviceControlPolicies: [],
+  resourceControlPolicies: [],
+  resourcePolicy: {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'DenyDeletes',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:Delete*',
+        Resource: 'arn:aws:s3:::ckpt-a/*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+    ],
+  },
+};
 
 describe('the ES module builds of the patched packages', () => {
   // Jest runs CommonJS; the ES module builds are checked in a child node process.
@@ -380,7 +534,16 @@ describe('the ES module builds of the patched packages', () => {
     const comparesBeforeLookups = compares;
     const types = await getResourceTypesForAction('s3', 'GetObject', object);
     const keys = await allowedContextKeysForRequest('s3', 'GetObject', object, false);
+    const { runSimulation } = await load('iam-simulate/dist/esm/index.js');
+    const { requestMatchesStatementActions } = await load('iam-simulate/dist/esm/action/action.js');
+    const simulation = JSON.parse(process.argv[3]);
+    const analysis = JSON.stringify(await runSimulation(simulation, { simulationMode: 'Strict' }), (key, value) =>
+      key === 'statement' && value && typeof value === 'object' ? value.statementObject : value);
+    const statementObject = simulation.identityPolicies[0].policy.Statement[0];
+    const statement = { statementObject, isActionStatement: () => true, actions: () => [], actionIsArray: () => true };
+    const request = { action: { value: () => 's3:GetObject' } };
     console.log(JSON.stringify({
+      analysis,
       equal, matches, comparesBeforeLookups,
       typeKeys: types.map((type) => type.key),
       keyCount: keys.length,
@@ -388,6 +551,7 @@ describe('the ES module builds of the patched packages', () => {
         mostSpecificMatchingResourceTypePatterns(object, [...patterns]) === matches,
         (await getResourceTypesForAction('s3', 'GetObject', object)) === types,
         (await allowedContextKeysForRequest('s3', 'GetObject', object, false)) === keys,
+        requestMatchesStatementActions(request, statement) === requestMatchesStatementActions(request, statement),
       ],
     }));
   `;
@@ -395,7 +559,14 @@ describe('the ES module builds of the patched packages', () => {
     JSON.parse(
       execFileSync(
         process.execPath,
-        ['--input-type=module', '-e', script, modules, JSON.stringify(PATTERNS)],
+        [
+          '--input-type=module',
+          '-e',
+          script,
+          modules,
+          JSON.stringify(PATTERNS),
+          JSON.stringify(ESM_SIMULATION),
+        ],
         {
           encoding: 'utf8',
         },
@@ -406,8 +577,12 @@ describe('the ES module builds of the patched packages', () => {
     const patched = run(INSTALLED);
     const original = run(published);
     // The check tells the two apart: the published builds compare with localeCompare and recompute.
-    expect(original).toMatchObject({ remembered: [false, false, false] });
+    expect(original).toMatchObject({ remembered: [false, false, false, false] });
     expect(original.comparesBeforeLookups).toBeGreaterThan(0);
-    expect(patched).toEqual({ ...original, comparesBeforeLookups: 0, remembered: [true, true, true] });
+    expect(patched).toEqual({
+      ...original,
+      comparesBeforeLookups: 0,
+      remembered: [true, true, true, true],
+    });
   });
 });
