@@ -320,9 +320,18 @@ function operationRequests(
   return ops;
 }
 
+/** The key's tags as request context, made once per key: every key question of a store carries them. */
 function keyTags(tags: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:ResourceTag/${key}`, value]));
+  let context = keyTagContexts.get(tags);
+  if (context === undefined) {
+    context = Object.fromEntries(
+      Object.entries(tags).map(([key, value]) => [`aws:ResourceTag/${key}`, value]),
+    );
+    keyTagContexts.set(tags, context);
+  }
+  return context;
 }
+const keyTagContexts = new WeakMap<Record<string, string>, Record<string, string>>();
 
 /** IAM sets `iam:PermissionsBoundary` to the boundary a role has, on every call on that role. */
 function boundaryContext(role: AwsPrincipal): Record<string, string> {
@@ -348,6 +357,29 @@ async function firstAllowed(
 
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
 export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+  // A render asks IAM the same question many times (every store's rights and access checks share the CI
+  // identities' policies); the answer is a pure function of the question, so each is answered once. The
+  // key spells the request out and names each policy by the number of its text (see policyNumber).
+  if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
+    cache.simulations.clear();
+    cache.numbersByText.clear();
+    cache.validatedPolicies.clear();
+    cache.numbersByPolicy = new WeakMap();
+    cache.principalKeys = new WeakMap();
+  }
+  const key = `${principalKey(principal)}\n${request.action}\n${request.resource}\n${
+    request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
+  }\n${request.context ? JSON.stringify(request.context) : ''}`;
+  let answer = cache.simulations.get(key);
+  if (answer === undefined) {
+    answer = ask(principal, request);
+    cache.simulations.set(key, answer);
+  }
+  return answer;
+}
+
+/** The answer IAM gives to one question (see allowed). */
+function ask(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
   // Ruled out before the simulation's input is even built: about half of a render's questions.
   if (!allowMayApply(request.action, request.resource, principal.policies, request.resourcePolicy)) {
     return NOT_ALLOWED;
@@ -367,27 +399,25 @@ export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<s
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
   };
-  // A render asks IAM the same question many times (every store's rights and access checks share the CI
-  // identities' policies); the simulation is a pure function of its input, so each is answered once. The
-  // key spells the request out and names each policy by the number of its text (see policyNumber).
-  if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
-    cache.simulations.clear();
-    cache.numbersByText.clear();
-    cache.validatedPolicies.clear();
-    cache.numbersByPolicy = new WeakMap();
+  return simulate(validatedSimulation(simulation), request.action);
+}
+
+/**
+ * The part of a question's key the principal gives (its ARN, its policies' names and numbers, its
+ * boundary's number), worked out once per principal: a store's principals ask some 300 questions each.
+ * Principals, like policies, are built from a render and never changed.
+ */
+function principalKey(principal: AwsPrincipal): string {
+  let key = cache.principalKeys.get(principal);
+  if (key === undefined) {
+    key = JSON.stringify([
+      principal.arn,
+      principal.policies.map(({ name, policy }) => [name, policyNumber(policy)]),
+      principal.boundary && policyNumber(principal.boundary),
+    ]);
+    cache.principalKeys.set(principal, key);
   }
-  const key = JSON.stringify([
-    simulation.request,
-    principal.policies.map(({ name, policy }) => [name, policyNumber(policy)]),
-    request.resourcePolicy && policyNumber(request.resourcePolicy),
-    principal.boundary && policyNumber(principal.boundary),
-  ]);
-  let answer = cache.simulations.get(key);
-  if (answer === undefined) {
-    answer = simulate(validatedSimulation(simulation), request.action);
-    cache.simulations.set(key, answer);
-  }
-  return answer;
+  return key;
 }
 
 /**
@@ -522,6 +552,7 @@ const cache = ((
       numbersByText: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
       validatedPolicies: Map<string, ValidatedPolicy>;
+      principalKeys: WeakMap<AwsPrincipal, string>;
     };
   }
 )[SIMULATIONS] ??= {
@@ -529,6 +560,7 @@ const cache = ((
   numbersByText: new Map(),
   numbersByPolicy: new WeakMap(),
   validatedPolicies: new Map(),
+  principalKeys: new WeakMap(),
 });
 
 /**
