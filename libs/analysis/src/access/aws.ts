@@ -9,6 +9,7 @@ import type { RenderedResource } from '../render';
 import {
   ciPrincipal,
   jsonOf,
+  OPERATIONS,
   stringInput,
   type AccessGrant,
   type Operation,
@@ -137,11 +138,14 @@ interface StoreTargets {
 
 /**
  * Who may do what on the store, each request made from `origin` (default: inside the store's perimeter,
- * see insideOrigin; outside any perimeter when the bucket policy declares none).
+ * see insideOrigin; outside any perimeter when the bucket policy declares none). With `operations`, only
+ * the grants of those operations: each operation is judged on its own, so they are the grants of the whole
+ * analysis that name one of them.
  */
 export async function awsStoreAccess(
   { store, render, bootstrap }: StoreAccessInput,
   origin?: AwsNetworkOrigin,
+  operations: readonly Operation[] = OPERATIONS,
 ): Promise<AccessGrant[]> {
   // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
   const own = store.resources.filter((resource) => resource.parent === store.urn);
@@ -185,7 +189,7 @@ export async function awsStoreAccess(
   for (const holder of holders) {
     for (const principal of principals) {
       if (principal.through) {
-        for (const grant of await grantsOf(principal.through.role, holder.targets)) {
+        for (const grant of await grantsOf(principal.through.role, holder.targets, operations)) {
           grants.push({
             principal: principal.principal,
             operation: grant.operation,
@@ -194,7 +198,7 @@ export async function awsStoreAccess(
         }
         continue;
       }
-      for (const grant of await grantsOf(principal, holder.targets)) {
+      for (const grant of await grantsOf(principal, holder.targets, operations)) {
         grants.push({ ...grant, reason: `${holder.where}${grant.reason}` });
       }
     }
@@ -205,19 +209,26 @@ export async function awsStoreAccess(
 /** The component of a store's replica (stacks/aws-s3 StoreReplica): its bucket, key and replication role. */
 const REPLICA_COMPONENT = 'checkpoints:aws:StoreReplica';
 
-async function grantsOf(principal: AwsPrincipal, targets: StoreTargets): Promise<AccessGrant[]> {
+async function grantsOf(
+  principal: AwsPrincipal,
+  targets: StoreTargets,
+  operations: readonly Operation[],
+): Promise<AccessGrant[]> {
   const grants: AccessGrant[] = [];
   for (const [operation, alternatives] of Object.entries(operationRequests(targets, principal))) {
+    if (!operations.includes(operation as Operation)) continue;
     const reason = await firstAllowed(principal, alternatives);
     if (reason !== undefined)
       grants.push({ principal: principal.principal, operation: operation as Operation, reason });
   }
-  for (const role of targets.roles) {
-    if (role.arn === principal.arn) continue;
-    const actAs = await actsAs(principal, role);
-    if (actAs) grants.push({ principal: principal.principal, operation: 'act-as', reason: actAs });
+  if (operations.includes('act-as')) {
+    for (const role of targets.roles) {
+      if (role.arn === principal.arn) continue;
+      const actAs = await actsAs(principal, role);
+      if (actAs) grants.push({ principal: principal.principal, operation: 'act-as', reason: actAs });
+    }
   }
-  const selfGrant = await grantsItselfData(principal, targets);
+  const selfGrant = operations.includes('self-grant') && (await grantsItselfData(principal, targets));
   if (selfGrant) grants.push({ principal: principal.principal, operation: 'self-grant', reason: selfGrant });
   return grants;
 }

@@ -1,4 +1,4 @@
-import { awsStoreAccess, environmentOf, type AwsNetworkOrigin } from '@checkpoints/analysis';
+import { awsStoreAccess, environmentOf, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
 import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { awsStoresOf } from './support';
@@ -9,7 +9,7 @@ const OUTSIDE: Record<string, AwsNetworkOrigin> = {
   'another VPC': { vpcEndpoint: 'vpce-0ffffffffffffffff', vpc: 'vpc-0ffffffffffffffff' },
 };
 
-const DATA_OPERATIONS = ['read', 'write', 'delete', 'open-session'];
+const DATA_OPERATIONS: readonly Operation[] = ['read', 'write', 'delete', 'open-session'];
 
 /**
  * In prod, a store that does not say `network: { public: true }` refuses its data to every principal from
@@ -27,8 +27,12 @@ export const awsS3NetworkPerimeter = stackRule({
     for (const { store, component } of awsStoresOf(resources)) {
       if (environmentOf(store) !== 'prod' || component.inputs['publicNetwork'] === true) continue;
       for (const [where, origin] of Object.entries(OUTSIDE)) {
-        const grants = await awsStoreAccess({ store, render: { resources }, bootstrap: undefined }, origin);
-        for (const grant of grants.filter((each) => DATA_OPERATIONS.includes(each.operation))) {
+        const grants = await awsStoreAccess(
+          { store, render: { resources }, bootstrap: undefined },
+          origin,
+          DATA_OPERATIONS,
+        );
+        for (const grant of grants) {
           report(
             `store ${store.name}: ${grant.principal.label} can ${grant.operation} from ${where}: ${grant.reason}; expected the bucket policy to deny data requests from outside the store's network block`,
             component.urn,
