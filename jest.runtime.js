@@ -19,7 +19,10 @@
 const { compileFunction } = require('node:vm');
 const JestRuntime = require('jest-runtime').default;
 
-/** filename -> { source, data }: the code cache of the last source compiled under that name. */
+/**
+ * filename and module parameters -> { source, data }: the code cache of the last source compiled under
+ * that name with those parameters (they differ between jest projects sharing a worker: `injectGlobals`).
+ */
 const codeCaches = new Map();
 
 class CodeCachingRuntime extends JestRuntime {
@@ -32,7 +35,8 @@ class CodeCachingRuntime extends JestRuntime {
       if (vmContext == null || executor.resolution.isCoreModule(filename)) {
         return jestCompile(scriptSource, filename);
       }
-      const cached = codeCaches.get(filename);
+      const cacheKey = `${filename}\0${executor.injectedModuleParameters.join(',')}`;
+      const cached = codeCaches.get(cacheKey);
       const cachedData = cached !== undefined && cached.source === scriptSource ? cached.data : undefined;
       let compiled;
       try {
@@ -48,7 +52,7 @@ class CodeCachingRuntime extends JestRuntime {
         return jestCompile(scriptSource, filename);
       }
       if (compiled.cachedDataProduced) {
-        codeCaches.set(filename, { source: scriptSource, data: compiled.cachedData });
+        codeCaches.set(cacheKey, { source: scriptSource, data: compiled.cachedData });
       }
       return compiled;
     };
