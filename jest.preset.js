@@ -19,6 +19,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transformIgnorePatterns: ['/node_modules/'],
   setupFiles: [require.resolve('./jest.global-lazy-modules.js')],
+  // jest-runtime with V8 code caching of the modules each test file compiles again (jest.runtime.js).
+  runtime: require.resolve('./jest.runtime.js'),
   globalSetup: require.resolve('./jest.global-setup.js'),
   globalTeardown: require.resolve('./jest.global-teardown.js'),
 };
