@@ -51,6 +51,19 @@ if (missingFlags.length > 0) {
   return;
 }
 
+/**
+ * V8's tiering, set for the render (i16-aws-start bench notes): a function is handed to the optimizing
+ * compiler once it has run through `--interrupt-budget` bytes of bytecode (Node 20's V8: 66 KB, see
+ * `node --v8-options`; https://github.com/nodejs/node/blob/v20.x/deps/v8/src/flags/flag-definitions.h).
+ * A 1-store render runs about 400 IAM simulations, the swc transform and the libs' module bodies for a
+ * second or two: at the default budget much of that code is compiled by TurboFan on background threads
+ * and hardly used afterwards. A larger budget leaves short-lived code in the interpreter and baseline
+ * code; a long render still reaches it for its hot loops. Read each time a budget is reset, so setting it
+ * before the program is loaded applies to all of it; a budget already given is kept.
+ */
+const TIERING_FLAG = '--interrupt-budget';
+if (!givenFlags.includes(TIERING_FLAG)) require('node:v8').setFlagsFromString(`${TIERING_FLAG}=2112000`);
+
 require('./deferred-modules.js').deferPulumiClosureModules();
 const tsutils = require('@pulumi/pulumi/tsutils');
 
