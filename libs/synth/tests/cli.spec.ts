@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -48,9 +48,12 @@ function synth(nodeFlags: string[], ...args: string[]) {
   const out = outFolder();
   const record = join(out, 'flags.js');
   const flagsFile = join(out, 'flags.jsonl');
+  const v8FlagsFile = join(out, 'v8-flags.jsonl');
   writeFileSync(
     record,
-    `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max.semi.space.size|heap.growing.percent)/.test(arg))) + '\\n');`,
+    `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max.semi.space.size|heap.growing.percent)/.test(arg))) + '\\n');` +
+      `const v8 = require('node:v8'); const set = v8.setFlagsFromString;` +
+      `v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.stringify(v8FlagsFile)}, JSON.stringify(flags) + '\\n'); set(flags); };`,
   );
   const result = spawnSync(
     process.execPath,
@@ -64,7 +67,13 @@ function synth(nodeFlags: string[], ...args: string[]) {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as string[]);
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, flags };
+  const v8Flags = existsSync(v8FlagsFile)
+    ? readFileSync(v8FlagsFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as string)
+    : [];
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, flags, v8Flags };
 }
 
 /** The dev stack rendered by bin/synth.js, once for the tests of the render and of its Node process. */
@@ -194,6 +203,11 @@ describe('synth CLI heap flags', () => {
     const result = synth(['--max_semi_space_size=32', '--heap-growing-percent=50'], '--bogus');
     expect(result.flags).toEqual([['--max_semi_space_size=32', '--heap-growing-percent=50']]);
     expect(result.status).toBe(2);
+  });
+
+  it('raises the interrupt budget in the render process only, and keeps one given on the command line', () => {
+    expect(renderDev().v8Flags).toEqual(['--interrupt-budget=2112000']);
+    expect(synth(['--interrupt-budget=100000'], '--bogus').v8Flags).toEqual([]);
   });
 });
 
