@@ -9,7 +9,8 @@ const OUTSIDE: Record<string, AwsNetworkOrigin> = {
   'another VPC': { vpcEndpoint: 'vpce-0ffffffffffffffff', vpc: 'vpc-0ffffffffffffffff' },
 };
 
-const DATA_OPERATIONS: readonly Operation[] = ['read', 'write', 'delete', 'open-session'];
+// The data operations, a session included (the model's DATA_OPERATIONS leaves sessions out).
+const PERIMETER_OPERATIONS: readonly Operation[] = ['read', 'write', 'delete', 'open-session'];
 
 /**
  * In prod, a store that does not say `network: { public: true }` refuses its data to every principal from
@@ -30,7 +31,7 @@ export const awsS3NetworkPerimeter = stackRule({
         const grants = await awsStoreAccess(
           { store, render: { resources }, bootstrap: undefined },
           origin,
-          DATA_OPERATIONS,
+          PERIMETER_OPERATIONS,
         );
         for (const grant of grants) {
           report(
