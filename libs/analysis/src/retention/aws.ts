@@ -126,7 +126,7 @@ export function s3Model(bucket: S3Bucket): LifecycleModel {
       if (loneMarker && removesLoneMarker && current) doomed.add(current);
       const live = liveVersion(object);
       const expireLive = live && applying.some((rule) => expiresAt(rule, live.writtenAt) <= at);
-      object.versions = object.versions.filter((version) => !doomed.has(version));
+      if (doomed.size > 0) object.versions = object.versions.filter((version) => !doomed.has(version));
       if (expireLive) addDeleteMarker(object, at);
     },
   };

@@ -72,9 +72,6 @@ export function permanentlyDelete(
 /** Soft-deleted copies whose retention has run out are gone; returns when each went. */
 function purgeSoftDeleted(object: StoredObject, at: number): Map<number, number> {
   const purged = new Map<number, number>();
-  if (!object.versions.some((version) => version.hardDeleteAt !== undefined && version.hardDeleteAt <= at)) {
-    return purged;
-  }
   object.versions = object.versions.filter((version) => {
     if (version.hardDeleteAt === undefined || version.hardDeleteAt > at) return true;
     purged.set(version.generation, version.hardDeleteAt);
@@ -136,8 +133,16 @@ export function replay(
       generation += 1;
       if (model.write(object, { generation, writtenAt: event.at }) === 'refused') trace.refused.push(event);
     } else if (model.remove(object, event.at) === 'refused') trace.refused.push(event);
-    // Soft-deleted copies end at their own hour, which may fall between two events.
-    const purged = purgeSoftDeleted(object, event.at);
+    // Soft-deleted copies end at their own hour, which may fall between two events. One pass over the
+    // versions per event finds them, counts the copies and the ends before the next event (a key
+    // overwritten hourly under a year's lock holds thousands of versions).
+    const next = timeline[index + 1]?.at ?? Infinity;
+    let survey = surveyVersions(object, event.at, next);
+    let purged = NOTHING_PURGED;
+    if (survey.expired) {
+      purged = purgeSoftDeleted(object, event.at);
+      survey = surveyVersions(object, event.at, next);
+    }
 
     if (before.size > 0) {
       const after = new Set(object.versions.map((version) => version.generation));
@@ -151,23 +156,44 @@ export function replay(
       trace.emptyAt = Math.max(...[...before].map((gone) => trace.goneAt.get(gone) ?? event.at));
     }
     if (object.versions.length > 0) delete trace.emptyAt;
-    trace.copies.push({ at: event.at, ...storedCopies(object, event.at) });
+    trace.copies.push({ at: event.at, ...survey.copies });
     // A soft-deleted copy that ends before the next event stops being stored (and billed) at its own hour.
-    const next = timeline[index + 1]?.at ?? Infinity;
-    const ends = new Set<number>();
-    for (const version of object.versions) {
-      if (version.hardDeleteAt !== undefined && version.hardDeleteAt < next) ends.add(version.hardDeleteAt);
-    }
-    if (ends.size > 0) {
-      for (const end of [...ends].sort((a, b) => a - b)) {
-        trace.copies.push({ at: end, ...storedCopies(object, end) });
-      }
-    }
+    for (const end of survey.ends) trace.copies.push({ at: end, ...storedCopies(object, end) });
   });
   return trace;
 }
 
 const NONE: ReadonlySet<number> = new Set();
+const NOTHING_PURGED: ReadonlyMap<number, number> = new Map();
+
+/**
+ * The versions at hour `at`, in one pass: whether a soft-deleted copy's retention has run out (`expired`),
+ * the stored copies (as storedCopies counts them once none has), and the distinct hours before `next` at
+ * which a soft-deleted copy ends, in order.
+ */
+function surveyVersions(
+  object: StoredObject,
+  at: number,
+  next: number,
+): { expired: boolean; copies: Omit<CopiesAt, 'at'>; ends: number[] } {
+  const live = liveVersion(object);
+  const copies = { count: 0, live: 0, noncurrent: 0, softDeleted: 0 };
+  const ends: number[] = [];
+  let expired = false;
+  for (const version of object.versions) {
+    const { hardDeleteAt } = version;
+    if (hardDeleteAt !== undefined) {
+      if (hardDeleteAt <= at) expired = true;
+      else if (hardDeleteAt < next && !ends.includes(hardDeleteAt)) ends.push(hardDeleteAt);
+    }
+    if (version.deleteMarker) continue;
+    copies.count += 1;
+    if (isSoftDeleted(version)) copies.softDeleted += 1;
+    else if (version === live) copies.live += 1;
+    else copies.noncurrent += 1;
+  }
+  return { expired, copies, ends: ends.sort((a, b) => a - b) };
+}
 
 /** The stored copies at hour `at`: soft-deleted copies whose retention ended by then are gone. */
 function storedCopies(object: StoredObject, at: number): Omit<CopiesAt, 'at'> {
