@@ -206,7 +206,7 @@ describe('synth CLI heap flags', () => {
   });
 
   it('raises the interrupt budget in the render process only, and keeps one given on the command line', () => {
-    expect(renderDev().v8Flags).toEqual(['--interrupt-budget=2112000']);
+    expect(renderDev().v8Flags).toEqual(['--interrupt-budget=540672']);
     expect(synth(['--interrupt-budget=100000'], '--bogus').v8Flags).toEqual([]);
   });
 });
