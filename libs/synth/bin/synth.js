@@ -58,13 +58,13 @@ if (missingFlags.length > 0) {
  * A 1-store render runs about 400 IAM simulations, the swc transform and the libs' module bodies for a
  * second or two: at the default budget much of that code is compiled by TurboFan on a background thread
  * and hardly used afterwards (with `--no-opt` the 1-store AWS render took a fifth less CPU). A budget 8
- * times larger keeps that saving, and a long render still optimizes its hot loops early enough: 31 times
- * (stop 23's choice) left a 200-store AWS render's IAM simulations in the slower tiers for longer (median
- * wall 22.8 s against 19.9 s at 8 times and 19.0 s at the default, five alternating runs each), with no
- * gain at one store (median 1.55 s against 1.46 s, six runs each; docs/benchmarks.md, stop 24). Set with
- * `v8.setFlagsFromString` before ts-node and the program
- * load (measured to act as the command-line flag does; Node documents the call's effect after start-up
- * as V8's: https://nodejs.org/docs/latest-v20.x/api/v8.html#v8setflagsfromstringflags), since
+ * times larger keeps that saving (1-store AWS CPU 1.42 s, against 1.68 s at the default), and a long render
+ * still optimizes its hot loops early enough. 31 times (stop 23's choice) held a 200-store AWS render's IAM
+ * simulations in the slower tiers for longer: median wall 22.8 s, against 19.9 s at 8 times (five
+ * alternating runs each) and 19.0 s at the default (seven); at one store 1.55 s against 1.46 s (six each;
+ * docs/benchmarks.md, stop 24). Set with `v8.setFlagsFromString` before ts-node and the program load
+ * (measured to act as the command-line flag does; Node documents the call's effect after start-up as
+ * V8's: https://nodejs.org/docs/latest-v20.x/api/v8.html#v8setflagsfromstringflags), since
  * NODE_OPTIONS refuses this flag; a budget given on node's command line is kept.
  */
 const TIERING_FLAG = '--interrupt-budget';
