@@ -76,11 +76,16 @@ const tsutils = require('@pulumi/pulumi/tsutils');
 const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? 'tsconfig.json';
 const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
 const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
+const transpileOnly = process.env.PULUMI_NODEJS_TRANSPILE_ONLY
+  ? process.env.PULUMI_NODEJS_TRANSPILE_ONLY === 'true'
+  : compilerOptions.noCheck;
 require(tsnodeRequire).register({
   compiler: typescriptRequire,
-  transpileOnly: process.env.PULUMI_NODEJS_TRANSPILE_ONLY
-    ? process.env.PULUMI_NODEJS_TRANSPILE_ONLY === 'true'
-    : compilerOptions.noCheck,
+  transpileOnly,
+  // The swc transpiler a tsconfig asks for, with its output kept between renders (cached-swc.js).
+  ...(transpileOnly && asksForSwc(tsConfigPath)
+    ? { swc: false, transpiler: require.resolve('./cached-swc.js') }
+    : {}),
   project: tsConfigPath,
   skipProject: !existsSync(tsConfigPath),
   compilerOptions: {
@@ -91,6 +96,13 @@ require(tsnodeRequire).register({
     ...compilerOptions,
   },
 });
+
+/** Whether the tsconfig's own `ts-node` section sets `swc: true` (ts-node's swc transpiler). */
+function asksForSwc(path) {
+  if (!existsSync(path)) return false;
+  const ts = require(typescriptRequire);
+  return ts.readConfigFile(path, ts.sys.readFile).config?.['ts-node']?.swc === true;
+}
 
 require(join(__dirname, '..', 'src', 'cli.ts'))
   .main(process.argv.slice(2))

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -61,6 +61,8 @@ function synth(nodeFlags: string[], ...args: string[]) {
     {
       cwd: project,
       encoding: 'utf8',
+      // Its own cache of transpiled TypeScript (bin/cached-swc.js), not the workspace's.
+      env: { ...process.env, CHECKPOINTS_SYNTH_CACHE: join(out, 'swc') },
     },
   );
   const flags = readFileSync(flagsFile, 'utf8')
@@ -203,6 +205,12 @@ describe('synth CLI heap flags', () => {
     const result = synth(['--max_semi_space_size=32', '--heap-growing-percent=50'], '--bogus');
     expect(result.flags).toEqual([['--max_semi_space_size=32', '--heap-growing-percent=50']]);
     expect(result.status).toBe(2);
+  });
+
+  it("transpiles the stack's TypeScript through the cache of bin/cached-swc.js (its tsconfig asks for swc)", () => {
+    const kept = readdirSync(join(renderDev().out, 'swc'));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((entry) => /^[0-9a-f]{64}\.json$/.test(entry))).toBe(true);
   });
 
   it('raises the interrupt budget in the render process only, and keeps one given on the command line', () => {
