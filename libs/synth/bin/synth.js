@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Offline render of a Pulumi stack (DESIGN section 6). TypeScript is loaded exactly as Pulumi's
- * Node.js runner loads it at `pulumi preview` time: ts-node, the project's tsconfig.json (and its
- * "ts-node" section), type-check skipped when the tsconfig sets `noCheck`.
+ * Offline render of a Pulumi stack (DESIGN section 6). TypeScript is loaded as Pulumi's Node.js runner
+ * loads it at `pulumi preview` time: ts-node, the project's tsconfig.json (and its "ts-node" section),
+ * type-check skipped when the tsconfig sets `noCheck`; the one difference is that swc's output for each
+ * file is kept between renders (cached-swc.js).
  */
 const { spawn } = require('node:child_process');
 const { existsSync } = require('node:fs');
