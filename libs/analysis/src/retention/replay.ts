@@ -168,8 +168,8 @@ const NOTHING_PURGED: ReadonlyMap<number, number> = new Map();
 
 /**
  * The versions at hour `at`, in one pass: whether a soft-deleted copy's retention has run out (`expired`),
- * the stored copies (as storedCopies counts them once none has), and the distinct hours before `next` at
- * which a soft-deleted copy ends, in order.
+ * the stored copies (those copies no longer count), and the distinct hours before `next` at which a
+ * soft-deleted copy ends, in order.
  */
 function surveyVersions(
   object: StoredObject,
@@ -182,10 +182,12 @@ function surveyVersions(
   let expired = false;
   for (const version of object.versions) {
     const { hardDeleteAt } = version;
-    if (hardDeleteAt !== undefined) {
-      if (hardDeleteAt <= at) expired = true;
-      else if (hardDeleteAt < next && !ends.includes(hardDeleteAt)) ends.push(hardDeleteAt);
+    if (hardDeleteAt !== undefined && hardDeleteAt <= at) {
+      expired = true;
+      continue;
     }
+    if (hardDeleteAt !== undefined && hardDeleteAt < next && !ends.includes(hardDeleteAt))
+      ends.push(hardDeleteAt);
     if (version.deleteMarker) continue;
     copies.count += 1;
     if (isSoftDeleted(version)) copies.softDeleted += 1;
@@ -197,16 +199,7 @@ function surveyVersions(
 
 /** The stored copies at hour `at`: soft-deleted copies whose retention ended by then are gone. */
 function storedCopies(object: StoredObject, at: number): Omit<CopiesAt, 'at'> {
-  const live = liveVersion(object);
-  const copies = { count: 0, live: 0, noncurrent: 0, softDeleted: 0 };
-  for (const version of object.versions) {
-    if (version.deleteMarker || (version.hardDeleteAt !== undefined && version.hardDeleteAt <= at)) continue;
-    copies.count += 1;
-    if (isSoftDeleted(version)) copies.softDeleted += 1;
-    else if (version === live) copies.live += 1;
-    else copies.noncurrent += 1;
-  }
-  return copies;
+  return surveyVersions(object, at, at).copies;
 }
 
 /** The next midnight UTC strictly after `at`. */
