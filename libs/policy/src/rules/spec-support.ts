@@ -3,7 +3,7 @@
  * proxy and unknown sentinels), and the checks of a cloud's rule set (one rule per file, type tokens the
  * installed provider package declares, the docs page listing every rule with its source).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as proxyModule from '@pulumi/policy/proxy';
 import { policyResource, type ResourceUnderTest } from '../testing';
@@ -83,7 +83,15 @@ export function docsPageOf(ruleName: string): string {
 
 const declared = new Map<string, Set<string>>();
 
-/** Every `__pulumiType` the installed provider package declares (in `modules` only, when given). */
+/**
+ * Every resource type token the installed provider package declares (in `modules` only, when given): the
+ * cases of each module's `index.js`, where Pulumi's generated SDK registers the module's resources with
+ * the runtime (`registerResourceModule`, whose `construct` switches on the type token to rebuild a
+ * resource from its URN). They are the tokens the resource classes declare as `__pulumiType` (the same
+ * sets, checked on aws 7.48, gcp 9.37 and azure-native 3.28: 1,738, 1,477 and, in the seven modules the
+ * rules read, 228), read from about 400 small files instead of the 5,300 that declare the classes (36 MB),
+ * which on a cold disk cost this project's tests seconds.
+ */
 export function sdkTypeTokens(packageName: string, modules?: readonly string[]): Set<string> {
   const key = [packageName, ...(modules ?? [])].join(' ');
   const known = declared.get(key);
@@ -96,11 +104,11 @@ export function sdkTypeTokens(packageName: string, modules?: readonly string[]):
       .map((entry) => entry.name);
   const tokens = new Set<string>();
   for (const folder of folders) {
-    for (const file of readdirSync(join(root, folder))) {
-      if (!file.endsWith('.js')) continue;
-      const text = readFileSync(join(root, folder, file), 'utf8');
-      for (const match of text.matchAll(/__pulumiType = '([^']+)'/g)) tokens.add(match[1] as string);
-    }
+    const index = join(root, folder, 'index.js');
+    if (!existsSync(index)) continue;
+    const text = readFileSync(index, 'utf8');
+    for (const match of text.matchAll(/case "([^"]+)":\s*return new exports\./g))
+      tokens.add(match[1] as string);
   }
   declared.set(key, tokens);
   return tokens;
