@@ -3,21 +3,29 @@
  * `runtime`; jest-runner requires `config.runtime` in place of jest-runtime: build/testWorker.js).
  *
  * Jest gives each test file a module registry of its own, so every file compiles again every module it
- * loads (`@pulumi/pulumi`, zod, the providers, our libs) with `vm.compileFunction`, without a code cache:
- * in a CPU profile of libs/policy's tests that compile was 3.9 s of 17 s, of stacks/aws-s3's 5.4 s of 32 s.
- * This runtime keeps, for the life of the process (a jest worker, or jest itself when it runs in band),
- * the code cache V8 produces the first time a file's code is compiled, and hands it to the next compile of
- * the same code: V8 then deserializes the function instead of parsing the source again. `cachedData` and
- * `produceCachedData` are options of `vm.compileFunction`: https://nodejs.org/docs/latest-v20.x/api/vm.html#vmcompilefunctioncode-params-options
+ * loads (`@pulumi/pulumi`, zod, the providers, our libs), without a code cache: in a CPU profile of
+ * libs/policy's tests that compile was 3.9 s of 17 s, of stacks/aws-s3's 5.4 s of 32 s. This runtime keeps,
+ * for the life of the process (a jest worker, or jest itself when it runs in band), the code cache of each
+ * module it compiled, and hands it to the next compile of the same code.
+ *
+ * The cache is taken when the test file that first compiled the module ends (`teardown`), from the
+ * module's `vm.Script` (`script.createCachedData()`): by then V8 has compiled the functions that file
+ * called, which a cache made at compile time lacks (V8 compiles a function lazily, on its first call), so
+ * the next file neither parses the module nor compiles those functions again. A module is compiled as
+ * jest 29 compiled it: its source in a function of the module parameters, as a `vm.Script` run in the test
+ * file's context (jest 30 calls `vm.compileFunction`, which offers a cache only at compile time). The
+ * wrapper's first line is taken off the line numbers (`lineOffset: -1`), so stack traces and code frames
+ * point where they did (tools/tests/jest-runtime.spec.ts).
+ * https://nodejs.org/docs/latest-v20.x/api/vm.html#scriptcreatecacheddata
  * V8 rejects a cache made from another source (`cachedDataRejected`), and the cache is only offered for the
  * very source it was made from, so what runs is always the code jest transformed.
  *
- * Everything else is jest's: the compile below is `ModuleExecutor.compile` of jest-runtime 30.5.2
- * (build/index.js) with the two cache options added; when it throws, jest's own compile runs again and
- * reports the error as jest does.
+ * Everything else is jest's: core modules, and any module whose compile throws (a syntax error), go
+ * through jest's own `ModuleExecutor.compile` (jest-runtime 30.5.2, build/index.js), which reports the
+ * error as jest does.
  */
 const { setFlagsFromString } = require('node:v8');
-const { compileFunction } = require('node:vm');
+const { Script } = require('node:vm');
 const JestRuntime = require('jest-runtime').default;
 
 /**
@@ -37,6 +45,9 @@ if (!process.execArgv.some((arg) => arg.replaceAll('_', '-').startsWith('--inter
  */
 const codeCaches = new Map();
 
+/** The scripts compiled without a usable cache since the current test file began. */
+const uncached = [];
+
 class CodeCachingRuntime extends JestRuntime {
   constructor(...args) {
     super(...args);
@@ -47,27 +58,35 @@ class CodeCachingRuntime extends JestRuntime {
       if (vmContext == null || executor.resolution.isCoreModule(filename)) {
         return jestCompile(scriptSource, filename);
       }
-      const cacheKey = `${filename}\0${executor.injectedModuleParameters.join(',')}`;
+      const parameters = executor.injectedModuleParameters;
+      const cacheKey = `${filename}\0${parameters.join(',')}`;
       const cached = codeCaches.get(cacheKey);
       const cachedData = cached !== undefined && cached.source === scriptSource ? cached.data : undefined;
       let compiled;
       try {
-        compiled = compileFunction(scriptSource, executor.injectedModuleParameters, {
+        const script = new Script(`(function (${parameters.join(', ')}) {\n${scriptSource}\n})`, {
           filename,
-          importModuleDynamically: (specifier, _function, importAttributes, phase) =>
+          lineOffset: -1,
+          importModuleDynamically: (specifier, _script, importAttributes, phase) =>
             executor.dynamicImport(specifier, filename, vmContext, importAttributes, phase),
-          parsingContext: vmContext,
           cachedData,
-          produceCachedData: cachedData === undefined,
         });
+        compiled = script.runInContext(vmContext);
+        if (cachedData === undefined || script.cachedDataRejected) {
+          uncached.push({ cacheKey, source: scriptSource, script });
+        }
       } catch {
         return jestCompile(scriptSource, filename);
       }
-      if (compiled.cachedDataProduced) {
-        codeCaches.set(cacheKey, { source: scriptSource, data: compiled.cachedData });
-      }
       return compiled;
     };
+  }
+
+  teardown() {
+    for (const { cacheKey, source, script } of uncached.splice(0)) {
+      codeCaches.set(cacheKey, { source, data: script.createCachedData() });
+    }
+    super.teardown();
   }
 }
 
