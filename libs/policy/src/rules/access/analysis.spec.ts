@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RenderedResource } from '@checkpoints/analysis';
+import { analyzeAccess, type RenderedResource } from '@checkpoints/analysis';
 import { policyResource } from '../../testing';
 import { accessOfRender, BOOTSTRAP_RENDER_ENV } from './analysis';
 import { azureStore } from './spec-helpers';
@@ -36,6 +36,30 @@ describe('accessOfRender: one analysis per render, never another render with the
   it('the same render asked twice is analysed once', async () => {
     const resources = render('prod');
     expect(accessOfRender(resources)).toBe(accessOfRender(render('prod')));
+  });
+
+  it('the render synth records and the same render as the access rules see it are analysed once', async () => {
+    const stack = (inputs: Record<string, unknown>): RenderedResource => ({
+      urn: 'urn:pulumi:prod::checkpoints-azure::pulumi:pulumi:Stack::checkpoints-azure-prod',
+      type: 'pulumi:pulumi:Stack',
+      name: 'checkpoints-azure-prod',
+      parent: null,
+      protect: false,
+      retainOnDelete: false,
+      dependsOn: [],
+      inputs,
+    });
+    // synth records the root stack without inputs; a policy pack is handed the stack's outputs as its props,
+    // and is not told retainOnDelete.
+    const recorded = [
+      stack({}),
+      ...render('prod').map((resource) => ({ ...resource, protect: true, retainOnDelete: true })),
+    ];
+    const asRulesSeeIt = [stack({ stores: { prod: { account: 'stprod' } } }), ...render('prod')];
+    expect(await analyzeAccess({ resources: recorded })).toEqual(
+      await analyzeAccess({ resources: asRulesSeeIt }),
+    );
+    expect(accessOfRender(recorded)).toBe(accessOfRender(asRulesSeeIt));
   });
 
   it('a bootstrap render rewritten in place is read again', async () => {

@@ -52,21 +52,35 @@ function rendered(resource: SdkResource): RenderedResource {
  * and a bootstrap file may be rewritten in place, so neither names nor the path alone identify one. The text
  * itself is the key (a map compares it whole): a digest of it cost half again the writing, on every rule's call.
  */
-function renderKey(resources: readonly RenderedResource[]): string {
+function renderKey(resources: readonly unknown[]): string {
   const bootstrap = process.env[BOOTSTRAP_RENDER_ENV] ?? '';
   const content = bootstrap && existsSync(bootstrap) ? readFileSync(bootstrap, 'utf8') : '';
   return JSON.stringify([bootstrap, content, resources]);
 }
+
+/**
+ * The part of a render the access analysis reads (libs/analysis access: resources by parent, type and name,
+ * and their inputs; not the root stack's, which a policy pack is handed as the stack's outputs and synth's
+ * render records empty). Keyed on it, the render synth records and the same render as the access rules see
+ * it are one analysis, not two. The rights read protect and retainOnDelete too (a policy pack is not told
+ * retainOnDelete), so they keep the whole render as their key.
+ */
+function accessKey(resources: readonly RenderedResource[]): string {
+  return renderKey(
+    resources.map(({ urn, type, name, parent, inputs }) =>
+      type === STACK_TYPE ? { urn, type, name, parent } : { urn, type, name, parent, inputs },
+    ),
+  );
+}
+
+const STACK_TYPE = 'pulumi:pulumi:Stack';
 
 /** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
 const analyses = new Map<string, Promise<AccessAnalysis>>();
 
 /** The effective access of a render's stores, with CI's identities from the bootstrap render `BOOTSTRAP_RENDER_ENV` names. */
 export function accessOfRender(resources: readonly RenderedResource[]): Promise<AccessAnalysis> {
-  return accessOfKeyedRender(resources, renderKey(resources));
-}
-
-function accessOfKeyedRender(resources: readonly RenderedResource[], key: string): Promise<AccessAnalysis> {
+  const key = accessKey(resources);
   let analysis = analyses.get(key);
   if (!analysis) {
     analysis = analyzeAccess({ resources: [...resources] }, bootstrapRender());
@@ -93,7 +107,7 @@ export function missingRightsOfRender(
     const [store] = storesOf(render);
     missing =
       bootstrap && store
-        ? accessOfKeyedRender(resources, key).then((analysis) =>
+        ? accessOfRender(resources).then((analysis) =>
             missingDeployRights(store.cloud, render, bootstrap, analysis.stores[0]?.environment ?? 'unknown'),
           )
         : Promise.resolve(undefined);
