@@ -27,50 +27,23 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchOptions, BenchUsageError } from './bench/flags.cjs';
 import { writeStoresConfig } from './bench/stores-config.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE =
-  'usage: node tools/bench.mjs [--write] [--series-only] [--skip-clone] [--clones=N] [--runs=N] ' +
-  '[--counts=1,50,200,500] [--stacks=aws-s3,gcp-gcs,azure-adls] [--timeout=SECONDS]';
-let flags;
+const allStacks = readdirSync(join(root, 'stacks')).filter((name) =>
+  existsSync(join(root, 'stacks', name, 'Pulumi.prod.yaml')),
+);
+let options;
 try {
-  ({ values: flags } = parseArgs({
-    options: {
-      write: { type: 'boolean', default: false },
-      'series-only': { type: 'boolean', default: false },
-      'skip-clone': { type: 'boolean', default: false },
-      clones: { type: 'string', default: '1' },
-      runs: { type: 'string', default: process.env.BENCH_RUNS ?? '3' },
-      counts: { type: 'string', default: '1,50,200,500' },
-      stacks: { type: 'string' },
-      timeout: { type: 'string', default: '300' },
-    },
-  }));
+  options = benchOptions(process.argv.slice(2), allStacks, process.env);
 } catch (error) {
-  console.error(`bench: ${error.message}\n${USAGE}`);
+  if (!(error instanceof BenchUsageError)) throw error;
+  console.error(`bench: ${error.message}`);
   process.exit(2);
 }
-const clones = Number(flags.clones);
-const runs = Number(flags.runs);
-const counts = flags.counts.split(',').map(Number);
-const timeoutMs = Number(flags.timeout) * 1000;
-for (const [flag, value, given] of [
-  ['--clones', clones, flags.clones],
-  ['--runs', runs, flags.runs],
-  ['--timeout', timeoutMs, flags.timeout],
-  ['--counts', counts.find((count) => !Number.isInteger(count) || count < 1) ?? 1, flags.counts],
-]) {
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(
-      `bench: ${flag}=${given}: takes positive whole numbers${flag === '--counts' ? ', comma-separated' : ''}`,
-    );
-    process.exit(2);
-  }
-}
-// Checked before anything runs: a wrong name would otherwise surface after the clone's test run.
-const stacks = stackNames();
+const { clones, runs, counts, stacks, timeoutSeconds } = options;
+const timeoutMs = timeoutSeconds * 1000;
 const hasGnuTime = existsSync('/usr/bin/time');
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loadAtStart = loadAverage();
@@ -124,20 +97,6 @@ function providerModules(stackDir) {
   };
   walk(stackDir);
   return [...modules].sort();
-}
-
-function stackNames() {
-  const all = readdirSync(join(root, 'stacks')).filter((name) =>
-    existsSync(join(root, 'stacks', name, 'Pulumi.prod.yaml')),
-  );
-  if (!flags.stacks) return all;
-  const chosen = flags.stacks.split(',');
-  const unknown = chosen.filter((name) => !all.includes(name));
-  if (unknown.length > 0) {
-    console.error(`bench: --stacks=${unknown.join(',')}: no such stack; allowed: ${all.join(', ')}`);
-    process.exit(2);
-  }
-  return chosen;
 }
 
 /** One row of the table: a figure, the floor it is compared with, and the targets it is held to. */
@@ -227,7 +186,7 @@ function renderSeries(workDir) {
       if (bad) {
         figure.failed = true;
         figure.note = bad.timedOut
-          ? `stopped after ${flags.timeout} s`
+          ? `stopped after ${timeoutSeconds} s`
           : /heap out of memory|Allocation failed/.test(bad.output)
             ? `out of memory at a ${HEAP_LIMIT_MB} MB heap`
             : `exit ${bad.status}`;
@@ -336,8 +295,8 @@ function inThisTree() {
 
 const workDir = mkdtempSync(join(tmpdir(), 'bench-'));
 try {
-  if (!flags['series-only'] && !flags['skip-clone']) freshClones();
-  else if (!flags['series-only']) inThisTree();
+  if (!options.seriesOnly && !options.skipClone) freshClones();
+  else if (!options.seriesOnly) inThisTree();
   renderSeries(workDir);
 } finally {
   rmSync(workDir, { recursive: true, force: true });
@@ -374,7 +333,7 @@ console.log(`\n${report}`);
 if (failures.length) console.log(`\nfailures:\n  ${failures.join('\n  ')}`);
 console.log(`\n${missed === 0 ? 'every target met' : `${missed} figure(s) miss their target`}`);
 
-if (flags.write) {
+if (options.write) {
   const docPath = join(root, 'docs', 'benchmarks.md');
   const marker = '## Latest results';
   const doc = readFileSync(docPath, 'utf8');

@@ -1,11 +1,30 @@
 /**
- * `npm run bench` with a flag it cannot use stops at once (exit 2, before any clone or render) and says
- * which flag, the value given and what it takes.
+ * `npm run bench` reads its command line before anything runs: a flag it cannot use stops it (exit 2,
+ * before any clone or render) with the flag, the value given and what is allowed.
  */
 import { join } from 'node:path';
+import { benchOptions, BenchUsageError } from '../bench/flags.cjs';
 import { run, WORKSPACE } from './helpers';
 
-const BENCH = join(WORKSPACE, 'tools', 'bench.mjs');
+const STACKS = ['aws-s3', 'azure-adls', 'gcp-gcs'];
+
+it('defaults: one clone, three runs, the four store counts, every stack, 300 s', () => {
+  expect(benchOptions([], STACKS)).toEqual({
+    write: false,
+    seriesOnly: false,
+    skipClone: false,
+    clones: 1,
+    runs: 3,
+    counts: [1, 50, 200, 500],
+    stacks: STACKS,
+    timeoutSeconds: 300,
+  });
+  expect(
+    benchOptions(['--clones=3', '--counts=1,200', '--stacks=gcp-gcs', '--write'], STACKS, {
+      BENCH_RUNS: '5',
+    }),
+  ).toMatchObject({ clones: 3, runs: 5, counts: [1, 200], stacks: ['gcp-gcs'], write: true });
+});
 
 it.each([
   ['--bogus', "Unknown option '--bogus'"],
@@ -15,10 +34,15 @@ it.each([
   ['--counts=1,x,200', '--counts=1,x,200: takes positive whole numbers, comma-separated'],
   ['--timeout=-1', '--timeout=-1: takes positive whole numbers'],
   ['--stacks=aws-s3,nope', '--stacks=nope: no such stack; allowed: aws-s3, azure-adls, gcp-gcs'],
-])('%s: exit 2 before anything runs, naming the flag and the value', (flag, message) => {
-  const result = run(process.execPath, [BENCH, flag]);
+])('%s: refused, naming the flag and the value', (flag, message) => {
+  const refuse = () => benchOptions([flag], STACKS);
+  expect(refuse).toThrow(BenchUsageError);
+  expect(refuse).toThrow(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+});
+
+it('the bench itself exits 2 at once on a bad flag, the message first and no stack trace', () => {
+  const result = run(process.execPath, [join(WORKSPACE, 'tools', 'bench.mjs'), '--stacks=nope']);
   expect(result.status).toBe(2);
   expect(result.stdout).toBe('');
-  expect(result.stderr.split('\n')[0]).toBe(`bench: ${message}`);
-  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(result.stderr).toBe('bench: --stacks=nope: no such stack; allowed: aws-s3, azure-adls, gcp-gcs\n');
 });
