@@ -20,6 +20,9 @@ export interface RenderedResource {
   inputs: Record<string, unknown>;
 }
 
+/** The type of a render's root resource, the stack itself; a policy pack is handed the stack's outputs as its props. */
+export const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
+
 /** A rendered stack: the input of every analysis. */
 export interface Render {
   project: string;

@@ -7,6 +7,7 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
+import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
 
 /** A resource as synth rendered it: its inputs and the options the engine received. */
@@ -40,8 +41,6 @@ export interface PolicyVerdict {
 }
 
 export type BaselinePolicy = ResourceValidationPolicy | StackValidationPolicy;
-
-const STACK_TYPE = 'pulumi:pulumi:Stack';
 
 class NotApplicable extends Error {}
 
@@ -135,7 +134,7 @@ function stackArgs(
   config: object,
 ): StackValidationArgs {
   const sdkResources = resources.map((resource) => {
-    const props = resource.type === STACK_TYPE ? stack.outputs : resource.props;
+    const props = resource.type === ROOT_STACK_TYPE ? stack.outputs : resource.props;
     return {
       type: resource.type,
       props,
@@ -207,7 +206,7 @@ export async function evaluatePolicies(
       verdicts.push({ policy: policy.name, level: verdictLevel(level), urn: reportedUrn ?? urn, message });
     if ('validateResource' in policy && policy.validateResource) {
       for (const resource of stack.resources) {
-        if (resource.type === STACK_TYPE) continue;
+        if (resource.type === ROOT_STACK_TYPE) continue;
         const args = resourceArgs(resource, policyConfig);
         await runValidations(policy.validateResource, (validate) =>
           (validate as (a: ResourceValidationArgs, r: (m: string) => void) => unknown)(

@@ -1,4 +1,5 @@
 /** Spec helpers: run one rule against hand-written resources, the way synth and the engine run it. */
+import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
 import { evaluatePolicies, type PolicyResource } from './engine';
 import type { SourcedPolicy } from './rules/define';
 
@@ -36,9 +37,7 @@ export async function violationsOf(
   outputs: Record<string, unknown> = {},
 ): Promise<string[]> {
   const rendered = resources.map(policyResource);
-  rendered.push(
-    policyResource({ type: 'pulumi:pulumi:Stack', props: {}, name: 'spec-test' }, rendered.length),
-  );
+  rendered.push(policyResource({ type: ROOT_STACK_TYPE, props: {}, name: 'spec-test' }, rendered.length));
   const verdicts = await evaluatePolicies(
     { project: 'spec', stack: 'test', resources: rendered, outputs },
     [policy],

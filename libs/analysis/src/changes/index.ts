@@ -1,5 +1,5 @@
 import type { Cloud } from '@checkpoints/config';
-import { storesOf, type Render, type RenderedResource } from '../render';
+import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '../render';
 import { awsChangeRules } from './aws';
 import { azureChangeRules } from './azure';
 import { gcpChangeRules } from './gcp';
@@ -209,8 +209,7 @@ function describe(
   const holds = holdingOf(resource, rules);
   if (holds) change.holds = holds;
   // Only a custom resource has a provider that could replace it; components and the stack have none.
-  if (!rules && resource.custom !== false && resource.type !== 'pulumi:pulumi:Stack')
-    change.unknownType = true;
+  if (!rules && resource.custom !== false && resource.type !== ROOT_STACK_TYPE) change.unknownType = true;
   return change;
 }
 

@@ -3,6 +3,7 @@ import type { StackValidationArgs } from '@pulumi/policy';
 import {
   analyzeAccess,
   missingDeployRights,
+  ROOT_STACK_TYPE,
   storesOf,
   type MissingRight,
   type AccessAnalysis,
@@ -68,12 +69,10 @@ function renderKey(resources: readonly unknown[]): string {
 function accessKey(resources: readonly RenderedResource[]): string {
   return renderKey(
     resources.map(({ urn, type, name, parent, inputs }) =>
-      type === STACK_TYPE ? { urn, type, name, parent } : { urn, type, name, parent, inputs },
+      type === ROOT_STACK_TYPE ? { urn, type, name, parent } : { urn, type, name, parent, inputs },
     ),
   );
 }
-
-const STACK_TYPE = 'pulumi:pulumi:Stack';
 
 /** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
 const analyses = new Map<string, Promise<AccessAnalysis>>();

@@ -1,6 +1,5 @@
+import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
 import { stackRule } from '../define';
-
-const STACK_TYPE = 'pulumi:pulumi:Stack';
 
 /** Shapes of credentials that must never reach a stack output in clear text. */
 const CREDENTIAL_PATTERNS: readonly { what: string; pattern: RegExp }[] = [
@@ -35,7 +34,7 @@ export const noCredentialsInOutputs = stackRule({
   description: 'No stack output holds a credential: keys, connection strings, SAS tokens or private keys',
   source: 'CIS Controls v8 3.11 (encrypt sensitive data); Pulumi secrets guidance',
   validate: (args, report) => {
-    const stack = args.resources.find((resource) => resource.type === STACK_TYPE);
+    const stack = args.resources.find((resource) => resource.type === ROOT_STACK_TYPE);
     if (!stack) return;
     for (const { path, value } of leaves(stack.props, '')) {
       if (typeof value !== 'string' || value === MASKED) continue;
