@@ -35,9 +35,14 @@ it.each([
   ['--timeout=-1', '--timeout=-1: takes positive whole numbers'],
   ['--stacks=aws-s3,nope', '--stacks=nope: no such stack; allowed: aws-s3, azure-adls, gcp-gcs'],
 ])('%s: refused, naming the flag and the value', (flag, message) => {
-  const refuse = () => benchOptions([flag], STACKS);
-  expect(refuse).toThrow(BenchUsageError);
-  expect(refuse).toThrow(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  let refused: unknown;
+  try {
+    benchOptions([flag], STACKS);
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(BenchUsageError);
+  expect((refused as Error).message.split('\n')[0]).toBe(message);
 });
 
 it('the bench itself exits 2 at once on a bad flag, the message first and no stack trace', () => {
