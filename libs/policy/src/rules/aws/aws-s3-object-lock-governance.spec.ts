@@ -58,4 +58,22 @@ describe('aws-s3-object-lock-governance', () => {
       'store ckpt: ckpt-retention-lock: default retention locks no days, fewer than the 365 days recovery.retentionLock.days states',
     ]);
   });
+
+  it('flags a bucket locked for more days than its store states, whose versions the lifecycle could not purge', async () => {
+    expect(await violationsOf(awsS3ObjectLockGovernance, lockedStore(governance(3650)))).toEqual([
+      'store ckpt: ckpt-retention-lock: default retention locks 3650 days, more than the 365 days recovery.retentionLock.days states; no version could be purged before 3650 days',
+    ]);
+    const tenYears = {
+      objectLockEnabled: 'Enabled',
+      rule: { defaultRetention: { mode: 'GOVERNANCE', years: 10 } },
+    };
+    expect(await violationsOf(awsS3ObjectLockGovernance, lockedStore(tenYears))).toEqual([
+      'store ckpt: ckpt-retention-lock: default retention locks 3650 days, more than the 365 days recovery.retentionLock.days states; no version could be purged before 3650 days',
+    ]);
+    const oneYear = {
+      objectLockEnabled: 'Enabled',
+      rule: { defaultRetention: { mode: 'GOVERNANCE', years: 1 } },
+    };
+    expect(await violationsOf(awsS3ObjectLockGovernance, lockedStore(oneYear))).toEqual([]);
+  });
 });

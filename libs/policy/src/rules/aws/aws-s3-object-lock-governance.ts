@@ -49,6 +49,13 @@ function storeLockProblems(locks: readonly RenderedResource[], statedDays: numbe
       problems.push(
         `${lock.name}: default retention locks ${typeof days === 'number' ? `${days} days` : 'no days'}, fewer than the ${statedDays} days recovery.retentionLock.days states`,
       );
+    } else if (typeof days === 'number' && days > statedDays) {
+      // No lifecycle expiration deletes a locked version, so a longer lock keeps every overwritten
+      // checkpoint past the purge the store's retention promises
+      // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-lifecycle).
+      problems.push(
+        `${lock.name}: default retention locks ${days} days, more than the ${statedDays} days recovery.retentionLock.days states; no version could be purged before ${days} days`,
+      );
     }
     return problems;
   });
@@ -56,13 +63,13 @@ function storeLockProblems(locks: readonly RenderedResource[], statedDays: numbe
 
 /**
  * A store that states a retention lock (`recovery.retentionLock.days` in its component's inputs) has Object Lock
- * enabled on its bucket with a GOVERNANCE default retention of at least those days; no Object Lock configuration of
+ * enabled on its bucket with a GOVERNANCE default retention of exactly those days; no Object Lock configuration of
  * the stack is in COMPLIANCE mode.
  */
 export const awsS3ObjectLockGovernance = stackRule({
   name: 'aws-s3-object-lock-governance',
   description:
-    'A store that states recovery.retentionLock has S3 Object Lock enabled on its bucket with a GOVERNANCE default retention of at least the stated days; COMPLIANCE mode, which nobody can lift, is refused on every bucket',
+    'A store that states recovery.retentionLock has S3 Object Lock enabled on its bucket with a GOVERNANCE default retention of exactly the stated days; COMPLIANCE mode, which nobody can lift, is refused on every bucket',
   source:
     'Amazon S3 User Guide: Locking objects with Object Lock (retention modes: governance can be bypassed with s3:BypassGovernanceRetention, compliance by no one, root included); issue 14 item 4',
   validate: (args, report) => {
