@@ -16,6 +16,7 @@ const MANAGED_IDENTITY_CONTRIBUTOR = 'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59';
 const BLOB_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
 const WRITER = checkpointWriterRoleGuid(SUBSCRIPTION);
 const FILESYSTEM = `${ACCOUNT}/blobServices/default/containers/checkpoints`;
+const VAULT = `${GROUP}/providers/Microsoft.KeyVault/vaults/ckptvault`;
 const DELETER = '44444444-4444-4444-8444-444444444444';
 const LOCKS_SOURCE = 'https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources';
 const CONTAINER_WORM =
@@ -33,6 +34,8 @@ interface Row {
   customRole?: { guid: string; actions?: string[]; dataActions: string[]; notDataActions: string[] };
   /** A management lock in the store's render. */
   lock?: { scope: string; level: string };
+  /** The store keeps its key in a vault of its own (customer-managed encryption). */
+  vault?: boolean;
   /** Days of a time-based immutability policy on the filesystem (the retention lock). */
   retentionLockDays?: number;
   operation: Operation;
@@ -155,6 +158,45 @@ const rows: Row[] = [
     expected: true,
   },
   {
+    rule: "without a lock, vaults/delete deletes the store's vault and the key in it",
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.KeyVault/vaults/delete'),
+    vault: true,
+    operation: 'destroy-key',
+    expected: true,
+  },
+  {
+    rule: 'a CanNotDelete lock on the vault refuses its deletion, whatever role the caller holds',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.KeyVault/vaults/delete'),
+    vault: true,
+    lock: { scope: VAULT, level: 'CanNotDelete' },
+    operation: 'destroy-key',
+    expected: false,
+  },
+  {
+    rule: 'whoever may remove the lock (locks/delete) can still delete the vault',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.KeyVault/vaults/delete', 'Microsoft.Authorization/locks/delete'),
+    vault: true,
+    lock: { scope: VAULT, level: 'CanNotDelete' },
+    operation: 'destroy-key',
+    expected: true,
+  },
+  {
+    rule: 'a lock on the account does not guard the vault',
+    source: LOCKS_SOURCE,
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: deleter('Microsoft.KeyVault/vaults/delete'),
+    vault: true,
+    lock: { scope: ACCOUNT, level: 'CanNotDelete' },
+    operation: 'destroy-key',
+    expected: true,
+  },
+  {
     rule: 'a lock on the account does not protect its containers from deletion',
     source: 'https://learn.microsoft.com/azure/storage/common/lock-account-resource',
     assignments: [{ role: DELETER, scope: GROUP }],
@@ -212,6 +254,14 @@ function renders(row: Row) {
       resourceName: 'ckpt-writer',
       resourceGroupName: 'rg-prod',
     }),
+    ...(row.vault
+      ? [
+          resource('azure-native:keyvault:Vault', 'ckpt', {
+            vaultName: 'ckptvault',
+            resourceGroupName: 'rg-prod',
+          }),
+        ]
+      : []),
     ...(row.lock
       ? [
           resource('azure-native:authorization:ManagementLockByScope', 'ckpt-lock', {
