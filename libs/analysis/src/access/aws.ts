@@ -7,6 +7,16 @@ import {
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import type { RenderedResource } from '../render';
 import {
+  arnWordsLoaded,
+  canonical,
+  forgetCanonicalForms,
+  loadArnWords,
+  restore,
+  sharedQuestion,
+  storeWordsOf,
+  type StoreTokens,
+} from './aws-renaming';
+import {
   ciPrincipal,
   jsonOf,
   OPERATIONS,
@@ -134,6 +144,8 @@ interface StoreTargets {
   bucketPolicy?: PolicyDocument;
   key?: { arn: string; tags: Record<string, string>; policy: PolicyDocument };
   roles: AwsPrincipal[];
+  /** The store's tokens, for sharing answers between stores (see ./aws-renaming). */
+  tokens: StoreTokens | undefined;
 }
 
 /**
@@ -150,7 +162,8 @@ export async function awsStoreAccess(
   // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
   const own = store.resources.filter((resource) => resource.parent === store.urn);
   const iamResources = bootstrap?.resources ?? render.resources;
-  const targets = storeTargets(own, iamResources, origin);
+  const tokens = storeWordsOf(render).byStore.get(store.urn);
+  const targets = storeTargets(own, iamResources, origin, tokens);
   if (targets === undefined) return [];
   // The replica (recovery.replicaRegion) holds a copy of every checkpoint: whoever reaches it reaches the
   // store's data, so its grants count as the store's, each saying where.
@@ -161,6 +174,7 @@ export async function awsStoreAccess(
       store.resources.filter((resource) => resource.parent === replicaComponent.urn),
       iamResources,
       origin,
+      tokens,
     );
   const holders: { targets: StoreTargets; where: string }[] = [
     { targets, where: '' },
@@ -217,14 +231,14 @@ async function grantsOf(
   const grants: AccessGrant[] = [];
   for (const [operation, alternatives] of Object.entries(operationRequests(targets, principal))) {
     if (!operations.includes(operation as Operation)) continue;
-    const reason = await firstAllowed(principal, alternatives);
+    const reason = await firstAllowed(principal, alternatives, targets.tokens);
     if (reason !== undefined)
       grants.push({ principal: principal.principal, operation: operation as Operation, reason });
   }
   if (operations.includes('act-as')) {
     for (const role of targets.roles) {
       if (role.arn === principal.arn) continue;
-      const actAs = await actsAs(principal, role);
+      const actAs = await actsAs(principal, role, targets.tokens);
       if (actAs) grants.push({ principal: principal.principal, operation: 'act-as', reason: actAs });
     }
   }
@@ -352,12 +366,13 @@ function boundaryContext(role: AwsPrincipal): Record<string, string> {
 async function firstAllowed(
   principal: AwsPrincipal,
   alternatives: Alternatives,
+  tokens?: StoreTokens,
 ): Promise<string | undefined> {
   for (const requests of alternatives) {
     if (requests.length === 0) continue;
     const reasons: string[] = [];
     for (const request of requests) {
-      const reason = await allowed(principal, request);
+      const reason = await allowed(principal, request, tokens);
       if (reason === undefined) break;
       reasons.push(reason);
     }
@@ -367,39 +382,83 @@ async function firstAllowed(
 }
 
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
-export function allowed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
-  // A render asks IAM the same question many times (every store's rights and access checks share the CI
-  // identities' policies); the answer is a pure function of the question, so each is answered once. The
-  // key spells the request out and names each policy by the number of its text (see policyNumber).
-  if (cache.simulations.size >= SIMULATION_CACHE_LIMIT) {
+export function allowed(
+  principal: AwsPrincipal,
+  request: AwsRequest,
+  tokens?: StoreTokens,
+): Promise<string | undefined> {
+  if (cache.simulations.size + cache.shared.size >= SIMULATION_CACHE_LIMIT) {
     cache.simulations.clear();
+    cache.shared.clear();
+    forgetCanonicalForms();
     cache.numbersByText.clear();
     cache.validatedPolicies.clear();
     cache.numbersByPolicy = new WeakMap();
     cache.principalKeys = new WeakMap();
   }
+  // A render asks IAM the same question many times (every store's rights and access checks share the CI
+  // identities' policies); the answer is a pure function of the question, so each is answered once. The
+  // key spells the request out and names each policy by the number of its text (see policyNumber).
+  const contextJson = request.context ? JSON.stringify(request.context) : '';
   const key = `${principalKey(principal)}\n${request.action}\n${request.resource}\n${
     request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
-  }\n${request.context ? JSON.stringify(request.context) : ''}`;
+  }\n${contextJson}`;
   let answer = cache.simulations.get(key);
   if (answer === undefined) {
-    answer = ask(principal, request);
+    answer = tokens ? askShared(principal, request, tokens, contextJson) : undescribed(principal, request);
     cache.simulations.set(key, answer);
   }
   return answer;
 }
 
-/** The answer IAM gives to one question (see allowed). */
-function ask(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+function undescribed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
+  return ask(principal, request).then((grants) => grants && describe(request.action, grants));
+}
+
+/** The answer to a store's question: another store's to the same question in other words, when IAM cannot tell them apart. */
+async function askShared(
+  principal: AwsPrincipal,
+  request: AwsRequest,
+  tokens: StoreTokens,
+  contextJson: string,
+): Promise<string | undefined> {
+  if (!arnWordsLoaded(request.action)) await loadArnWords(request.action);
+  const accountId = accountOf(request.resource, principal.arn);
+  const shared = sharedQuestion(tokens, principal, { ...request, accountId, contextJson });
+  if (!shared) return undescribed(principal, request);
+  let answer: Promise<Grant[] | undefined> | undefined = cache.shared.get(shared.key);
+  if (answer === undefined) {
+    answer = ask(principal, request).then((grants) =>
+      grants?.map((grant) => renameGrant(grant, (text) => canonical(tokens, text, shared.withLengths))),
+    );
+    cache.shared.set(shared.key, answer);
+  }
+  const grants = await answer;
+  return (
+    grants &&
+    describe(
+      request.action,
+      grants.map((grant) => renameGrant(grant, (text) => restore(tokens, text))),
+    )
+  );
+}
+
+/** The answer IAM gives to one question (see allowed): the statements that allow it. */
+async function ask(principal: AwsPrincipal, request: AwsRequest): Promise<Grant[] | undefined> {
   // Ruled out before the simulation's input is even built: about half of a render's questions.
   if (!allowMayApply(request.action, request.resource, principal.policies, request.resourcePolicy)) {
-    return NOT_ALLOWED;
+    return undefined;
   }
-  const simulation: Simulation = {
+  return simulate(simulationOf(principal, request, accountOf(request.resource, principal.arn)));
+}
+
+/** The simulation of one question, each policy validated once (see validatedSimulation). */
+function simulationOf(principal: AwsPrincipal, request: AwsRequest, accountId: string): Simulation {
+  return validatedSimulation({
     request: {
       principal: principal.arn,
       action: request.action,
-      resource: { resource: request.resource, accountId: accountOf(request.resource, principal.arn) },
+      resource: { resource: request.resource, accountId },
       contextVariables: { ...SECURE, 'aws:PrincipalArn': principal.arn, ...request.context },
     },
     identityPolicies: principal.policies,
@@ -409,12 +468,39 @@ function ask(principal: AwsPrincipal, request: AwsRequest): Promise<string | und
     ...(principal.boundary
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
+  });
+}
+
+/** A statement that allows a request: in which policy, and its Sid or (without one) its place. */
+interface Grant {
+  policyType: string;
+  policy?: string;
+  statement: { sid: string } | { index: number };
+}
+
+function renameGrant(grant: Grant, rename: (text: string) => string): Grant {
+  return {
+    policyType: grant.policyType,
+    ...(grant.policy !== undefined ? { policy: rename(grant.policy) } : {}),
+    statement: 'sid' in grant.statement ? { sid: rename(grant.statement.sid) } : grant.statement,
   };
-  return simulate(validatedSimulation(simulation), request.action);
+}
+
+function describe(action: string, grants: readonly Grant[]): string {
+  const reasons = grants.map((grant) => {
+    const where =
+      grant.policyType === 'resource'
+        ? resourcePolicyName(action)
+        : grant.policyType === 'pb'
+          ? 'boundary'
+          : `policy ${grant.policy}`;
+    return `${where} ${'sid' in grant.statement ? grant.statement.sid : `#${grant.statement.index}`}`;
+  });
+  return `${action}: ${[...new Set(reasons)].join(', ')}`;
 }
 
 /**
- * The part of a question's key the principal gives (its ARN, its policies' names and numbers, its
+ * The principal's part of a question's key (its ARN, its policies' names and numbers, its
  * boundary's number), worked out once per principal: a store's principals ask some 300 questions each.
  * Principals, like policies, are built from a render and never changed.
  */
@@ -479,8 +565,6 @@ function validatedPolicy(
   }
   return validated;
 }
-
-const NOT_ALLOWED: Promise<string | undefined> = Promise.resolve(undefined);
 
 /**
  * Whether any Allow statement of the identity or resource policies may apply to the request: IAM allows a
@@ -560,6 +644,8 @@ const cache = ((
   globalThis as {
     [SIMULATIONS]?: {
       simulations: Map<string, Promise<string | undefined>>;
+      /** Answers by canonical question (see ./aws-renaming), policy names and Sids in canonical form. */
+      shared: Map<string, Promise<Grant[] | undefined>>;
       numbersByText: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
       validatedPolicies: Map<string, ValidatedPolicy>;
@@ -568,6 +654,7 @@ const cache = ((
   }
 )[SIMULATIONS] ??= {
   simulations: new Map(),
+  shared: new Map(),
   numbersByText: new Map(),
   numbersByPolicy: new WeakMap(),
   validatedPolicies: new Map(),
@@ -593,19 +680,14 @@ function policyNumber(policy: PolicyDocument): number {
   return number;
 }
 
-async function simulate(simulation: Simulation, action: string): Promise<string | undefined> {
+async function simulate(simulation: Simulation): Promise<Grant[] | undefined> {
   const result = await runSimulation(simulation, { simulationMode: 'Strict' });
   if (result.resultType !== 'single' || result.overallResult !== 'Allowed') return undefined;
-  const reasons = getGrantReasons(result.result.analysis).map((grant) => {
-    const where =
-      grant.policyType === 'resource'
-        ? `${resourcePolicyName(action)}`
-        : grant.policyType === 'pb'
-          ? 'boundary'
-          : `policy ${grant.policyIdentifier}`;
-    return `${where} ${grant.statementId ?? `#${grant.statementIndex}`}`;
-  });
-  return `${action}: ${[...new Set(reasons)].join(', ')}`;
+  return getGrantReasons(result.result.analysis).map((grant) => ({
+    policyType: grant.policyType,
+    ...('policyIdentifier' in grant ? { policy: grant.policyIdentifier } : {}),
+    statement: grant.statementId !== undefined ? { sid: grant.statementId } : { index: grant.statementIndex },
+  }));
 }
 
 function resourcePolicyName(action: string): string {
@@ -625,18 +707,22 @@ function accountOf(resourceArn: string, fallbackArn: string): string {
  * to name oneself (same-account trust naming a principal needs no identity permission, an explicit deny
  * still wins). https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic-cross-account.html
  */
-async function actsAs(principal: AwsPrincipal, role: AwsPrincipal): Promise<string | undefined> {
+async function actsAs(
+  principal: AwsPrincipal,
+  role: AwsPrincipal,
+  tokens: StoreTokens | undefined,
+): Promise<string | undefined> {
   const assume = (trust: PolicyDocument) =>
-    allowed(principal, { action: 'sts:AssumeRole', resource: role.arn, resourcePolicy: trust });
+    allowed(principal, { action: 'sts:AssumeRole', resource: role.arn, resourcePolicy: trust }, tokens);
   if (role.trust) {
     const now = await assume(role.trust);
     if (now) return `can assume ${role.principal.label}: ${now}`;
   }
-  const rewrite = await allowed(principal, {
-    action: 'iam:UpdateAssumeRolePolicy',
-    resource: role.arn,
-    context: boundaryContext(role),
-  });
+  const rewrite = await allowed(
+    principal,
+    { action: 'iam:UpdateAssumeRolePolicy', resource: role.arn, context: boundaryContext(role) },
+    tokens,
+  );
   if (rewrite === undefined) return undefined;
   const trustingSelf: PolicyDocument = {
     Version: '2012-10-17',
@@ -653,11 +739,15 @@ async function actsAs(principal: AwsPrincipal, role: AwsPrincipal): Promise<stri
 /** Whether the principal may change the bucket policy and, once it names it, read the data. */
 async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets): Promise<string | undefined> {
   const action = targets.directory ? 's3express:PutBucketPolicy' : 's3:PutBucketPolicy';
-  const change = await allowed(principal, {
-    action,
-    resource: targets.bucketArn,
-    ...(targets.bucketPolicy ? { resourcePolicy: targets.bucketPolicy } : {}),
-  });
+  const change = await allowed(
+    principal,
+    {
+      action,
+      resource: targets.bucketArn,
+      ...(targets.bucketPolicy ? { resourcePolicy: targets.bucketPolicy } : {}),
+    },
+    targets.tokens,
+  );
   if (change === undefined) return undefined;
   const selfPolicy: PolicyDocument = {
     Version: '2012-10-17',
@@ -685,36 +775,40 @@ async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets):
       },
     ],
   };
-  const read = await firstAllowed(principal, [
+  const read = await firstAllowed(
+    principal,
     [
-      targets.directory
-        ? {
-            action: 's3express:CreateSession',
-            resource: targets.bucketArn,
-            context: { ...targets.origin, 's3express:SessionMode': 'ReadOnly' },
-            resourcePolicy: selfPolicy,
-          }
-        : {
-            action: 's3:GetObject',
-            resource: `${targets.bucketArn}/checkpoint`,
-            context: targets.origin,
-            resourcePolicy: selfPolicy,
-          },
-      ...(targets.key && keyPolicy
-        ? [
-            {
-              action: 'kms:Decrypt',
-              resource: targets.key.arn,
-              context: {
-                ...keyTags(targets.key.tags),
-                'kms:ViaService': `s3.${targets.region}.amazonaws.com`,
-              },
-              resourcePolicy: keyPolicy,
+      [
+        targets.directory
+          ? {
+              action: 's3express:CreateSession',
+              resource: targets.bucketArn,
+              context: { ...targets.origin, 's3express:SessionMode': 'ReadOnly' },
+              resourcePolicy: selfPolicy,
+            }
+          : {
+              action: 's3:GetObject',
+              resource: `${targets.bucketArn}/checkpoint`,
+              context: targets.origin,
+              resourcePolicy: selfPolicy,
             },
-          ]
-        : []),
+        ...(targets.key && keyPolicy
+          ? [
+              {
+                action: 'kms:Decrypt',
+                resource: targets.key.arn,
+                context: {
+                  ...keyTags(targets.key.tags),
+                  'kms:ViaService': `s3.${targets.region}.amazonaws.com`,
+                },
+                resourcePolicy: keyPolicy,
+              },
+            ]
+          : []),
+      ],
     ],
-  ]);
+    targets.tokens,
+  );
   return read ? `${change}, and with its own grant in the bucket policy ${read}` : undefined;
 }
 
@@ -727,6 +821,7 @@ function storeTargets(
   resources: readonly RenderedResource[],
   iamResources: readonly RenderedResource[],
   origin: AwsNetworkOrigin | undefined,
+  tokens: StoreTokens | undefined,
 ): StoreTargets | undefined {
   const bucket = resources.find(
     (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
@@ -797,6 +892,7 @@ function storeTargets(
     ...(bucketPolicy ? { bucketPolicy } : {}),
     ...(key ? { key } : {}),
     roles,
+    tokens,
   };
 }
 
@@ -828,7 +924,27 @@ function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
   );
 }
 
+/**
+ * CI's identities as principals of the store's account, made once per bootstrap render and account: every
+ * store asks about the same identities (and a principal reused is a principal whose key is made once).
+ */
 function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
+  let byAccount = ciPrincipalsByBootstrap.get(resources);
+  if (byAccount === undefined) {
+    byAccount = new Map();
+    ciPrincipalsByBootstrap.set(resources, byAccount);
+  }
+  const account = `arn:${targets.partition}:iam::${targets.accountId}`;
+  let principals = byAccount.get(account);
+  if (principals === undefined) {
+    principals = ciPrincipalsIn(resources, targets);
+    byAccount.set(account, principals);
+  }
+  return principals;
+}
+const ciPrincipalsByBootstrap = new WeakMap<readonly RenderedResource[], Map<string, AwsPrincipal[]>>();
+
+function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
   return resources.flatMap((role) => {
     if (role.type !== 'aws:iam/role:Role') return [];
     const name = stringInput(role, 'name') ?? role.name;

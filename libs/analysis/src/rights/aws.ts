@@ -8,6 +8,7 @@ import {
   type AwsRequest,
   type PolicyDocument,
 } from '../access/aws';
+import { storeWordsOf } from '../access/aws-renaming';
 import { neededOperations, type MissingRight, type ResourceRights, type RightsInput } from './model';
 
 const S3 = 'https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3.html';
@@ -317,6 +318,7 @@ export async function awsMissingRights({
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
   const renderAccount = accountOf(render.resources);
   const renderIndex = indexRender(render.resources);
+  const words = storeWordsOf(render);
   const missing: MissingRight[] = [];
   const check = async (
     who: string,
@@ -326,7 +328,7 @@ export async function awsMissingRights({
     permission: string,
   ) => {
     for (const request of requests(resource, permission, renderIndex, renderAccount)) {
-      if (principal && (await allowed(principal, request))) continue;
+      if (principal && (await allowed(principal, request, words.byResource.get(resource.urn)))) continue;
       missing.push({
         resource: `${resource.type} ${resource.name}`,
         operation,

