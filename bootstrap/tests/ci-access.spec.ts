@@ -12,7 +12,15 @@ import {
   type StackProgram,
   deepFreeze,
 } from '@checkpoints/synth';
-import { AWS_RIGHTS, AZURE_RIGHTS, GCP_RIGHTS, missingDeployRights } from '@checkpoints/analysis';
+import {
+  analyzeAccess,
+  AWS_RIGHTS,
+  AZURE_RIGHTS,
+  forgetAwsAnswers,
+  GCP_RIGHTS,
+  missingDeployRights,
+  storesOf,
+} from '@checkpoints/analysis';
 import { bootstrapStack } from '../src/program';
 
 /**
@@ -575,5 +583,71 @@ describe('Azure private DNS zones: CI registers endpoints in the listed zones al
       )
       .map((r) => [r.name.split('-')[0] + '-' + r.name.split('-')[1], r.inputs['scope']]);
     expect(scopes).toEqual([['deploy-prod', BLOB_ZONE]]);
+  });
+});
+
+/**
+ * The AWS analyses share IAM's answers between stores whose questions differ only in the stores' own
+ * words (libs/analysis src/access/aws-renaming): a store of a many-store render must be granted exactly
+ * what it is granted rendered alone, where it has no other store to share with and every question is
+ * simulated as it is. The names differ in length, letters and digits, and the stores in tier and
+ * replica, as users' do.
+ */
+describe('AWS: answers shared between the stores of one render', () => {
+  const NAMES = ['llm-pretrain', 'v7', 'vision-2026', 'rl', 'ckpt-0042'];
+  const STACK_DIR = join(ROOT, 'stacks', 'aws-s3');
+
+  function prodConfig() {
+    const project = readProject(STACK_DIR);
+    return { project, ...readStackConfig(stackConfigFile(project, 'prod'), project) };
+  }
+
+  function prodRender(stores: unknown[]): Promise<Snapshot> {
+    const { project, config, secretKeys } = prodConfig();
+    return render(stackProgram('aws-s3'), {
+      project: project.name,
+      stack: 'prod',
+      config: { ...config, 'checkpoints:stores': JSON.stringify(stores) },
+      secretKeys,
+    });
+  }
+
+  /** The shipped prod stores renamed: its first standard and its first high-throughput store in turn. */
+  function storesNamed(names: readonly string[]): unknown[] {
+    const shipped = JSON.parse(prodConfig().config['checkpoints:stores']!) as {
+      name: string;
+      tier?: string;
+    }[];
+    const tiers = [
+      shipped.find((store) => store.tier !== 'high-throughput'),
+      shipped.find((store) => store.tier === 'high-throughput'),
+    ];
+    return names.map((name, index) => ({ ...tiers[index % 2], name }));
+  }
+
+  it('grants each store what it is granted rendered alone, and lacks the same deploy rights for it', async () => {
+    const bootstrap = await renderShippedBootstrap();
+    const stores = storesNamed(NAMES);
+    const together = await prodRender(stores);
+    const access = await analyzeAccess(together, bootstrap);
+    const rights = await missingDeployRights('aws', together, bootstrap, 'prod');
+    expect(access.stores.map((store) => store.store)).toEqual(NAMES);
+    for (const [index, name] of NAMES.entries()) {
+      // The store alone asks every question afresh, not answered from the many-store render's.
+      forgetAwsAnswers();
+      const alone = await prodRender([stores[index]]);
+      const aloneAccess = await analyzeAccess(alone, bootstrap);
+      expect(aloneAccess.stores[0]?.grants.length).toBeGreaterThan(0);
+      expect(access.stores.find((store) => store.store === name)?.grants).toEqual(
+        aloneAccess.stores[0]?.grants,
+      );
+      const own = new Set(
+        storesOf(alone)[0]?.resources.map((resource) => `${resource.type} ${resource.name}`),
+      );
+      const aloneRights = await missingDeployRights('aws', alone, bootstrap, 'prod');
+      expect(rights.filter((right) => own.has(right.resource))).toEqual(
+        aloneRights.filter((right) => own.has(right.resource)),
+      );
+    }
   });
 });

@@ -50,7 +50,7 @@ interface RenamedText {
   canonical: [string?, string?];
 }
 
-/** The tokens of each store of a render, by the URN of each resource below the store. */
+/** The tokens of each store of a render that has any, by the store's URN and by each resource's below it. */
 export interface StoreWords {
   readonly byResource: ReadonlyMap<string, StoreTokens>;
   readonly byStore: ReadonlyMap<string, StoreTokens>;
@@ -102,6 +102,8 @@ export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
     const list = [...ownWords[at]!].filter(
       (word) => TOKEN_SHAPE.test(word) && !FIXED_WORDS.has(word) && holders.get(word)! * 2 <= stores.length,
     );
+    // A store without tokens (the only store of a render) shares nothing: its questions are asked as they are.
+    if (list.length === 0) return;
     // One object per token list: the renders every rule reads are copies, and a store's texts are read once.
     const tokenSets = state().tokenSets;
     let tokens = tokenSets.get(list.join(' '));

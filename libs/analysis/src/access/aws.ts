@@ -381,21 +381,27 @@ async function firstAllowed(
   return undefined;
 }
 
+/**
+ * Drops every answer the AWS analyses keep (and what keys them): past the cache's limit, and for a test
+ * that compares answers asked two ways.
+ */
+export function forgetAwsAnswers(): void {
+  cache.simulations.clear();
+  cache.shared.clear();
+  forgetCanonicalForms();
+  cache.numbersByText.clear();
+  cache.validatedPolicies.clear();
+  cache.numbersByPolicy = new WeakMap();
+  cache.principalKeys = new WeakMap();
+}
+
 /** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
 export function allowed(
   principal: AwsPrincipal,
   request: AwsRequest,
   tokens?: StoreTokens,
 ): Promise<string | undefined> {
-  if (cache.simulations.size + cache.shared.size >= SIMULATION_CACHE_LIMIT) {
-    cache.simulations.clear();
-    cache.shared.clear();
-    forgetCanonicalForms();
-    cache.numbersByText.clear();
-    cache.validatedPolicies.clear();
-    cache.numbersByPolicy = new WeakMap();
-    cache.principalKeys = new WeakMap();
-  }
+  if (cache.simulations.size + cache.shared.size >= SIMULATION_CACHE_LIMIT) forgetAwsAnswers();
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the answer is a pure function of the question, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).

@@ -29,6 +29,7 @@ export {
   allowed as awsRequestAllowed,
   awsStoreAccess,
   defaultKeyPolicy as awsDefaultKeyPolicy,
+  forgetAwsAnswers,
   insideOrigin,
   type AwsNetworkOrigin,
   type AwsPrincipal,

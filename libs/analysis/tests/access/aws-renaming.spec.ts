@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { getGrantReasons, runSimulation } from '@cloud-copilot/iam-simulate';
+import { awsRequestAllowed, type AwsPrincipal, type PolicyDocument } from '../../src';
+import type { AwsRequest } from '../../src/access/aws';
+import {
+  loadArnWords,
+  sharedQuestion,
+  storeWordsOf,
+  wordAligned,
+  type StoreTokens,
+} from '../../src/access/aws-renaming';
+import { STACK_ROOT } from './fixtures';
+
+/**
+ * Sharing IAM's answers between stores (src/access/aws-renaming): a store's answer reused for another
+ * store's question must be the answer @cloud-copilot/iam-simulate gives that question on its own. The
+ * oracle is the simulation itself; the wildcard rows follow the IAM reference: `*` matches any run of
+ * characters and `?` exactly one (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_resource.html,
+ * "You can use wildcard characters (* and ?) within any ARN segment").
+ */
+const ACCOUNT = '111122223333';
+const SECURE = { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3', 's3express:TlsVersion': '1.3' };
+
+/** A render of stores, each with one resource whose inputs hold the store's words. */
+function renderOfStores(names: readonly string[]) {
+  return {
+    resources: [
+      STACK_ROOT,
+      ...names.flatMap((name) => [
+        {
+          ...STACK_ROOT,
+          urn: `urn:store:${name}`,
+          type: 'checkpoints:aws:CheckpointStore',
+          name,
+          parent: STACK_ROOT.urn,
+        },
+        {
+          ...STACK_ROOT,
+          urn: `urn:bucket:${name}`,
+          type: 'aws:s3/bucket:Bucket',
+          name: `${name}-bucket`,
+          parent: `urn:store:${name}`,
+          inputs: { bucket: `ckpt-${name}`, tags: { store: name } },
+        },
+      ]),
+    ],
+  };
+}
+
+function tokensOf(names: readonly string[], name: string): StoreTokens {
+  const tokens = storeWordsOf(renderOfStores(names)).byStore.get(`urn:store:${name}`);
+  if (!tokens) throw new Error(`no tokens for ${name}`);
+  return tokens;
+}
+
+/** A question written once with `{n}` for the store's name, asked for a store. */
+interface Template {
+  identity: object[];
+  bucketPolicy: object[];
+  action: string;
+  resource: string;
+}
+
+const fill = (text: string, name: string) => text.replaceAll('{n}', name);
+
+function question(template: Template, name: string): { principal: AwsPrincipal; request: AwsRequest } {
+  const document = (statements: object[]) =>
+    JSON.parse(
+      fill(JSON.stringify({ Version: '2012-10-17', Statement: statements }), name),
+    ) as PolicyDocument;
+  const arn = `arn:aws:iam::${ACCOUNT}:role/ckpt-${name}-writer`;
+  return {
+    principal: {
+      principal: { id: arn, label: 'writer', kind: 'store-identity' },
+      arn,
+      policies: [{ name: fill('access-{n}', name), policy: document(template.identity) }],
+    },
+    request: {
+      action: template.action,
+      resource: fill(template.resource, name),
+      context: { 'aws:ResourceTag/store': name },
+      ...(template.bucketPolicy.length > 0 ? { resourcePolicy: document(template.bucketPolicy) } : {}),
+    },
+  };
+}
+
+/** The simulation's own answer, in the words `allowed` reports it. */
+async function simulated({ principal, request }: ReturnType<typeof question>): Promise<string | undefined> {
+  const result = await runSimulation(
+    {
+      request: {
+        principal: principal.arn,
+        action: request.action,
+        resource: { resource: request.resource, accountId: ACCOUNT },
+        contextVariables: { ...SECURE, 'aws:PrincipalArn': principal.arn, ...request.context },
+      },
+      identityPolicies: principal.policies,
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(request.resourcePolicy ? { resourcePolicy: request.resourcePolicy } : {}),
+    },
+    { simulationMode: 'Strict' },
+  );
+  if (result.resultType !== 'single' || result.overallResult !== 'Allowed') return undefined;
+  const reasons = getGrantReasons(result.result.analysis).map((grant) => {
+    const where = grant.policyType === 'resource' ? 'bucket policy' : `policy ${grant.policyIdentifier}`;
+    return `${where} ${grant.statementId ?? `#${grant.statementIndex}`}`;
+  });
+  return `${request.action}: ${[...new Set(reasons)].join(', ')}`;
+}
+
+const ALIGNED_RESOURCES = [
+  '*',
+  'arn:aws:s3:::ckpt-{n}',
+  'arn:aws:s3:::ckpt-{n}/*',
+  'arn:aws:s3:::ckpt-*',
+  'arn:aws:s3:::ckpt-*/checkpoint',
+  'arn:aws:s3:::ckpt-???/*',
+  'arn:aws:s3:::ckpt-????/*',
+];
+// Wildcards glued to a word: never shared, still answered right.
+const UNALIGNED_RESOURCES = [
+  'arn:aws:s3:::ckpt-a*',
+  'arn:aws:s3:::ckpt-*b/*',
+  'arn:aws:s3:::*{n}*',
+  'arn:aws:s3:::ckpt-{n}*',
+];
+const resourcePattern = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...ALIGNED_RESOURCES) },
+  { weight: 2, arbitrary: fc.constantFrom(...UNALIGNED_RESOURCES) },
+);
+const PRINCIPALS = [`arn:aws:iam::${ACCOUNT}:role/ckpt-{n}-writer`, `arn:aws:iam::${ACCOUNT}:role/ckpt-*`];
+const CONDITIONS = [
+  undefined,
+  { StringEquals: { 'aws:ResourceTag/store': '{n}' } },
+  { StringLike: { 'aws:PrincipalArn': `arn:aws:iam::${ACCOUNT}:role/ckpt-??-*` } },
+  { StringNotLike: { 'aws:ResourceTag/store': 'a*' } },
+  { StringEqualsIgnoreCase: { 'aws:ResourceTag/store': '{n}' } },
+  { ArnLike: { 'aws:PrincipalArn': `arn:aws:iam::${ACCOUNT}:role/ckpt-{n}-*` } },
+];
+
+const statement = (withPrincipal: boolean) =>
+  fc
+    .record({
+      Sid: fc.constantFrom('Grant{n}', 'Data', 'Keys'),
+      Effect: fc.constantFrom('Allow', 'Allow', 'Deny'),
+      ...(withPrincipal ? { Principal: fc.constantFrom(...PRINCIPALS).map((AWS) => ({ AWS })) } : {}),
+      Action: fc.constantFrom('s3:GetObject', 's3:*', 's3:Get*'),
+      Resource: fc.array(resourcePattern, { minLength: 1, maxLength: 2 }),
+      Condition: fc.constantFrom(...CONDITIONS),
+    })
+    .map(({ Condition, ...rest }) => (Condition ? { ...rest, Condition } : rest));
+
+const template: fc.Arbitrary<Template> = fc.record({
+  identity: fc.array(statement(false), { minLength: 1, maxLength: 2 }),
+  bucketPolicy: fc.array(statement(true), { maxLength: 1 }),
+  action: fc.constant('s3:GetObject'),
+  resource: fc.constantFrom('arn:aws:s3:::ckpt-{n}/checkpoint', 'arn:aws:s3:::ckpt-{n}'),
+});
+
+// Names as users give them (lower-case letters and digits), from few letters and lengths so that pairs
+// often share a length, a first or a last letter: what an unaligned wildcard or a `?` tells apart.
+const storeName = fc.stringMatching(/^[ab][ab01]{2,3}$/);
+
+describe('wordAligned: which IAM patterns a renaming of whole words cannot change', () => {
+  it.each([
+    ['a trailing * after a separator', 'arn:aws:s3:::ckpt-*', true],
+    ['* alone', '*', true],
+    ['* between separators', 'arn:aws:iam::1:role/ckpt-*-writer', true],
+    ['a run of ? after a separator', 'arn:aws:iam::1:role/ckpt-*-replication-??????', true],
+    ['* glued to a word: it may match part of one', 'arn:aws:s3:::ckpt-a*', false],
+    ['? glued to a word', 'ckpt-0?', false],
+    ['a policy variable between separators', 'arn:aws:s3:::ckpt/${aws:username}/*', true],
+    ['a policy variable glued to a word', 'arn:aws:s3:::ckpt-${aws:username}x', false],
+  ])('%s: %s', (_row, pattern, aligned) => {
+    expect(wordAligned(pattern, { countsCharacters: false, variableWords: [] })).toBe(aligned);
+  });
+});
+
+describe('the tokens of a render', () => {
+  it('are the words at most half the stores hold, never a word iam-simulate itself compares', () => {
+    const words = storeWordsOf(renderOfStores(['alpha', 'beta', 'role']));
+    expect(words.byStore.get('urn:store:alpha')?.list).toEqual(['alpha']);
+    // `ckpt` and `bucket` are in every store; `role` is a word of IAM's own prefixes (role/aws-reserved/).
+    expect(words.byStore.get('urn:store:role')).toBeUndefined();
+    // The only store of a render shares with no other: it has no tokens.
+    expect(storeWordsOf(renderOfStores(['alpha'])).byStore.size).toBe(0);
+  });
+});
+
+describe('an answer shared between stores', () => {
+  beforeAll(() => loadArnWords('s3:GetObject'));
+
+  it('is what the simulation answers the other store, for any policies and names', async () => {
+    let shared = 0;
+    await fc.assert(
+      fc.asyncProperty(template, storeName, storeName, async (written, first, second) => {
+        fc.pre(first !== second);
+        const names = [first, second];
+        const one = question(written, first);
+        const other = question(written, second);
+        const [oneTokens, otherTokens] = [tokensOf(names, first), tokensOf(names, second)];
+        const oneKey = sharedQuestion(oneTokens, one.principal, { ...one.request, accountId: ACCOUNT })?.key;
+        const otherKey = sharedQuestion(otherTokens, other.principal, {
+          ...other.request,
+          accountId: ACCOUNT,
+        })?.key;
+        if (oneKey !== undefined && oneKey === otherKey) shared++;
+        // The first store's question answered first, so the second's may reuse it.
+        expect(await awsRequestAllowed(one.principal, one.request, oneTokens)).toEqual(await simulated(one));
+        expect(await awsRequestAllowed(other.principal, other.request, otherTokens)).toEqual(
+          await simulated(other),
+        );
+      }),
+      { numRuns: 1000 },
+    );
+    // The property is not vacuous: many pairs of questions (some 10%) were one canonical question.
+    expect(shared).toBeGreaterThan(50);
+  });
+
+  it('counts characters where a ? does: a 3-letter name matches ckpt-???, a 4-letter one does not', async () => {
+    const written: Template = {
+      identity: [
+        { Sid: 'Three', Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-???/*' },
+      ],
+      bucketPolicy: [],
+      action: 's3:GetObject',
+      resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
+    };
+    const names = ['abc', 'wxyz'];
+    const short = question(written, 'abc');
+    const long = question(written, 'wxyz');
+    expect(await awsRequestAllowed(short.principal, short.request, tokensOf(names, 'abc'))).toBe(
+      's3:GetObject: policy access-abc Three',
+    );
+    expect(await awsRequestAllowed(long.principal, long.request, tokensOf(names, 'wxyz'))).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a wildcard glued to a word',
+      { Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-{n}x*' },
+    ],
+    [
+      'a name in a numeric condition',
+      {
+        Effect: 'Allow',
+        Action: 's3:GetObject',
+        Resource: '*',
+        Condition: { NumericLessThan: { 'aws:ResourceTag/store': '{n}' } },
+      },
+    ],
+    ['a name in an action', { Effect: 'Allow', Action: 's3:{n}', Resource: '*' }],
+  ])('is not shared with %s', (_row, written) => {
+    const names = ['abc', 'xyz'];
+    const one = question(
+      { identity: [written], bucketPolicy: [], action: 's3:GetObject', resource: '*' },
+      'abc',
+    );
+    expect(
+      sharedQuestion(tokensOf(names, 'abc'), one.principal, { ...one.request, accountId: ACCOUNT }),
+    ).toBe(undefined);
+  });
+
+  it('is not shared when a word of the question spells a token in capitals', () => {
+    const names = ['abc', 'xyz'];
+    const one = question(
+      {
+        identity: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }],
+        bucketPolicy: [],
+        action: 's3:GetObject',
+        resource: 'arn:aws:s3:::ckpt-ABC/checkpoint',
+      },
+      'abc',
+    );
+    expect(
+      sharedQuestion(tokensOf(names, 'abc'), one.principal, { ...one.request, accountId: ACCOUNT }),
+    ).toBe(undefined);
+  });
+});
