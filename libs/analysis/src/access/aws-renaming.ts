@@ -178,6 +178,8 @@ interface PartForStore {
   shareable: boolean;
   tokens: readonly string[];
   canonical: [string?, string?];
+  /** Whether a token is a word of a service's ARN formats, by the service's words. */
+  reserved: Map<ReadonlySet<string>, boolean>;
 }
 
 const NON_WORD = /[^A-Za-z0-9]/;
@@ -356,15 +358,12 @@ export interface QuestionPrincipal {
   boundary?: object;
 }
 
-/** The request of a question: action on resource in an account, with its context and resource policy. */
+/** The request of a question: action on resource, with its context and resource policy. */
 export interface QuestionRequest {
   action: string;
   resource: string;
-  accountId: string;
   /** The request context beyond aws:PrincipalArn (the principal's ARN) and fixed, token-free transport keys. */
   context?: Record<string, string | string[]>;
-  /** JSON.stringify(context), when the caller has it. */
-  contextJson?: string;
   resourcePolicy?: object;
 }
 
@@ -413,6 +412,7 @@ function forStore(part: Part, tokens: StoreTokens): PartForStore {
       shareable: !part.unaligned && !part.fixed.some((word) => tokens.index.has(word)),
       tokens: part.words.filter((word) => tokens.index.has(word)),
       canonical: [],
+      reserved: new Map(),
     };
     part.perStore.set(tokens, entry);
   }
@@ -475,6 +475,10 @@ export function sharedQuestion(
   tokens: StoreTokens,
   principal: QuestionPrincipal,
   request: QuestionRequest,
+  /** The account the simulation is told the resource is in. */
+  accountId: string,
+  /** JSON.stringify(request.context), '' without one. */
+  context: string,
 ): SharedQuestion | undefined {
   // Made synchronously from one generation's parts and numbers (see State).
   const current = state();
@@ -484,7 +488,7 @@ export function sharedQuestion(
   const resourcePolicy = request.resourcePolicy && policyPart(current, request.resourcePolicy);
   const policyHere = resourcePolicy && forStore(resourcePolicy, tokens);
   if (policyHere && !policyHere.shareable) return undefined;
-  const reserved = loadedArnWords.get(request.action.split(':')[0] ?? '');
+  const reserved = loadedArnWords.get(serviceOf(request.action));
   if (reserved === undefined)
     throw new Error(`sharedQuestion: the ARN words of ${request.action} are not loaded`);
   if (reservedIn(whoHere, reserved) || (policyHere && reservedIn(policyHere, reserved))) return undefined;
@@ -492,11 +496,11 @@ export function sharedQuestion(
   if (resourcePolicy?.nonStringKeys.has('aws:principalarn') && !tokenFree(tokens, principal.arn))
     return undefined;
   const resource = read(tokens, request.resource);
-  const account = read(tokens, request.accountId);
+  const account = read(tokens, accountId);
   if (resource === null || account === null) return undefined;
   if (/[*?]/.test(request.resource) && resource.tokens.length > 0) return undefined;
-  if ([...resource.tokens, ...account.tokens].some((token) => reserved.has(token))) return undefined;
-  const context = request.context ? (request.contextJson ?? JSON.stringify(request.context)) : '';
+  if (resource.tokens.some((token) => reserved.has(token))) return undefined;
+  if (account.tokens.some((token) => reserved.has(token))) return undefined;
   const contextRead = request.context ? contextOf(tokens, context, request.context) : undefined;
   if (contextRead === null) return undefined;
   for (const entry of contextRead ?? []) {
@@ -513,7 +517,7 @@ export function sharedQuestion(
     partText(who, whoHere, tokens, withLengths),
     request.action,
     canonicalText(tokens, resource, request.resource, withLengths),
-    canonicalText(tokens, account, request.accountId, withLengths),
+    canonicalText(tokens, account, accountId, withLengths),
     resourcePolicy && policyHere ? partText(resourcePolicy, policyHere, tokens, withLengths) : '',
     canonicalText(tokens, contextText, context, withLengths),
   ].join('\n');
@@ -558,7 +562,17 @@ function contextOf(
 }
 
 function reservedIn(entry: PartForStore, reserved: ReadonlySet<string>): boolean {
-  return entry.tokens.some((token) => reserved.has(token));
+  let found = entry.reserved.get(reserved);
+  if (found === undefined) {
+    found = entry.tokens.some((token) => reserved.has(token));
+    entry.reserved.set(reserved, found);
+  }
+  return found;
+}
+
+function serviceOf(action: string): string {
+  const colon = action.indexOf(':');
+  return colon === -1 ? action : action.slice(0, colon);
 }
 
 const loadedArnWords = new Map<string, ReadonlySet<string>>();
@@ -589,11 +603,11 @@ function serviceArnWords(service: string): Promise<Set<string>> {
 
 /** Loads the ARN words of an action's service (see serviceArnWords); sharedQuestion needs them loaded. */
 export async function loadArnWords(action: string): Promise<void> {
-  const service = action.split(':')[0] ?? '';
+  const service = serviceOf(action);
   if (!loadedArnWords.has(service)) loadedArnWords.set(service, await serviceArnWords(service));
 }
 
 /** Whether loadArnWords has run for the action's service. */
 export function arnWordsLoaded(action: string): boolean {
-  return loadedArnWords.has(action.split(':')[0] ?? '');
+  return loadedArnWords.has(serviceOf(action));
 }

@@ -5,7 +5,7 @@ import {
   type ValidatedPolicy,
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
-import type { RenderedResource } from '../render';
+import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
   canonical,
@@ -256,7 +256,7 @@ function operationRequests(
   const bucket = (action: string, context: Record<string, string | string[]> = {}): AwsRequest => ({
     action,
     resource: bucketArn,
-    context: { ...targets.origin, ...context },
+    context: withContext(targets.origin, context),
     ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
   });
   const object = (action: string): AwsRequest => ({
@@ -274,7 +274,7 @@ function operationRequests(
           {
             action,
             resource: key.arn,
-            context: { ...keyTags(key.tags), ...context },
+            context: withContext(keyTags(key.tags), context),
             resourcePolicy: key.policy,
           },
         ]
@@ -345,6 +345,28 @@ function operationRequests(
   return ops;
 }
 
+/**
+ * A request context with more keys; the same object when there are none, so that a store's many
+ * questions from one origin or on one key share one context and its text (contextText).
+ */
+function withContext(
+  base: Record<string, string | string[]>,
+  more: Record<string, string | string[]>,
+): Record<string, string | string[]> {
+  return Object.keys(more).length === 0 ? base : { ...base, ...more };
+}
+
+/** A context's JSON, made once per context object (contexts, like policies, are never changed). */
+function contextText(context: Record<string, string | string[]>): string {
+  let text = contextTexts.get(context);
+  if (text === undefined) {
+    text = JSON.stringify(context);
+    contextTexts.set(context, text);
+  }
+  return text;
+}
+const contextTexts = new WeakMap<object, string>();
+
 /** The key's tags as request context, made once per key: every key question of a store carries them. */
 function keyTags(tags: Record<string, string>): Record<string, string> {
   let context = keyTagContexts.get(tags);
@@ -382,12 +404,21 @@ async function firstAllowed(
 }
 
 /**
+ * The tokens of a store of a render, for `allowed` to share the store's answers with other stores' (see
+ * ./aws-renaming); undefined for a store that has none (the only store of its render).
+ */
+export function awsStoreTokens(render: Pick<Render, 'resources'>, storeUrn: string): StoreTokens | undefined {
+  return storeWordsOf(render).byStore.get(storeUrn);
+}
+
+/**
  * Drops every answer the AWS analyses keep (and what keys them): past the cache's limit, and for a test
  * that compares answers asked two ways.
  */
 export function forgetAwsAnswers(): void {
   cache.simulations.clear();
   cache.shared.clear();
+  cache.documents.clear();
   forgetCanonicalForms();
   cache.numbersByText.clear();
   cache.validatedPolicies.clear();
@@ -401,11 +432,12 @@ export function allowed(
   request: AwsRequest,
   tokens?: StoreTokens,
 ): Promise<string | undefined> {
-  if (cache.simulations.size + cache.shared.size >= SIMULATION_CACHE_LIMIT) forgetAwsAnswers();
+  if (cache.simulations.size + cache.shared.size + cache.documents.size >= SIMULATION_CACHE_LIMIT)
+    forgetAwsAnswers();
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the answer is a pure function of the question, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).
-  const contextJson = request.context ? JSON.stringify(request.context) : '';
+  const contextJson = request.context ? contextText(request.context) : '';
   const key = `${principalKey(principal)}\n${request.action}\n${request.resource}\n${
     request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
   }\n${contextJson}`;
@@ -430,7 +462,7 @@ async function askShared(
 ): Promise<string | undefined> {
   if (!arnWordsLoaded(request.action)) await loadArnWords(request.action);
   const accountId = accountOf(request.resource, principal.arn);
-  const shared = sharedQuestion(tokens, principal, { ...request, accountId, contextJson });
+  const shared = sharedQuestion(tokens, principal, request, accountId, contextJson);
   if (!shared) return undescribed(principal, request);
   let answer: Promise<Grant[] | undefined> | undefined = cache.shared.get(shared.key);
   if (answer === undefined) {
@@ -652,6 +684,7 @@ const cache = ((
       simulations: Map<string, Promise<string | undefined>>;
       /** Answers by canonical question (see ./aws-renaming), policy names and Sids in canonical form. */
       shared: Map<string, Promise<Grant[] | undefined>>;
+      documents: Map<string, PolicyDocument | null>;
       numbersByText: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
       validatedPolicies: Map<string, ValidatedPolicy>;
@@ -661,6 +694,7 @@ const cache = ((
 )[SIMULATIONS] ??= {
   simulations: new Map(),
   shared: new Map(),
+  documents: new Map(),
   numbersByText: new Map(),
   numbersByPolicy: new WeakMap(),
   validatedPolicies: new Map(),
@@ -844,9 +878,7 @@ function storeTargets(
     ? `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucketName}`
     : `arn:${partition}:s3:::${bucketName}`;
   const policyResource = resources.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy');
-  const bucketPolicy = policyResource
-    ? (jsonOf(policyResource.inputs['policy']) as PolicyDocument | undefined)
-    : undefined;
+  const bucketPolicy = policyResource ? policyDocument(policyResource.inputs['policy']) : undefined;
   const keyResource = resources.find((r) => r.type === 'aws:kms/key:Key');
   const keyArn = /"kmsMasterKeyId":"(arn:[^"]+:key\/[^"]+)"/.exec(allText)?.[1];
   const key =
@@ -854,9 +886,7 @@ function storeTargets(
       ? {
           arn: keyArn,
           tags: (keyResource.inputs['tags'] as Record<string, string> | undefined) ?? {},
-          policy:
-            (jsonOf(keyResource.inputs['policy']) as PolicyDocument | undefined) ??
-            defaultKeyPolicy(partition, accountId),
+          policy: policyDocument(keyResource.inputs['policy']) ?? defaultKeyPolicy(partition, accountId),
         }
       : undefined;
   const boundaries = new Map(
@@ -864,7 +894,7 @@ function storeTargets(
       .filter((r) => r.type === 'aws:iam/policy:Policy')
       .map((r) => [
         `arn:${partition}:iam::${accountId}:policy/${stringInput(r, 'name') ?? ''}`,
-        jsonOf(r.inputs['policy']) as PolicyDocument,
+        policyDocument(r.inputs['policy']) as PolicyDocument,
       ]),
   );
   const roles = resources
@@ -884,7 +914,7 @@ function storeTargets(
         ...(boundaryArn && boundaries.get(boundaryArn) ? { boundary: boundaries.get(boundaryArn) } : {}),
         ...(boundaryArn ? { boundaryArn } : {}),
         ...(role.inputs['assumeRolePolicy']
-          ? { trust: jsonOf(role.inputs['assumeRolePolicy']) as PolicyDocument }
+          ? { trust: policyDocument(role.inputs['assumeRolePolicy']) as PolicyDocument }
           : {}),
       };
     });
@@ -902,12 +932,27 @@ function storeTargets(
   };
 }
 
+/**
+ * A policy input as its document, one object per text: every analysis of a render reads each store's
+ * policies (access per origin, the perimeter, the rights), and a document read once is keyed once
+ * (policyNumber, ./aws-renaming parts). Documents are never changed.
+ */
+export function policyDocument(value: unknown): PolicyDocument | undefined {
+  if (typeof value !== 'string') return value as PolicyDocument | undefined;
+  let document = cache.documents.get(value);
+  if (document === undefined) {
+    document = (jsonOf(value) as PolicyDocument | undefined) ?? null;
+    cache.documents.set(value, document);
+  }
+  return document ?? undefined;
+}
+
 export function inlinePolicies(resources: readonly RenderedResource[], roleName: string) {
   return resources
     .filter((r) => r.type === 'aws:iam/rolePolicy:RolePolicy' && stringInput(r, 'role') === roleName)
     .map((r) => ({
       name: stringInput(r, 'name') ?? r.name,
-      policy: jsonOf(r.inputs['policy']) as PolicyDocument,
+      policy: policyDocument(r.inputs['policy']) as PolicyDocument,
     }));
 }
 

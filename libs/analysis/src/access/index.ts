@@ -27,6 +27,7 @@ export {
 } from './azure';
 export {
   allowed as awsRequestAllowed,
+  awsStoreTokens,
   awsStoreAccess,
   defaultKeyPolicy as awsDefaultKeyPolicy,
   forgetAwsAnswers,

@@ -1,12 +1,12 @@
 import type { RenderedResource } from '../render';
-import { jsonOf, stringInput } from '../access/model';
+import { stringInput } from '../access/model';
 import {
   allowed,
   defaultKeyPolicy,
   inlinePolicies,
+  policyDocument,
   type AwsPrincipal,
   type AwsRequest,
-  type PolicyDocument,
 } from '../access/aws';
 import { storeWordsOf } from '../access/aws-renaming';
 import { neededOperations, type MissingRight, type ResourceRights, type RightsInput } from './model';
@@ -262,7 +262,7 @@ function requests(
   }
   // KMS authorises nothing without the key policy: the key's own, or AWS's default.
   const keyPolicyOf = (key: RenderedResource) =>
-    (jsonOf(key.inputs['policy']) as PolicyDocument | undefined) ?? defaultKeyPolicy(partition, accountId);
+    policyDocument(key.inputs['policy']) ?? defaultKeyPolicy(partition, accountId);
   if (resource.type === 'aws:kms/key:Key') {
     // A key's ARN is known once it exists: every later call is on it, with its tags.
     if (permission === 'kms:CreateKey')
@@ -311,7 +311,7 @@ export async function awsMissingRights({
       arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
       policies: inlinePolicies(bootstrap.resources, roleName).map(({ name: policyName, policy }) => ({
         name: policyName,
-        policy: (jsonOf(policy) ?? policy) as PolicyDocument,
+        policy: policyDocument(policy) ?? policy,
       })),
     };
   };

@@ -62,6 +62,7 @@ interface Template {
 }
 
 const fill = (text: string, name: string) => text.replaceAll('{n}', name);
+const contextOf = (request: AwsRequest) => (request.context ? JSON.stringify(request.context) : '');
 
 function question(template: Template, name: string): { principal: AwsPrincipal; request: AwsRequest } {
   const document = (statements: object[]) =>
@@ -200,11 +201,20 @@ describe('an answer shared between stores', () => {
         const one = question(written, first);
         const other = question(written, second);
         const [oneTokens, otherTokens] = [tokensOf(names, first), tokensOf(names, second)];
-        const oneKey = sharedQuestion(oneTokens, one.principal, { ...one.request, accountId: ACCOUNT })?.key;
-        const otherKey = sharedQuestion(otherTokens, other.principal, {
-          ...other.request,
-          accountId: ACCOUNT,
-        })?.key;
+        const oneKey = sharedQuestion(
+          oneTokens,
+          one.principal,
+          one.request,
+          ACCOUNT,
+          contextOf(one.request),
+        )?.key;
+        const otherKey = sharedQuestion(
+          otherTokens,
+          other.principal,
+          other.request,
+          ACCOUNT,
+          contextOf(other.request),
+        )?.key;
         if (oneKey !== undefined && oneKey === otherKey) shared++;
         // The first store's question answered first, so the second's may reuse it.
         expect(await awsRequestAllowed(one.principal, one.request, oneTokens)).toEqual(await simulated(one));
@@ -258,7 +268,7 @@ describe('an answer shared between stores', () => {
       'abc',
     );
     expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, { ...one.request, accountId: ACCOUNT }),
+      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
     ).toBe(undefined);
   });
 
@@ -274,7 +284,7 @@ describe('an answer shared between stores', () => {
       'abc',
     );
     expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, { ...one.request, accountId: ACCOUNT }),
+      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
     ).toBe(undefined);
   });
 });

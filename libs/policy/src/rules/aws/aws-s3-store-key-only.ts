@@ -1,5 +1,6 @@
 import {
   awsRequestAllowed,
+  awsStoreTokens,
   insideOrigin,
   type AwsPrincipal,
   type PolicyDocument,
@@ -60,12 +61,16 @@ export const awsS3StoreKeyOnly = stackRule({
         },
       };
       for (const [what, headers] of Object.entries(asking)) {
-        const allowed = await awsRequestAllowed(administrator(accountId), {
-          action: directory ? 's3express:CreateSession' : 's3:PutObject',
-          resource: directory ? bucketArn : `${bucketArn}/checkpoint`,
-          context: { ...network, ...headers, 'aws:SecureTransport': 'true' },
-          ...(policy ? { resourcePolicy: policy } : {}),
-        });
+        const allowed = await awsRequestAllowed(
+          administrator(accountId),
+          {
+            action: directory ? 's3express:CreateSession' : 's3:PutObject',
+            resource: directory ? bucketArn : `${bucketArn}/checkpoint`,
+            context: { ...network, ...headers, 'aws:SecureTransport': 'true' },
+            ...(policy ? { resourcePolicy: policy } : {}),
+          },
+          awsStoreTokens({ resources }, store.urn),
+        );
         if (allowed !== undefined) {
           report(
             `store ${store.name}: ${directory ? 'a session' : 'an upload'} asking for ${what} is not refused (${allowed}); expected the bucket policy to deny ${directory ? 's3express:CreateSession' : 's3:PutObject'} when ${prefix}:x-amz-server-side-encryption or its key ID names anything but the store's key`,
