@@ -307,30 +307,41 @@ function policyPart(current: State, document: object): Part {
 }
 
 function newPolicyPart(current: State, document: object, text: string): Part {
-  const fixed: string[] = [];
+  const fixed = new Set<string>();
   const nonStringKeys = new Set<string>();
   const found = { countsCharacters: false, variableWords: [] as string[] };
-  let unaligned = strings(document).some(hasPlaceholderCharacter);
-  const patterns = (values: unknown) => {
-    for (const text of strings(values)) if (!wordAligned(text, found)) unaligned = true;
-  };
+  let unaligned = false;
+  const fixedWords = (value: unknown) =>
+    eachString(value, (string) => {
+      for (const [word] of string.matchAll(WORD)) fixed.add(word);
+    });
+  const patterns = (value: unknown) =>
+    eachString(value, (string) => {
+      if (!wordAligned(string, found)) unaligned = true;
+    });
+  eachString(document, (string) => {
+    if (hasPlaceholderCharacter(string)) unaligned = true;
+  });
   const statements = (document as { Statement?: unknown }).Statement;
   for (const statement of [statements ?? []].flat() as Record<string, unknown>[]) {
-    for (const [element, value] of Object.entries(statement)) {
+    for (const element in statement) {
+      const value = statement[element];
       if (element === 'Sid' || element === 'Effect') continue;
       if (element === 'Action' || element === 'NotAction') {
-        fixed.push(...wordsOf(strings(value)));
+        fixedWords(value);
       } else if (element === 'Condition') {
-        for (const [operator, block] of Object.entries((value ?? {}) as Record<string, unknown>)) {
-          fixed.push(...wordsOf([operator]));
+        const condition = (value ?? {}) as Record<string, Record<string, unknown> | undefined>;
+        for (const operator in condition) {
+          fixedWords(operator);
           const stringOperator = STRING_OPERATOR.test(operator.replace(/IfExists$/, ''));
-          for (const [key, values] of Object.entries((block ?? {}) as Record<string, unknown>)) {
-            fixed.push(...wordsOf([key]));
+          const block = condition[operator] ?? {};
+          for (const key in block) {
+            fixedWords(key);
             if (stringOperator && !CLASS_KEYS.has(key.toLowerCase())) {
-              patterns(values);
+              patterns(block[key]);
             } else {
               nonStringKeys.add(key.toLowerCase());
-              fixed.push(...wordsOf(strings(values)));
+              fixedWords(block[key]);
             }
           }
         }
@@ -339,16 +350,28 @@ function newPolicyPart(current: State, document: object, text: string): Part {
       }
     }
   }
-  const words = [...new Set(wordsOf([text]))];
+  const words = new Set<string>();
+  for (const [word] of text.matchAll(WORD)) words.add(word);
+  for (const word of found.variableWords) fixed.add(word);
+  for (const word of words) if (word !== word.toLowerCase()) fixed.add(word.toLowerCase());
   return {
-    words,
-    fixed: [...new Set([...fixed, ...found.variableWords, ...capitalised(words)])],
+    words: [...words],
+    fixed: [...fixed],
     unaligned,
     countsCharacters: found.countsCharacters,
     nonStringKeys,
     text: (tokens, withLengths) => `${numberOf(current, canonical(tokens, text, withLengths))}`,
     perStore: new WeakMap(),
   };
+}
+
+/** Calls `visit` with every string of a JSON value (numbers and booleans as text). */
+function eachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (Array.isArray(value)) for (const item of value) eachString(item, visit);
+  else if (value && typeof value === 'object') {
+    for (const key in value) eachString((value as Record<string, unknown>)[key], visit);
+  } else if (value !== undefined && value !== null) visit(String(value));
 }
 
 /** The principal of a question as IAM reads it: its ARN, identity policies and permissions boundary. */
