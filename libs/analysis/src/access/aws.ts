@@ -229,7 +229,7 @@ async function grantsOf(
   operations: readonly Operation[],
 ): Promise<AccessGrant[]> {
   const grants: AccessGrant[] = [];
-  for (const [operation, alternatives] of Object.entries(operationRequests(targets, principal))) {
+  for (const [operation, alternatives] of Object.entries(requestsOf(targets, principal))) {
     if (!operations.includes(operation as Operation)) continue;
     const reason = await firstAllowed(principal, alternatives, targets.tokens);
     if (reason !== undefined)
@@ -246,6 +246,29 @@ async function grantsOf(
   if (selfGrant) grants.push({ principal: principal.principal, operation: 'self-grant', reason: selfGrant });
   return grants;
 }
+
+/**
+ * operationRequests made once per store and environment (the one thing of the principal they read): a
+ * store's principals ask the same requests, and a request object reused is a context whose text is made once.
+ */
+function requestsOf(
+  targets: StoreTargets,
+  principal: AwsPrincipal,
+): Partial<Record<Operation, Alternatives>> {
+  let byEnvironment = requestsByTargets.get(targets);
+  if (byEnvironment === undefined) {
+    byEnvironment = new Map();
+    requestsByTargets.set(targets, byEnvironment);
+  }
+  const environment = principal.principal.environment ?? '';
+  let requests = byEnvironment.get(environment);
+  if (requests === undefined) {
+    requests = operationRequests(targets, principal);
+    byEnvironment.set(environment, requests);
+  }
+  return requests;
+}
+const requestsByTargets = new WeakMap<StoreTargets, Map<string, Partial<Record<Operation, Alternatives>>>>();
 
 /** The requests each operation makes on this store, per the S3, S3 Express and KMS authorization references. */
 function operationRequests(
@@ -417,6 +440,7 @@ export function awsStoreTokens(render: Pick<Render, 'resources'>, storeUrn: stri
  */
 export function forgetAwsAnswers(): void {
   cache.simulations.clear();
+  cache.answers = 0;
   cache.shared.clear();
   cache.documents.clear();
   forgetCanonicalForms();
@@ -432,19 +456,25 @@ export function allowed(
   request: AwsRequest,
   tokens?: StoreTokens,
 ): Promise<string | undefined> {
-  if (cache.simulations.size + cache.shared.size + cache.documents.size >= SIMULATION_CACHE_LIMIT)
-    forgetAwsAnswers();
+  if (cache.answers + cache.shared.size + cache.documents.size >= SIMULATION_CACHE_LIMIT) forgetAwsAnswers();
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the answer is a pure function of the question, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).
   const contextJson = request.context ? contextText(request.context) : '';
-  const key = `${principalKey(principal)}\n${request.action}\n${request.resource}\n${
+  const asked = principalKey(principal);
+  let byRequest = cache.simulations.get(asked);
+  if (byRequest === undefined) {
+    byRequest = new Map();
+    cache.simulations.set(asked, byRequest);
+  }
+  const key = `${request.action}\n${request.resource}\n${
     request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
   }\n${contextJson}`;
-  let answer = cache.simulations.get(key);
+  let answer = byRequest.get(key);
   if (answer === undefined) {
     answer = tokens ? askShared(principal, request, tokens, contextJson) : undescribed(principal, request);
-    cache.simulations.set(key, answer);
+    byRequest.set(key, answer);
+    cache.answers++;
   }
   return answer;
 }
@@ -681,7 +711,10 @@ const SIMULATIONS = Symbol.for('checkpoints.analysis.aws-simulations');
 const cache = ((
   globalThis as {
     [SIMULATIONS]?: {
-      simulations: Map<string, Promise<string | undefined>>;
+      /** Answers by principal (principalKey), then by request. */
+      simulations: Map<string, Map<string, Promise<string | undefined>>>;
+      /** How many answers `simulations` holds. */
+      answers: number;
       /** Answers by canonical question (see ./aws-renaming), policy names and Sids in canonical form. */
       shared: Map<string, Promise<Grant[] | undefined>>;
       documents: Map<string, PolicyDocument | null>;
@@ -693,6 +726,7 @@ const cache = ((
   }
 )[SIMULATIONS] ??= {
   simulations: new Map(),
+  answers: 0,
   shared: new Map(),
   documents: new Map(),
   numbersByText: new Map(),

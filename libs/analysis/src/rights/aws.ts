@@ -174,13 +174,27 @@ function accountOf(resources: readonly RenderedResource[]) {
   };
 }
 
+/** A resource's tags as request context, made once per tags object and prefix (so its text is made once too). */
 function tagContext(prefix: string, tags: unknown): Record<string, string | string[]> {
-  const entries = Object.entries((tags as Record<string, string> | undefined) ?? {});
-  return {
-    ...Object.fromEntries(entries.map(([key, value]) => [`${prefix}/${key}`, value])),
-    ...(prefix === 'aws:RequestTag' ? { 'aws:TagKeys': entries.map(([key]) => key) } : {}),
-  };
+  const source = (tags as Record<string, string> | undefined) ?? NO_TAGS;
+  let byPrefix = tagContexts.get(source);
+  if (byPrefix === undefined) {
+    byPrefix = new Map();
+    tagContexts.set(source, byPrefix);
+  }
+  let context = byPrefix.get(prefix);
+  if (context === undefined) {
+    const entries = Object.entries(source);
+    context = {
+      ...Object.fromEntries(entries.map(([key, value]) => [`${prefix}/${key}`, value])),
+      ...(prefix === 'aws:RequestTag' ? { 'aws:TagKeys': entries.map(([key]) => key) } : {}),
+    };
+    byPrefix.set(prefix, context);
+  }
+  return context;
 }
+const NO_TAGS: Record<string, string> = {};
+const tagContexts = new WeakMap<object, Map<string, Record<string, string | string[]>>>();
 
 /** What a request looks up in the rest of the render, indexed once per rights check instead of per request. */
 interface RenderIndex {
