@@ -76,7 +76,7 @@ describe('evaluatePolicies', () => {
     expect(verdicts.map((verdict) => verdict.message)).toEqual(['pab.bucket <- bucket; parent store']);
   });
 
-  it('gives each stack rule resources of its own, linked as the first rule saw them', async () => {
+  it('gives every stack rule the same resources, frozen: no rule changes what the next one sees', async () => {
     const mutating: StackValidationPolicy = {
       name: 'mutating',
       description: 'drops the links of every resource it sees',
@@ -87,7 +87,8 @@ describe('evaluatePolicies', () => {
         }
       },
     };
-    const verdicts = await evaluatePolicies(stack, [mutating, dependencies, dependencies], noOverrides);
+    await expect(evaluatePolicies(stack, [mutating, dependencies], noOverrides)).rejects.toThrow(TypeError);
+    const verdicts = await evaluatePolicies(stack, [dependencies, dependencies], noOverrides);
     expect(verdicts.map((verdict) => verdict.message)).toEqual([
       'pab.bucket <- bucket; parent store',
       'pab.bucket <- bucket; parent store',

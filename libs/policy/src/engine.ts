@@ -90,10 +90,9 @@ function resourceArgs(resource: PolicyResource, config: object): ResourceValidat
 }
 
 /**
- * How a stack's resources link to each other, read once per evaluation rather than once per stack policy:
- * one resource per URN (the last of that URN, at the place of the first, as a map by URN keeps them), and
- * each one's dependencies, property dependencies and parent as indices into that list. Each stack policy
- * still gets resources of its own, as the Pulumi engine builds them for each policy.
+ * How a stack's resources link to each other: one resource per URN (the last of that URN, at the place of
+ * the first, as a map by URN keeps them), and each one's dependencies, property dependencies and parent as
+ * indices into that list.
  */
 interface StackLinks {
   resources: PolicyResource[];
@@ -127,12 +126,13 @@ function stackLinks(stack: PolicyStack): StackLinks {
   return { resources, links };
 }
 
-/** Stack policies see every resource, dependencies resolved to resources; the root stack's props are its outputs. */
-function stackArgs(
-  stack: PolicyStack,
-  { resources, links }: StackLinks,
-  config: object,
-): StackValidationArgs {
+/**
+ * What stack policies see: every resource, dependencies resolved to resources; the root stack's props are its
+ * outputs. Made once per evaluation and frozen, for every stack policy: the Pulumi engine builds them anew
+ * for each policy, and 60 policies over a 200-store stack's 4,400 resources made 260,000 of them. A rule
+ * never changes what it is given; one that tried would throw here, which a preview would let pass.
+ */
+function stackResources(stack: PolicyStack, { resources, links }: StackLinks): readonly SdkPolicyResource[] {
   const sdkResources = resources.map((resource) => {
     const props = resource.type === ROOT_STACK_TYPE ? stack.outputs : resource.props;
     return {
@@ -157,8 +157,18 @@ function stackArgs(
     const parent = link.parent === undefined ? undefined : sdkResources[link.parent];
     if (parent) sdkResource.parent = parent;
   });
+  for (const sdkResource of sdkResources) {
+    Object.freeze(sdkResource.dependencies);
+    Object.freeze(sdkResource.propertyDependencies);
+    Object.freeze(sdkResource.opts);
+    Object.freeze(sdkResource);
+  }
+  return Object.freeze(sdkResources);
+}
+
+function stackArgs(resources: readonly SdkPolicyResource[], config: object): StackValidationArgs {
   return {
-    resources: sdkResources,
+    resources: resources as SdkPolicyResource[],
     stackTags: new Map(),
     getConfig: <T extends object>() => config as T,
     notApplicable,
@@ -197,7 +207,7 @@ export async function evaluatePolicies(
   config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
 ): Promise<PolicyVerdict[]> {
   const verdicts: PolicyVerdict[] = [];
-  let links: StackLinks | undefined;
+  let resources: readonly SdkPolicyResource[] | undefined;
   for (const policy of policies) {
     const level = levelOf(policy, config);
     if (level === 'disabled') continue;
@@ -217,8 +227,8 @@ export async function evaluatePolicies(
       }
     }
     if ('validateStack' in policy && policy.validateStack) {
-      links ??= stackLinks(stack);
-      const args = stackArgs(stack, links, policyConfig);
+      resources ??= stackResources(stack, stackLinks(stack));
+      const args = stackArgs(resources, policyConfig);
       await runValidations(policy.validateStack, (validate) =>
         (validate as (a: StackValidationArgs, r: (m: string, urn?: string) => void) => unknown)(
           args,
