@@ -230,13 +230,6 @@ const CLASS_KEYS = new Set(['aws:userid']);
 /** Condition operators IAM compares as strings or ARNs (with or without wildcards), whatever their qualifiers. */
 const STRING_OPERATOR = /^(ForAllValues:|ForAnyValue:)?(String|Arn)[A-Za-z]*$/;
 
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
-  return value === undefined ? [] : [String(value)];
-}
-
 function wordsOf(texts: readonly string[]): string[] {
   const words: string[] = [];
   for (const text of texts) for (const [word] of text.matchAll(WORD)) words.push(word);
@@ -266,24 +259,22 @@ const STATE = Symbol.for('checkpoints.analysis.aws-renaming');
 const holder = globalThis as { [STATE]?: State };
 
 function state(): State {
-  return (holder[STATE] ??= {
-    generation: 0,
-    parts: new WeakMap(),
-    policiesByText: new Map(),
-    tokenSets: new Map(),
-    numbers: new Map(),
-  });
+  return (holder[STATE] ??= newState(0));
 }
 
-/** Drops every part and number (with the answers they key). */
-export function forgetCanonicalForms(): void {
-  holder[STATE] = {
-    generation: state().generation + 1,
+function newState(generation: number): State {
+  return {
+    generation,
     parts: new WeakMap(),
     policiesByText: new Map(),
     tokenSets: new Map(),
     numbers: new Map(),
   };
+}
+
+/** Drops every part and number (with the answers they key). */
+export function forgetCanonicalForms(): void {
+  holder[STATE] = newState(state().generation + 1);
 }
 
 function numberOf(current: State, text: string): number {
@@ -571,7 +562,7 @@ function contextOf(
   if (entries === undefined) {
     entries = [];
     for (const [key, value] of Object.entries(context)) {
-      const text = strings(value).join(' ');
+      const text = [value].flat().join(' ');
       const found = read(tokens, text);
       if (!tokenFree(tokens, key) || found === null) {
         entries = null;

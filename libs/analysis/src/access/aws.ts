@@ -162,7 +162,7 @@ export async function awsStoreAccess(
   // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
   const own = store.resources.filter((resource) => resource.parent === store.urn);
   const iamResources = bootstrap?.resources ?? render.resources;
-  const tokens = storeWordsOf(render).byStore.get(store.urn);
+  const tokens = awsStoreTokens(render, store.urn);
   const targets = storeTargets(own, iamResources, origin, tokens);
   if (targets === undefined) return [];
   // The replica (recovery.replicaRegion) holds a copy of every checkpoint: whoever reaches it reaches the

@@ -323,10 +323,7 @@ export async function awsMissingRights({
     return {
       principal: { id: roleName, label: `ci ${name}`, kind: name === 'preview' ? 'ci-preview' : 'ci-deploy' },
       arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
-      policies: inlinePolicies(bootstrap.resources, roleName).map(({ name: policyName, policy }) => ({
-        name: policyName,
-        policy: policyDocument(policy) ?? policy,
-      })),
+      policies: inlinePolicies(bootstrap.resources, roleName),
     };
   };
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
