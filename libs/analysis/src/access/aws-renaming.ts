@@ -22,8 +22,8 @@ import { storesOf, type Render } from '../render';
  * - Wildcards and policy variables (Resource, NotResource, Principal, String/Arn conditions; util.js
  *   convertIamString): every run of `*`, `?` and `${…}` is bounded on each side by a non-word character or
  *   the string's end (wordAligned), so what a run matches is whole words and σ maps a match to a match;
- *   `?` counts characters, so a question holding one puts each token's length in its placeholder (σ then
- *   keeps lengths); the inside of `${…}` holds no token.
+ *   the inside of `${…}` holds no token. `?` counts characters: a token a `?` may cover keeps its length
+ *   in its placeholder (σ then keeps its length), see Lengths.
  * - ARN structure (util.js splitArnParts, getResourceSegments: splits at `:` and `/`) and prefix tests
  *   against fixed strings (`key/`, `policy/`, `role/aws-reserved/`, `assumed-role/`, `aws:resourcetag/`):
  *   σ moves no `:` or `/`, and no token is a word of those strings (FIXED_WORDS) or of the ARN formats and
@@ -44,11 +44,30 @@ export interface StoreTokens {
   readonly texts: Map<string, RenamedText | null>;
 }
 
-/** A text of a question, read for a store: its tokens and canonical forms (null: a word lower-cases to a token). */
+/** A text of a question, read for a store: its tokens and canonical forms by Lengths key (null: a word lower-cases to a token). */
 interface RenamedText {
   tokens: readonly string[];
-  canonical: [string?, string?];
+  canonical: Map<string, string>;
 }
+
+/**
+ * The tokens whose lengths a question's canonical form keeps: every token (`'all'`), or those that a `?`
+ * of a Resource or NotResource pattern covers in some match against the request's resource.
+ *
+ * Why that is enough: in a match, each wildcard run covers whole words and non-word characters (it is
+ * word-aligned), and the run's `?`s cover some of those characters. σ keeps the length of every token a
+ * `?` covers, so the run covers σ of its text as well: a run of `?`s alone covers exactly as many
+ * characters (all `?`-covered, so σ kept each token's length), a run with a `*` at least as many (the
+ * characters the `?`s covered are still there). Two questions with one canonical form keep the lengths of
+ * the same tokens, so the argument holds from either store's side. IAM matches a Resource pattern against
+ * the request's resource alone (iam-simulate resource/resource.js, segment by segment: a match of the
+ * segments is a match of the whole string, so the whole-string matches found here cover more, never less).
+ * A `?` anywhere else (Principal, a condition) or beside `${…}` counts every token's length.
+ */
+export type Lengths = 'all' | ReadonlySet<string>;
+
+const ALL_LENGTHS = 'all' as const;
+const NO_LENGTHS: Lengths = new Set<string>();
 
 /** The tokens of each store of a render that has any, by the store's URN and by each resource's below it. */
 export interface StoreWords {
@@ -119,14 +138,24 @@ export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
   return words;
 }
 
-/** `text` with each of the store's tokens replaced by its place and, if asked, its length. */
-export function canonical(tokens: StoreTokens, text: string, withLengths: boolean): string {
+/** `text` with each of the store's tokens replaced by its place and, for those `lengths` keeps, its length. */
+export function canonical(tokens: StoreTokens, text: string, lengths: Lengths): string {
   if (tokens.list.length === 0) return text;
   return text.replace(WORD, (word) => {
     const index = tokens.index.get(word);
     if (index === undefined) return word;
-    return `${OPEN}${index}${withLengths ? `:${word.length}` : ''}${CLOSE}`;
+    const kept = lengths === ALL_LENGTHS || lengths.has(word);
+    return `${OPEN}${index}${kept ? `:${word.length}` : ''}${CLOSE}`;
   });
+}
+
+/** The Lengths of a question as a key: `*` for all, else the places of the tokens kept. */
+function lengthsKey(tokens: StoreTokens, lengths: Lengths): string {
+  if (lengths === ALL_LENGTHS) return '*';
+  return [...lengths]
+    .map((token) => tokens.index.get(token)!)
+    .sort((a, b) => a - b)
+    .join(',');
 }
 
 /** Replaces the placeholders of `text` with the store's tokens. */
@@ -165,19 +194,22 @@ interface Part {
   fixed: readonly string[];
   /** A wildcard run not bounded by non-word characters: nothing with this part is shared. */
   unaligned: boolean;
-  /** A `?` wildcard: placeholders carry lengths. */
+  /** A `?` outside a Resource or NotResource pattern, or beside `${…}`: every placeholder carries its length. */
   countsCharacters: boolean;
+  /** The Resource and NotResource patterns with a `?` (see Lengths). */
+  countedPatterns: readonly string[];
   /** Condition keys (lower-case) read by a non-string operator or by character class. */
   nonStringKeys: ReadonlySet<string>;
-  /** The canonical text for a store, without and with lengths. */
-  text: (tokens: StoreTokens, withLengths: boolean) => string;
+  /** The canonical text for a store. */
+  text: (tokens: StoreTokens, lengths: Lengths) => string;
   perStore: WeakMap<StoreTokens, PartForStore>;
 }
 
 interface PartForStore {
   shareable: boolean;
   tokens: readonly string[];
-  canonical: [string?, string?];
+  /** The canonical text by Lengths key. */
+  canonical: Map<string, string>;
   /** Whether a token is a word of a service's ARN formats, by the service's words. */
   reserved: Map<ReadonlySet<string>, boolean>;
 }
@@ -254,6 +286,8 @@ interface State {
   /** Each store's tokens by their list. */
   tokenSets: Map<string, StoreTokens>;
   numbers: Map<string, number>;
+  /** wordsUnderQuestionMarks by patterns and resource. */
+  covered: Map<string, readonly string[] | undefined>;
 }
 const STATE = Symbol.for('checkpoints.analysis.aws-renaming');
 const holder = globalThis as { [STATE]?: State };
@@ -269,6 +303,7 @@ function newState(generation: number): State {
     policiesByText: new Map(),
     tokenSets: new Map(),
     numbers: new Map(),
+    covered: new Map(),
   };
 }
 
@@ -301,14 +336,19 @@ function newPolicyPart(current: State, document: object, text: string): Part {
   const fixed = new Set<string>();
   const nonStringKeys = new Set<string>();
   const found = { countsCharacters: false, variableWords: [] as string[] };
+  const countedPatterns: string[] = [];
   let unaligned = false;
   const fixedWords = (value: unknown) =>
     eachString(value, (string) => {
       for (const [word] of string.matchAll(WORD)) fixed.add(word);
     });
-  const patterns = (value: unknown) =>
+  const patterns = (value: unknown, resources = false) =>
     eachString(value, (string) => {
-      if (!wordAligned(string, found)) unaligned = true;
+      const seen = { countsCharacters: false, variableWords: found.variableWords };
+      if (!wordAligned(string, seen)) unaligned = true;
+      if (!seen.countsCharacters) return;
+      if (resources && !string.includes('${')) countedPatterns.push(string);
+      else found.countsCharacters = true;
     });
   eachString(document, (string) => {
     if (hasPlaceholderCharacter(string)) unaligned = true;
@@ -337,7 +377,7 @@ function newPolicyPart(current: State, document: object, text: string): Part {
           }
         }
       } else {
-        patterns(value);
+        patterns(value, element === 'Resource' || element === 'NotResource');
       }
     }
   }
@@ -350,8 +390,9 @@ function newPolicyPart(current: State, document: object, text: string): Part {
     fixed: [...fixed],
     unaligned,
     countsCharacters: found.countsCharacters,
+    countedPatterns,
     nonStringKeys,
-    text: (tokens, withLengths) => `${numberOf(current, canonical(tokens, text, withLengths))}`,
+    text: (tokens, lengths) => `${numberOf(current, canonical(tokens, text, lengths))}`,
     perStore: new WeakMap(),
   };
 }
@@ -403,15 +444,16 @@ function principalPart(current: State, principal: QuestionPrincipal): Part {
       all.some((shape) => shape.unaligned) ||
       [principal.arn, ...principal.policies.map(({ name }) => name)].some(hasPlaceholderCharacter),
     countsCharacters: all.some((shape) => shape.countsCharacters),
+    countedPatterns: all.flatMap((shape) => shape.countedPatterns),
     nonStringKeys,
-    text: (tokens, withLengths) =>
+    text: (tokens, lengths) =>
       [
-        canonical(tokens, principal.arn, withLengths),
+        canonical(tokens, principal.arn, lengths),
         ...principal.policies.map(
           ({ name }, index) =>
-            `${canonical(tokens, name, withLengths)}=${policyText(policies[index]!, tokens, withLengths)}`,
+            `${canonical(tokens, name, lengths)}=${policyText(policies[index]!, tokens, lengths)}`,
         ),
-        boundary ? policyText(boundary, tokens, withLengths) : '',
+        boundary ? policyText(boundary, tokens, lengths) : '',
       ].join('\n'),
     perStore: new WeakMap(),
   };
@@ -425,7 +467,7 @@ function forStore(part: Part, tokens: StoreTokens): PartForStore {
     entry = {
       shareable: !part.unaligned && !part.fixed.some((word) => tokens.index.has(word)),
       tokens: part.words.filter((word) => tokens.index.has(word)),
-      canonical: [],
+      canonical: new Map(),
       reserved: new Map(),
     };
     part.perStore.set(tokens, entry);
@@ -433,15 +475,23 @@ function forStore(part: Part, tokens: StoreTokens): PartForStore {
   return entry;
 }
 
-function partText(part: Part, entry: PartForStore, tokens: StoreTokens, withLengths: boolean): string {
-  const slot = withLengths ? 1 : 0;
+function partText(part: Part, entry: PartForStore, tokens: StoreTokens, lengths: Lengths): string {
   // A part without the store's tokens (CI's policies) reads the same for every store.
-  return (entry.canonical[slot] ??=
-    entry.tokens.length === 0 ? part.text(NO_TOKENS, false) : part.text(tokens, withLengths));
+  if (entry.tokens.length === 0) return memo(entry.canonical, '', () => part.text(NO_TOKENS, NO_LENGTHS));
+  return memo(entry.canonical, lengthsKey(tokens, lengths), () => part.text(tokens, lengths));
 }
 
-function policyText(part: Part, tokens: StoreTokens, withLengths: boolean): string {
-  return partText(part, forStore(part, tokens), tokens, withLengths);
+function policyText(part: Part, tokens: StoreTokens, lengths: Lengths): string {
+  return partText(part, forStore(part, tokens), tokens, lengths);
+}
+
+function memo<Value>(map: Map<string, Value>, key: string, make: () => Value): Value {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
 
 const NO_TOKENS: StoreTokens = { index: new Map(), list: [], texts: new Map() };
@@ -451,7 +501,7 @@ function read(tokens: StoreTokens, text: string): RenamedText | null {
   let found = tokens.texts.get(text);
   if (found === undefined) {
     const own: string[] = [];
-    found = hasPlaceholderCharacter(text) ? null : { tokens: own, canonical: [] };
+    found = hasPlaceholderCharacter(text) ? null : { tokens: own, canonical: new Map() };
     for (const [word] of found ? text.matchAll(WORD) : []) {
       if (tokens.index.has(word)) own.push(word);
       else if (word !== word.toLowerCase() && tokens.index.has(word.toLowerCase())) {
@@ -470,15 +520,15 @@ function tokenFree(tokens: StoreTokens, text: string): boolean {
   return found !== null && found.tokens.length === 0;
 }
 
-function canonicalText(tokens: StoreTokens, found: RenamedText, text: string, withLengths: boolean): string {
-  const slot = withLengths ? 1 : 0;
-  return (found.canonical[slot] ??= found.tokens.length === 0 ? text : canonical(tokens, text, withLengths));
+function canonicalText(tokens: StoreTokens, found: RenamedText, text: string, lengths: Lengths): string {
+  if (found.tokens.length === 0) return text;
+  return memo(found.canonical, lengthsKey(tokens, lengths), () => canonical(tokens, text, lengths));
 }
 
 /** A question in canonical form for a store (see this module's comment). */
 export interface SharedQuestion {
   key: string;
-  withLengths: boolean;
+  lengths: Lengths;
 }
 
 /**
@@ -523,19 +573,90 @@ export function sharedQuestion(
     if (entry.tokens.length > 0 && (!literal || entry.tokens.some((token) => reserved.has(token))))
       return undefined;
   }
-  const withLengths = who.countsCharacters || (resourcePolicy?.countsCharacters ?? false);
+  const lengths = lengthsOf(current, tokens, who, resourcePolicy, request.resource);
   const contextText = read(tokens, context);
   if (contextText === null) return undefined;
   const key = [
-    `${current.generation}${withLengths ? 'L' : ''}`,
-    partText(who, whoHere, tokens, withLengths),
+    `${current.generation}L${lengthsKey(tokens, lengths)}`,
+    partText(who, whoHere, tokens, lengths),
     request.action,
-    canonicalText(tokens, resource, request.resource, withLengths),
-    canonicalText(tokens, account, accountId, withLengths),
-    resourcePolicy && policyHere ? partText(resourcePolicy, policyHere, tokens, withLengths) : '',
-    canonicalText(tokens, contextText, context, withLengths),
+    canonicalText(tokens, resource, request.resource, lengths),
+    canonicalText(tokens, account, accountId, lengths),
+    resourcePolicy && policyHere ? partText(resourcePolicy, policyHere, tokens, lengths) : '',
+    canonicalText(tokens, contextText, context, lengths),
   ].join('\n');
-  return { key, withLengths };
+  return { key, lengths };
+}
+
+/** The tokens whose lengths a question keeps (see Lengths). */
+function lengthsOf(
+  current: State,
+  tokens: StoreTokens,
+  who: Part,
+  resourcePolicy: Part | undefined,
+  resource: string,
+): Lengths {
+  if (who.countsCharacters || resourcePolicy?.countsCharacters) return ALL_LENGTHS;
+  const patterns = [...who.countedPatterns, ...(resourcePolicy?.countedPatterns ?? [])];
+  if (patterns.length === 0) return NO_LENGTHS;
+  // A resource that is itself a pattern is compared with the policy's as two patterns, not matched.
+  if (/[*?]/.test(resource)) return ALL_LENGTHS;
+  const covered = memo(current.covered, `${patterns.join('\0')}\0\0${resource}`, () =>
+    wordsUnderQuestionMarks(patterns, resource),
+  );
+  if (covered === undefined) return ALL_LENGTHS;
+  const kept = covered.filter((word) => tokens.index.has(word));
+  return kept.length === 0 ? NO_LENGTHS : new Set(kept);
+}
+
+/**
+ * The words of `subject` that a `?` of one of the IAM patterns covers in some match of the whole
+ * pattern, compared case-insensitively (more matches than a case-sensitive comparison finds, never fewer);
+ * undefined when lower-casing changes the subject's length. A character at `at` is covered by the `?` at
+ * `index` when the pattern before it matches the subject before it and the pattern after it the rest.
+ */
+export function wordsUnderQuestionMarks(
+  patterns: readonly string[],
+  subject: string,
+): readonly string[] | undefined {
+  const text = subject.toLowerCase();
+  if (text.length !== subject.length) return undefined;
+  const covered = new Set<number>();
+  for (const written of patterns) {
+    const pattern = written.toLowerCase();
+    const before = globTable(pattern, text);
+    const after = globTable([...pattern].reverse().join(''), [...text].reverse().join(''));
+    const [m, n] = [pattern.length, text.length];
+    for (let index = 0; index < m; index++) {
+      if (pattern[index] !== '?') continue;
+      for (let at = 0; at < n; at++) {
+        if (before[index]![at] && after[m - index - 1]![n - at - 1]) covered.add(at);
+      }
+    }
+  }
+  const words: string[] = [];
+  for (const match of subject.matchAll(WORD)) {
+    const start = match.index;
+    if ([...match[0]].some((_, offset) => covered.has(start + offset))) words.push(match[0]);
+  }
+  return words;
+}
+
+/** `table[j][i]`: whether the first j characters of the IAM pattern (`*`, `?`) match the first i of `text`. */
+function globTable(pattern: string, text: string): boolean[][] {
+  const table: boolean[][] = [[true, ...Array<boolean>(text.length).fill(false)]];
+  for (let j = 0; j < pattern.length; j++) {
+    const row: boolean[] = [];
+    const previous = table[j]!;
+    for (let i = 0; i <= text.length; i++) {
+      row[i] =
+        pattern[j] === '*'
+          ? previous[i]! || (i > 0 && row[i - 1]!)
+          : i > 0 && previous[i - 1]! && (pattern[j] === '?' || pattern[j] === text[i - 1]);
+    }
+    table.push(row);
+  }
+  return table;
 }
 
 /** A context entry read for a store: its key (lower-case) and its value's tokens. */

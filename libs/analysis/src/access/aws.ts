@@ -497,7 +497,7 @@ async function askShared(
   let answer: Promise<Grant[] | undefined> | undefined = cache.shared.get(shared.key);
   if (answer === undefined) {
     answer = ask(principal, request).then((grants) =>
-      grants?.map((grant) => renameGrant(grant, (text) => canonical(tokens, text, shared.withLengths))),
+      grants?.map((grant) => renameGrant(grant, (text) => canonical(tokens, text, shared.lengths))),
     );
     cache.shared.set(shared.key, answer);
   }

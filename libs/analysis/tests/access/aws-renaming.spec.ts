@@ -7,6 +7,7 @@ import {
   sharedQuestion,
   storeWordsOf,
   wordAligned,
+  wordsUnderQuestionMarks,
   type StoreTokens,
 } from '../../src/access/aws-renaming';
 import { STACK_ROOT } from './fixtures';
@@ -118,6 +119,10 @@ const ALIGNED_RESOURCES = [
   'arn:aws:s3:::ckpt-*/checkpoint',
   'arn:aws:s3:::ckpt-???/*',
   'arn:aws:s3:::ckpt-????/*',
+  // A `?` beside a `*`, a `?` over a word that is no token, a run over `ckpt-` and the name.
+  'arn:aws:s3:::ckpt-*?/*',
+  'arn:aws:s3:::*/??????????',
+  'arn:aws:s3:::?????????/*',
 ];
 // Wildcards glued to a word: never shared, still answered right.
 const UNALIGNED_RESOURCES = [
@@ -178,6 +183,24 @@ describe('wordAligned: which IAM patterns a renaming of whole words cannot chang
   });
 });
 
+describe('wordsUnderQuestionMarks: the words a ? may cover in some match', () => {
+  it.each([
+    [
+      "CI's replication roles, a role of a store",
+      'arn:aws:iam::1:role/*-replication-??????',
+      'arn:aws:iam::1:role/ckpt-abc-replication-x1y2z3',
+      ['x1y2z3'],
+    ],
+    ['the same pattern, a bucket: no match', 'arn:aws:iam::1:role/*-replication-??????', 'arn:aws:s3:::ckpt-abc', []],
+    ['?s after a *: the end only', 'a-*??', 'a-bc-def', ['def']],
+    ['?s before a *', 'a-??-*', 'a-bc-def', ['bc']],
+    ['a ? that may fall in either of two words', 'a-*?*', 'a-bc-de', ['bc', 'de']],
+    ['compared as IAM compares resources, case aside', 'A-???', 'a-XYZ', ['XYZ']],
+  ])('%s: %s against %s', (_row, pattern, subject, words) => {
+    expect(wordsUnderQuestionMarks([pattern], subject)).toEqual(words);
+  });
+});
+
 describe('the tokens of a render', () => {
   it('are the words at most half the stores hold, never a word iam-simulate itself compares', () => {
     const words = storeWordsOf(renderOfStores(['alpha', 'beta', 'role']));
@@ -194,6 +217,7 @@ describe('an answer shared between stores', () => {
 
   it('is what the simulation answers the other store, for any policies and names', async () => {
     let shared = 0;
+    let sharedAcrossLengths = 0;
     await fc.assert(
       fc.asyncProperty(template, storeName, storeName, async (written, first, second) => {
         fc.pre(first !== second);
@@ -215,7 +239,10 @@ describe('an answer shared between stores', () => {
           ACCOUNT,
           contextOf(other.request),
         )?.key;
-        if (oneKey !== undefined && oneKey === otherKey) shared++;
+        if (oneKey !== undefined && oneKey === otherKey) {
+          shared++;
+          if (first.length !== second.length) sharedAcrossLengths++;
+        }
         // The first store's question answered first, so the second's may reuse it.
         expect(await awsRequestAllowed(one.principal, one.request, oneTokens)).toEqual(await simulated(one));
         expect(await awsRequestAllowed(other.principal, other.request, otherTokens)).toEqual(
@@ -226,6 +253,31 @@ describe('an answer shared between stores', () => {
     );
     // The property is not vacuous: many pairs of questions (some 10%) were one canonical question.
     expect(shared).toBeGreaterThan(50);
+    // Names of different lengths share questions whose `?`s cover neither name.
+    expect(sharedAcrossLengths).toBeGreaterThan(10);
+  });
+
+  it("keeps no name's length where no `?` covers a name: CI's replication-role pattern against a bucket", () => {
+    const written: Template = {
+      identity: [
+        {
+          Sid: 'Replication',
+          Effect: 'Allow',
+          Action: 's3:GetObject',
+          Resource: [`arn:aws:iam::${ACCOUNT}:role/ckpt-*-replication-??????`, 'arn:aws:s3:::ckpt-{n}/*'],
+        },
+      ],
+      bucketPolicy: [],
+      action: 's3:GetObject',
+      resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
+    };
+    const names = ['abc', 'wxyz'];
+    const keyOf = (name: string) => {
+      const { principal, request } = question(written, name);
+      return sharedQuestion(tokensOf(names, name), principal, request, ACCOUNT, contextOf(request))?.key;
+    };
+    expect(keyOf('abc')).toBeDefined();
+    expect(keyOf('abc')).toBe(keyOf('wxyz'));
   });
 
   it('counts characters where a ? does: a 3-letter name matches ckpt-???, a 4-letter one does not', async () => {
