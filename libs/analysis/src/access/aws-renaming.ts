@@ -599,8 +599,11 @@ function lengthsOf(
   if (who.countsCharacters || resourcePolicy?.countsCharacters) return ALL_LENGTHS;
   const patterns = [...who.countedPatterns, ...(resourcePolicy?.countedPatterns ?? [])];
   if (patterns.length === 0) return NO_LENGTHS;
-  // A resource that is itself a pattern is compared with the policy's as two patterns, not matched.
-  if (/[*?]/.test(resource)) return ALL_LENGTHS;
+  // A resource that is itself a pattern (`*` for kms:CreateKey) is compared with the policy's patterns as
+  // two patterns; it holds no token (sharedQuestion), so a length can matter only in a pattern holding one.
+  if (/[*?]/.test(resource)) {
+    return patterns.every((pattern) => tokenFree(tokens, pattern)) ? NO_LENGTHS : ALL_LENGTHS;
+  }
   const covered = memo(current.covered, `${patterns.join('\0')}\0\0${resource}`, () =>
     wordsUnderQuestionMarks(patterns, resource),
   );

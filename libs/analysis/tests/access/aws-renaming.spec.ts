@@ -123,6 +123,7 @@ const ALIGNED_RESOURCES = [
   'arn:aws:s3:::ckpt-*?/*',
   'arn:aws:s3:::*/??????????',
   'arn:aws:s3:::?????????/*',
+  'arn:aws:s3:::ckpt-{n}/??????????',
 ];
 // Wildcards glued to a word: never shared, still answered right.
 const UNALIGNED_RESOURCES = [
@@ -161,7 +162,7 @@ const template: fc.Arbitrary<Template> = fc.record({
   identity: fc.array(statement(false), { minLength: 1, maxLength: 2 }),
   bucketPolicy: fc.array(statement(true), { maxLength: 1 }),
   action: fc.constant('s3:GetObject'),
-  resource: fc.constantFrom('arn:aws:s3:::ckpt-{n}/checkpoint', 'arn:aws:s3:::ckpt-{n}'),
+  resource: fc.constantFrom('arn:aws:s3:::ckpt-{n}/checkpoint', 'arn:aws:s3:::ckpt-{n}', '*'),
 });
 
 // Names as users give them (lower-case letters and digits), from few letters and lengths so that pairs
@@ -257,6 +258,12 @@ describe('an answer shared between stores', () => {
     expect(sharedAcrossLengths).toBeGreaterThan(10);
   });
 
+  const keyOf = (written: Template, name: string) => {
+    const names = ['abc', 'wxyz'];
+    const { principal, request } = question(written, name);
+    return sharedQuestion(tokensOf(names, name), principal, request, ACCOUNT, contextOf(request))?.key;
+  };
+
   it("keeps no name's length where no `?` covers a name: CI's replication-role pattern against a bucket", () => {
     const written: Template = {
       identity: [
@@ -271,13 +278,21 @@ describe('an answer shared between stores', () => {
       action: 's3:GetObject',
       resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
     };
-    const names = ['abc', 'wxyz'];
-    const keyOf = (name: string) => {
-      const { principal, request } = question(written, name);
-      return sharedQuestion(tokensOf(names, name), principal, request, ACCOUNT, contextOf(request))?.key;
+    expect(keyOf(written, 'abc')).toBeDefined();
+    expect(keyOf(written, 'abc')).toBe(keyOf(written, 'wxyz'));
+    // kms:CreateKey's resource is `*`: compared with the patterns as a pattern, it holds no name either.
+    expect(keyOf({ ...written, resource: '*' }, 'abc')).toBe(keyOf({ ...written, resource: '*' }, 'wxyz'));
+  });
+
+  it('keeps the lengths when a `?` pattern holding the name meets a resource `*`', () => {
+    const written: Template = {
+      identity: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-{n}/???' }],
+      bucketPolicy: [],
+      action: 's3:GetObject',
+      resource: '*',
     };
-    expect(keyOf('abc')).toBeDefined();
-    expect(keyOf('abc')).toBe(keyOf('wxyz'));
+    expect(keyOf(written, 'abc')).toBeDefined();
+    expect(keyOf(written, 'abc')).not.toBe(keyOf(written, 'wxyz'));
   });
 
   it('counts characters where a ? does: a 3-letter name matches ckpt-???, a 4-letter one does not', async () => {
