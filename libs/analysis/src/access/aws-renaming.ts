@@ -627,6 +627,9 @@ export function wordsUnderQuestionMarks(
   const covered = new Set<number>();
   for (const written of patterns) {
     const pattern = written.toLowerCase();
+    // Most patterns match no resource of a question (CI's replication roles against a bucket): a regular
+    // expression tells so before the tables are built.
+    if (!iamPattern(pattern).test(text)) continue;
     const before = globTable(pattern, text);
     const after = globTable([...pattern].reverse().join(''), [...text].reverse().join(''));
     const [m, n] = [pattern.length, text.length];
@@ -643,6 +646,25 @@ export function wordsUnderQuestionMarks(
     if ([...match[0]].some((_, offset) => covered.has(start + offset))) words.push(match[0]);
   }
   return words;
+}
+
+const iamPatterns = new Map<string, RegExp>();
+
+/**
+ * An IAM pattern (`*` any run of characters, `?` one) as a regular expression over the whole string,
+ * compared case-insensitively.
+ */
+export function iamPattern(pattern: string): RegExp {
+  let expression = iamPatterns.get(pattern);
+  if (expression === undefined) {
+    const source = pattern
+      .replace(/[.+^$()|[\]{}\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
+    expression = new RegExp(`^${source}$`, 'is');
+    iamPatterns.set(pattern, expression);
+  }
+  return expression;
 }
 
 /** `table[j][i]`: whether the first j characters of the IAM pattern (`*`, `?`) match the first i of `text`. */

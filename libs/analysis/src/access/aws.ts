@@ -9,6 +9,7 @@ import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
   canonical,
+  iamPattern,
   forgetCanonicalForms,
   loadArnWords,
   restore,
@@ -686,22 +687,8 @@ function namesMayMatch(
   const names = (statement as unknown as Record<string, unknown>)[element];
   if (names === undefined || negated in statement) return true;
   return (Array.isArray(names) ? names : [names]).some(
-    (name) => typeof name !== 'string' || name.includes('${') || patternOf(name).test(value),
+    (name) => typeof name !== 'string' || name.includes('${') || iamPattern(name).test(value),
   );
-}
-
-const patterns = new Map<string, RegExp>();
-function patternOf(name: string): RegExp {
-  let pattern = patterns.get(name);
-  if (pattern === undefined) {
-    const source = name
-      .replace(/[.+^$()|[\]{}\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.');
-    pattern = new RegExp(`^${source}$`, 'i');
-    patterns.set(name, pattern);
-  }
-  return pattern;
 }
 
 const SIMULATION_CACHE_LIMIT = 100_000;
