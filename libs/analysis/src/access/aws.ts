@@ -5,6 +5,7 @@ import {
   type ValidatedPolicy,
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import { memo } from '../memo';
 import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
@@ -256,18 +257,10 @@ function requestsOf(
   targets: StoreTargets,
   principal: AwsPrincipal,
 ): Partial<Record<Operation, Alternatives>> {
-  let byEnvironment = requestsByTargets.get(targets);
-  if (byEnvironment === undefined) {
-    byEnvironment = new Map();
-    requestsByTargets.set(targets, byEnvironment);
-  }
-  const environment = principal.principal.environment ?? '';
-  let requests = byEnvironment.get(environment);
-  if (requests === undefined) {
-    requests = operationRequests(targets, principal);
-    byEnvironment.set(environment, requests);
-  }
-  return requests;
+  const byEnvironment = memo(requestsByTargets, targets, () => new Map());
+  return memo(byEnvironment, principal.principal.environment ?? '', () =>
+    operationRequests(targets, principal),
+  );
 }
 const requestsByTargets = new WeakMap<StoreTargets, Map<string, Partial<Record<Operation, Alternatives>>>>();
 
@@ -382,25 +375,15 @@ function withContext(
 
 /** A context's JSON, made once per context object (contexts, like policies, are never changed). */
 function contextText(context: Record<string, string | string[]>): string {
-  let text = contextTexts.get(context);
-  if (text === undefined) {
-    text = JSON.stringify(context);
-    contextTexts.set(context, text);
-  }
-  return text;
+  return memo(contextTexts, context, () => JSON.stringify(context));
 }
 const contextTexts = new WeakMap<object, string>();
 
 /** The key's tags as request context, made once per key: every key question of a store carries them. */
 function keyTags(tags: Record<string, string>): Record<string, string> {
-  let context = keyTagContexts.get(tags);
-  if (context === undefined) {
-    context = Object.fromEntries(
-      Object.entries(tags).map(([key, value]) => [`aws:ResourceTag/${key}`, value]),
-    );
-    keyTagContexts.set(tags, context);
-  }
-  return context;
+  return memo(keyTagContexts, tags, () =>
+    Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:ResourceTag/${key}`, value])),
+  );
 }
 const keyTagContexts = new WeakMap<Record<string, string>, Record<string, string>>();
 
@@ -463,11 +446,7 @@ export function allowed(
   // key spells the request out and names each policy by the number of its text (see policyNumber).
   const contextJson = request.context ? contextText(request.context) : '';
   const asked = principalKey(principal);
-  let byRequest = cache.simulations.get(asked);
-  if (byRequest === undefined) {
-    byRequest = new Map();
-    cache.simulations.set(asked, byRequest);
-  }
+  const byRequest = memo(cache.simulations, asked, () => new Map());
   const key = `${request.action}\n${request.resource}\n${
     request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
   }\n${contextJson}`;
@@ -1001,18 +980,9 @@ function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
  * store asks about the same identities (and a principal reused is a principal whose key is made once).
  */
 function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
-  let byAccount = ciPrincipalsByBootstrap.get(resources);
-  if (byAccount === undefined) {
-    byAccount = new Map();
-    ciPrincipalsByBootstrap.set(resources, byAccount);
-  }
+  const byAccount = memo(ciPrincipalsByBootstrap, resources, () => new Map());
   const account = `arn:${targets.partition}:iam::${targets.accountId}`;
-  let principals = byAccount.get(account);
-  if (principals === undefined) {
-    principals = ciPrincipalsIn(resources, targets);
-    byAccount.set(account, principals);
-  }
-  return principals;
+  return memo(byAccount, account, () => ciPrincipalsIn(resources, targets));
 }
 const ciPrincipalsByBootstrap = new WeakMap<readonly RenderedResource[], Map<string, AwsPrincipal[]>>();
 

@@ -1,3 +1,4 @@
+import { memo } from '../memo';
 import type { RenderedResource } from '../render';
 import { stringInput } from '../access/model';
 import {
@@ -177,21 +178,14 @@ function accountOf(resources: readonly RenderedResource[]) {
 /** A resource's tags as request context, made once per tags object and prefix (so its text is made once too). */
 function tagContext(prefix: string, tags: unknown): Record<string, string | string[]> {
   const source = (tags as Record<string, string> | undefined) ?? NO_TAGS;
-  let byPrefix = tagContexts.get(source);
-  if (byPrefix === undefined) {
-    byPrefix = new Map();
-    tagContexts.set(source, byPrefix);
-  }
-  let context = byPrefix.get(prefix);
-  if (context === undefined) {
+  const byPrefix = memo(tagContexts, source, () => new Map());
+  return memo(byPrefix, prefix, () => {
     const entries = Object.entries(source);
-    context = {
+    return {
       ...Object.fromEntries(entries.map(([key, value]) => [`${prefix}/${key}`, value])),
       ...(prefix === 'aws:RequestTag' ? { 'aws:TagKeys': entries.map(([key]) => key) } : {}),
     };
-    byPrefix.set(prefix, context);
-  }
-  return context;
+  });
 }
 const NO_TAGS: Record<string, string> = {};
 const tagContexts = new WeakMap<object, Map<string, Record<string, string | string[]>>>();
