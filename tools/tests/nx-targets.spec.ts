@@ -214,3 +214,16 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
     expect(`${result.stdout}${result.stderr}`).toContain('curl -fsSL https://get.pulumi.com');
   });
 });
+
+describe("tools:lint-all, npm test's one ESLint run over the workspace", () => {
+  it('is cached on every file it lints: each tracked .ts, .js, .mjs and .cjs file is one of its inputs', () => {
+    const shown = nx(['show', 'target', 'inputs', 'tools:lint-all', '--json']);
+    expect(shown.status).toBe(0);
+    const inputs = new Set((JSON.parse(shown.stdout) as { files: string[] }).files);
+    const tracked = run('git', ['ls-files', '-z']);
+    expect(tracked.status).toBe(0);
+    const linted = tracked.stdout.split('\0').filter((file) => /\.(ts|js|mjs|cjs)$/.test(file));
+    expect(linted.length).toBeGreaterThan(100);
+    expect(linted.filter((file) => !inputs.has(file))).toEqual([]);
+  });
+});
