@@ -33,6 +33,21 @@ describe('accessOfRender: one analysis per render, never another render with the
     expect(prod.stores.map((store) => store.environment)).toEqual(['prod']);
   });
 
+  it('a list changed in place between two calls is analysed again (only frozen lists keep their text)', async () => {
+    const resources = render('dev');
+    const dev = await accessOfRender(resources);
+    resources.splice(0, resources.length, ...render('prod'));
+    const prod = await accessOfRender(resources);
+    expect(dev.stores.map((store) => store.environment)).toEqual(['dev']);
+    expect(prod.stores.map((store) => store.environment)).toEqual(['prod']);
+  });
+
+  it('a frozen list, as the engine hands every stack rule, is analysed as its content says', async () => {
+    const frozen = Object.freeze(render('prod')) as RenderedResource[];
+    expect(accessOfRender(frozen)).toBe(accessOfRender(render('prod')));
+    expect((await accessOfRender(frozen)).stores.map((store) => store.environment)).toEqual(['prod']);
+  });
+
   it('the same render asked twice is analysed once', async () => {
     const resources = render('prod');
     expect(accessOfRender(resources)).toBe(accessOfRender(render('prod')));
