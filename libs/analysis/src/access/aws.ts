@@ -889,14 +889,7 @@ function storeTargets(
           policy: policyDocument(keyResource.inputs['policy']) ?? defaultKeyPolicy(partition, accountId),
         }
       : undefined;
-  const boundaries = new Map(
-    iamResources
-      .filter((r) => r.type === 'aws:iam/policy:Policy')
-      .map((r) => [
-        `arn:${partition}:iam::${accountId}:policy/${stringInput(r, 'name') ?? ''}`,
-        policyDocument(r.inputs['policy']) as PolicyDocument,
-      ]),
-  );
+  const boundaries = managedPolicies(iamResources, partition, accountId);
   const roles = resources
     .filter((r) => r.type === 'aws:iam/role:Role')
     .map((role): AwsPrincipal => {
@@ -931,6 +924,40 @@ function storeTargets(
     tokens,
   };
 }
+
+/**
+ * The managed policies of a resource list by ARN. Every store's targets look their roles' boundaries up in
+ * the same list (the bootstrap render's, or the whole render's for the perimeter rule), which a scan per
+ * store made quadratic in the number of stores: a frozen list (the one a policy engine hands every stack
+ * rule) is read once per account; a list that may still change is read every time.
+ */
+function managedPolicies(
+  iamResources: readonly RenderedResource[],
+  partition: string,
+  accountId: string,
+): ReadonlyMap<string, PolicyDocument> {
+  const prefix = `arn:${partition}:iam::${accountId}:policy/`;
+  const read = () =>
+    new Map(
+      iamResources
+        .filter((r) => r.type === 'aws:iam/policy:Policy')
+        .map((r) => [
+          `${prefix}${stringInput(r, 'name') ?? ''}`,
+          policyDocument(r.inputs['policy']) as PolicyDocument,
+        ]),
+    );
+  if (!Object.isFrozen(iamResources)) return read();
+  return memo(
+    memo(managedPoliciesByList, iamResources, () => new Map()),
+    prefix,
+    read,
+  );
+}
+
+const managedPoliciesByList = new WeakMap<
+  readonly RenderedResource[],
+  Map<string, ReadonlyMap<string, PolicyDocument>>
+>();
 
 /**
  * A policy input as its document, one object per text: every analysis of a render reads each store's

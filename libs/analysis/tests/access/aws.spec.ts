@@ -1,4 +1,11 @@
-import { analyzeAccess, awsStoreAccess, storesOf, type AwsNetworkOrigin, type Operation } from '../../src';
+import {
+  analyzeAccess,
+  awsStoreAccess,
+  storesOf,
+  type AwsNetworkOrigin,
+  type Operation,
+  type RenderedResource,
+} from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /**
@@ -396,6 +403,30 @@ describe('AWS effective access', () => {
     }
     // The fixtures grant each kind of subset somewhere, so the comparison is not of empty lists only.
     expect(compared).toBeGreaterThan(rows.length);
+  });
+
+  it('a boundary in a frozen list caps the writer on every call; one removed from a list that may change no longer does', async () => {
+    const [row] = rows.filter(
+      (r) => r.rule === 'a permissions boundary caps what the identity policy allows',
+    );
+    const render = storeRender(row!);
+    const [rendered] = storesOf(render);
+    const writerMay = async (bootstrap: { resources: RenderedResource[] }) =>
+      (await awsStoreAccess({ store: rendered!, render, bootstrap })).some(
+        (grant) => grant.principal.label === 'writer' && grant.operation === 'delete-store',
+      );
+    const frozen = bootstrapRender(row!);
+    Object.freeze(frozen.resources);
+    expect(await writerMay(frozen)).toBe(false);
+    expect(await writerMay(frozen)).toBe(false);
+    // The same list without the boundary policy: the writer's own policy is no longer capped.
+    const changing = bootstrapRender(row!);
+    expect(await writerMay(changing)).toBe(false);
+    changing.resources.splice(
+      changing.resources.findIndex((r) => r.type === 'aws:iam/policy:Policy'),
+      1,
+    );
+    expect(await writerMay(changing)).toBe(true);
   });
 
   it('names the statement that grants, and lets the principals the trust policy names act through the role', async () => {

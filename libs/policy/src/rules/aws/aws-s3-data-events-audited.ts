@@ -23,6 +23,8 @@ export const awsS3DataEventsAudited = stackRule({
       (r) => r.type === STACK_AUDIT && typeof r.inputs['organizationTrail'] === 'string',
     );
     if (declared) return;
+    // The trails, found once: every store's events are judged against the same ones.
+    const trails = resources.filter((r) => r.type === 'aws:cloudtrail/trail:Trail');
     for (const { store, component, directory, bucketArn } of awsStoresOf(resources)) {
       if (component.inputs['audit'] !== true) continue;
       const event = (readOnly: boolean) => ({
@@ -31,8 +33,8 @@ export const awsS3DataEventsAudited = stackRule({
         readOnly,
       });
       const missing = [
-        ...(awsTrailsRecording(resources, event(true)).length === 0 ? ['reads'] : []),
-        ...(awsTrailsRecording(resources, event(false)).length === 0 ? ['writes'] : []),
+        ...(awsTrailsRecording(trails, event(true)).length === 0 ? ['reads'] : []),
+        ...(awsTrailsRecording(trails, event(false)).length === 0 ? ['writes'] : []),
       ];
       if (missing.length > 0) {
         report(
