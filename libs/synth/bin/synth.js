@@ -16,16 +16,20 @@ const { join } = require('node:path');
  * (a 200-store Azure render about 450 MB live at its peak, 200 MB once registered). Two flags:
  * - 64 MB semi-spaces (V8's default: 16): the short-lived promises of a registration die young instead
  *   of being promoted and collected with the old generation.
- * - the old generation grows by 20% of its live size after a full collection: V8 grows it up to fourfold
- *   while the program allocates fast (kMaxGrowingFactor 4.0, replaced by 1 + heap_growing_percent / 100
- *   when set: https://github.com/nodejs/node/blob/v20.x/deps/v8/src/heap/heap-controller.h and
+ * - the old generation grows to at most twice its live size after a full collection: V8 grows it up to
+ *   fourfold while the program allocates fast (kMaxGrowingFactor 4.0, replaced by 1 + heap_growing_percent
+ *   / 100 when set: https://github.com/nodejs/node/blob/v20.x/deps/v8/src/heap/heap-controller.h and
  *   heap-controller.cc), which let a 500-store Azure render reach 2 GB RSS for an estimated 1.1 GB live.
+ *   Fourfold still takes a 500-store AWS render to 928 MB. 20% (earlier stops' setting) kept it at 816 MB
+ *   but collected so often that a 200-store render spent 8-15% more CPU than at 100% (AWS 200 stores
+ *   7.5-7.8 s user against 8.0-9.7 s; Azure, GCP alike), for 797 MB at 500 stores (docs/benchmarks.md,
+ *   stop 33).
  *   This sets no limit: a render that needs more memory gets it.
  * The semi-space size is read once, when V8 creates the heap (`v8.setFlagsFromString` later has no
  * effect), so the CLI runs itself again in a node with the flags it lacks; a flag already given (node's
  * command line or NODE_OPTIONS) is kept as given.
  */
-const HEAP_FLAGS = { '--max-semi-space-size': 64, '--heap-growing-percent': 20 };
+const HEAP_FLAGS = { '--max-semi-space-size': 64, '--heap-growing-percent': 100 };
 // V8 reads `_` and `-` alike in a flag's name.
 const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((arg) =>
   arg.split('=')[0].replaceAll('_', '-'),

@@ -184,9 +184,9 @@ describe('synth CLI', () => {
 });
 
 describe('synth CLI heap flags', () => {
-  it('renders in a Node process with 64 MB semi-spaces and 20% heap growth, passing its exit status and output on', () => {
+  it('renders in a Node process with 64 MB semi-spaces and an old generation grown to twice its live size, passing its exit status and output on', () => {
     const result = renderDev();
-    expect(result.flags).toEqual([[], ['--max-semi-space-size=64', '--heap-growing-percent=20']]);
+    expect(result.flags).toEqual([[], ['--max-semi-space-size=64', '--heap-growing-percent=100']]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('synth-fixture / dev: 2 resources (2 components)');
   });
@@ -195,7 +195,7 @@ describe('synth CLI heap flags', () => {
     const result = synth(['--max-semi-space-size=32'], '--bogus');
     expect(result.flags).toEqual([
       ['--max-semi-space-size=32'],
-      ['--max-semi-space-size=32', '--heap-growing-percent=20'],
+      ['--max-semi-space-size=32', '--heap-growing-percent=100'],
     ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("unknown flag '--bogus'");
