@@ -4,4 +4,4 @@ export * from './retention';
 export * from './access';
 export * from './rights';
 export * from './audit/aws';
-export { memo } from './memo';
+export { memoIfFrozen } from './memo';

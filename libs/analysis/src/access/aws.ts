@@ -5,7 +5,7 @@ import {
   type ValidatedPolicy,
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
-import { memo } from '../memo';
+import { memo, memoIfFrozen } from '../memo';
 import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
@@ -946,9 +946,8 @@ function managedPolicies(
           policyDocument(r.inputs['policy']) as PolicyDocument,
         ]),
     );
-  if (!Object.isFrozen(iamResources)) return read();
   return memo(
-    memo(managedPoliciesByList, iamResources, () => new Map()),
+    memoIfFrozen(managedPoliciesByList, iamResources, () => new Map()),
     prefix,
     read,
   );

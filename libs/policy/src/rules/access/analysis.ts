@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { StackValidationArgs } from '@pulumi/policy';
 import {
   analyzeAccess,
-  memo,
+  memoIfFrozen,
   missingDeployRights,
   ROOT_STACK_TYPE,
   storesOf,
@@ -86,7 +86,7 @@ const accessTexts = new WeakMap<readonly unknown[], string>();
 function keyOf(resources: readonly unknown[], texts: typeof renderTexts, write: () => string): string {
   const bootstrap = process.env[BOOTSTRAP_RENDER_ENV] ?? '';
   const content = bootstrap && existsSync(bootstrap) ? readFileSync(bootstrap, 'utf8') : '';
-  const text = Object.isFrozen(resources) ? memo(texts, resources, write) : write();
+  const text = memoIfFrozen(texts, resources, write);
   // JSON holds no raw line break: the first line is the bootstrap's, the rest the resources'.
   return `${JSON.stringify([bootstrap, content])}\n${text}`;
 }
@@ -134,13 +134,11 @@ export function missingRightsOfRender(
 }
 
 /**
- * The resources a stack rule is handed, as a render records them; for the engine's frozen list, one frozen
- * list per evaluation (so its key is written once, see keyOf), which a rule cannot change any more than
- * the list it was handed.
+ * The resources a stack rule is handed, as a render records them, in a frozen list (a rule changes nothing
+ * it is given); for the engine's frozen list, one list per evaluation, so its key is written once (keyOf).
  */
 export function renderedOf(args: StackValidationArgs): RenderedResource[] {
-  if (!Object.isFrozen(args.resources)) return args.resources.map(rendered);
-  return memo(
+  return memoIfFrozen(
     renderedLists,
     args.resources,
     () => Object.freeze(args.resources.map(rendered)) as RenderedResource[],
