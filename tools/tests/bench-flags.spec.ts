@@ -8,22 +8,22 @@ import { run, WORKSPACE } from './helpers';
 
 const STACKS = ['aws-s3', 'azure-adls', 'gcp-gcs'];
 
-it('defaults: one clone, three runs, the four store counts, every stack, 300 s', () => {
+it('defaults: three clones, five runs, the four store counts, every stack, 300 s', () => {
   expect(benchOptions([], STACKS)).toEqual({
     write: false,
     seriesOnly: false,
     skipClone: false,
-    clones: 1,
-    runs: 3,
+    clones: 3,
+    runs: 5,
     counts: [1, 50, 200, 500],
     stacks: STACKS,
     timeoutSeconds: 300,
   });
   expect(
     benchOptions(['--clones=3', '--counts=1,200', '--stacks=gcp-gcs', '--write'], STACKS, {
-      BENCH_RUNS: '5',
+      BENCH_RUNS: '7',
     }),
-  ).toMatchObject({ clones: 3, runs: 5, counts: [1, 200], stacks: ['gcp-gcs'], write: true });
+  ).toMatchObject({ clones: 3, runs: 7, counts: [1, 200], stacks: ['gcp-gcs'], write: true });
 });
 
 it.each([
