@@ -568,15 +568,20 @@ export function sharedQuestion(
   const lengths = lengthsOf(current, tokens, who, resourcePolicy, request.resource);
   const contextText = read(tokens, context);
   if (contextText === null) return undefined;
+  // Each part by its number (numberOf): the parts are texts made once per store and read by many of its
+  // questions, so a part's hash is worked out once, where a key spelling them out (some 320 characters,
+  // 87,642 questions at 200 AWS stores) was hashed anew for every question.
   const key = [
     `${current.generation}L${lengthsKey(tokens, lengths)}`,
-    partText(who, whoHere, tokens, lengths),
-    request.action,
-    canonicalText(tokens, resource, request.resource, lengths),
-    canonicalText(tokens, account, accountId, lengths),
-    resourcePolicy && policyHere ? partText(resourcePolicy, policyHere, tokens, lengths) : '',
-    canonicalText(tokens, contextText, context, lengths),
-  ].join('\n');
+    numberOf(current, partText(who, whoHere, tokens, lengths)),
+    numberOf(current, request.action),
+    numberOf(current, canonicalText(tokens, resource, request.resource, lengths)),
+    numberOf(current, canonicalText(tokens, account, accountId, lengths)),
+    resourcePolicy && policyHere
+      ? numberOf(current, partText(resourcePolicy, policyHere, tokens, lengths))
+      : '',
+    numberOf(current, canonicalText(tokens, contextText, context, lengths)),
+  ].join(',');
   return { key, lengths };
 }
 

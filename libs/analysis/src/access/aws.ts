@@ -74,19 +74,27 @@ type Alternatives = AwsRequest[][];
  * AWS account and enables IAM policies": Principal arn:aws:iam::<account>:root, Action kms:*, Resource *).
  */
 export function defaultKeyPolicy(partition: string, accountId: string): PolicyDocument {
-  return {
-    Version: '2012-10-17',
-    Statement: [
-      {
-        Sid: 'Enable IAM User Permissions',
-        Effect: 'Allow',
-        Principal: { AWS: `arn:${partition}:iam::${accountId}:root` },
-        Action: 'kms:*',
-        Resource: '*',
-      },
-    ],
-  };
+  // One document per account: the rights check asks about every key with it, and a document seen before is
+  // numbered and read for sharing without being serialised again (policyNumber, ./aws-renaming).
+  return memo(
+    defaultKeyPolicies,
+    `${partition}:${accountId}`,
+    () =>
+      Object.freeze({
+        Version: '2012-10-17',
+        Statement: Object.freeze([
+          Object.freeze({
+            Sid: 'Enable IAM User Permissions',
+            Effect: 'Allow',
+            Principal: Object.freeze({ AWS: `arn:${partition}:iam::${accountId}:root` }),
+            Action: 'kms:*',
+            Resource: '*',
+          }),
+        ]),
+      }) as PolicyDocument,
+  );
 }
+const defaultKeyPolicies = new Map<string, PolicyDocument>();
 
 /** Stands for any principal of the account an administrator gives full IAM rights (outside this repository). */
 const ADMINISTRATOR_POLICY: PolicyDocument = {
@@ -429,6 +437,7 @@ export function forgetAwsAnswers(): void {
   cache.documents.clear();
   forgetCanonicalForms();
   cache.numbersByText.clear();
+  cache.textNumbers.clear();
   cache.validatedPolicies.clear();
   cache.numbersByPolicy = new WeakMap();
   cache.principalKeys = new WeakMap();
@@ -447,9 +456,11 @@ export function allowed(
   const contextJson = request.context ? contextText(request.context) : '';
   const asked = principalKey(principal);
   const byRequest = memo(cache.simulations, asked, () => new Map());
-  const key = `${request.action}\n${request.resource}\n${
+  // The request's texts by their numbers (textNumber): a short key, where one spelling them out (some 215
+  // characters, 157,080 questions at 200 AWS stores) was hashed anew for every question.
+  const key = `${textNumber(request.action)},${textNumber(request.resource)},${
     request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
-  }\n${contextJson}`;
+  },${textNumber(contextJson)}`;
   let answer = byRequest.get(key);
   if (answer === undefined) {
     answer = tokens ? askShared(principal, request, tokens, contextJson) : undescribed(principal, request);
@@ -685,6 +696,7 @@ const cache = ((
       shared: Map<string, Promise<Grant[] | undefined>>;
       documents: Map<string, PolicyDocument | null>;
       numbersByText: Map<string, number>;
+      textNumbers: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
       validatedPolicies: Map<string, ValidatedPolicy>;
       principalKeys: WeakMap<AwsPrincipal, string>;
@@ -696,10 +708,24 @@ const cache = ((
   shared: new Map(),
   documents: new Map(),
   numbersByText: new Map(),
+  textNumbers: new Map(),
   numbersByPolicy: new WeakMap(),
   validatedPolicies: new Map(),
   principalKeys: new WeakMap(),
 });
+
+/**
+ * A number per distinct text of a question (an action, a resource, a context): a store's requests hold the
+ * same string objects question after question, whose hash V8 keeps with the string.
+ */
+function textNumber(text: string): number {
+  let number = cache.textNumbers.get(text);
+  if (number === undefined) {
+    number = cache.textNumbers.size;
+    cache.textNumbers.set(text, number);
+  }
+  return number;
+}
 
 /**
  * A number per distinct policy text, the same for every object holding that text: a render parses each

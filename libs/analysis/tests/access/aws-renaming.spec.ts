@@ -192,7 +192,12 @@ describe('wordsUnderQuestionMarks: the words a ? may cover in some match', () =>
       'arn:aws:iam::1:role/ckpt-abc-replication-x1y2z3',
       ['x1y2z3'],
     ],
-    ['the same pattern, a bucket: no match', 'arn:aws:iam::1:role/*-replication-??????', 'arn:aws:s3:::ckpt-abc', []],
+    [
+      'the same pattern, a bucket: no match',
+      'arn:aws:iam::1:role/*-replication-??????',
+      'arn:aws:s3:::ckpt-abc',
+      [],
+    ],
     ['?s after a *: the end only', 'a-*??', 'a-bc-def', ['def']],
     ['?s before a *', 'a-??-*', 'a-bc-def', ['bc']],
     ['a ? that may fall in either of two words', 'a-*?*', 'a-bc-de', ['bc', 'de']],
@@ -337,6 +342,44 @@ describe('an answer shared between stores', () => {
     expect(
       sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
     ).toBe(undefined);
+  });
+
+  it('is not shared with a question that differs only in its context: a read from outside the perimeter stays denied', async () => {
+    const names = ['abc', 'xyz'];
+    const written: Template = {
+      identity: [
+        { Sid: 'Data', Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-{n}/*' },
+      ],
+      bucketPolicy: [
+        {
+          Sid: 'Perimeter',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: 's3:*',
+          Resource: 'arn:aws:s3:::ckpt-{n}/*',
+          Condition: { NotIpAddressIfExists: { 'aws:SourceIp': '10.0.0.0/8' } },
+        },
+      ],
+      action: 's3:GetObject',
+      resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
+    };
+    const from = (name: string, sourceIp: string) => {
+      const asked = question(written, name);
+      return {
+        ...asked,
+        request: { ...asked.request, context: { ...asked.request.context, 'aws:SourceIp': sourceIp } },
+      };
+    };
+    const inside = from('abc', '10.1.2.3');
+    const outside = from('xyz', '192.0.2.10');
+    expect(await simulated(inside)).toBeDefined();
+    expect(await awsRequestAllowed(inside.principal, inside.request, tokensOf(names, 'abc'))).toEqual(
+      await simulated(inside),
+    );
+    expect(await simulated(outside)).toBeUndefined();
+    expect(
+      await awsRequestAllowed(outside.principal, outside.request, tokensOf(names, 'xyz')),
+    ).toBeUndefined();
   });
 
   it('is not shared when a word of the question spells a token in capitals', () => {
