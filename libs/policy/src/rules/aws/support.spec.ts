@@ -1,5 +1,6 @@
+import type { RenderedResource } from '@checkpoints/analysis';
 import type { StackValidationArgs } from '@pulumi/policy';
-import { ALL_BUCKETS, checkBucketSetting, principalsOf, statementsOf } from './support';
+import { ALL_BUCKETS, awsStoresOf, checkBucketSetting, principalsOf, statementsOf } from './support';
 
 describe('statementsOf and principalsOf', () => {
   it('read single values as lists and name statements by Sid or position', () => {
@@ -82,5 +83,44 @@ describe('checkBucketSetting', () => {
       "BucketVersioning 'both': two configures first",
       "BucketVersioning 'unknown': Symbol(unknown during preview) configures undefined",
     ]);
+  });
+});
+
+describe('awsStoresOf', () => {
+  const resource = (urn: string, type: string, parent: string | null, inputs = {}): RenderedResource => ({
+    urn,
+    type,
+    name: urn.split(':').pop() ?? urn,
+    parent,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  });
+  const render = (bucketName: string) => [
+    resource('urn:stack', 'pulumi:pulumi:Stack', null),
+    resource('urn:store:a', 'checkpoints:aws:CheckpointStore', 'urn:stack'),
+    resource('urn:bucket:a', 'aws:s3/bucket:Bucket', 'urn:store:a', { bucket: bucketName }),
+    resource('urn:key:a', 'aws:kms/key:Key', 'urn:store:a', {
+      policy: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd',
+    }),
+  ];
+
+  it("finds each store's bucket, key and ARN, the account from the ARNs the render spells", () => {
+    const [store, ...others] = awsStoresOf(Object.freeze(render('ckpt-a')));
+    expect(others).toEqual([]);
+    expect(store).toMatchObject({
+      bucketArn: 'arn:aws:s3:::ckpt-a',
+      accountId: '123456789012',
+      directory: false,
+      key: { urn: 'urn:key:a' },
+    });
+  });
+
+  it('reads a list changed in place again (only a frozen list keeps its stores)', () => {
+    const resources = render('ckpt-a');
+    expect(awsStoresOf(resources)[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-a');
+    resources.splice(0, resources.length, ...render('ckpt-b'));
+    expect(awsStoresOf(resources)[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-b');
   });
 });
