@@ -17,6 +17,11 @@ export function memo<Key, Value>(store: Store<Key, Value>, key: Key, make: () =>
   return value;
 }
 
+/** A number per distinct text, the first one 0: the same text always gets the same number. */
+export function numberOfText(numbers: Map<string, number>, text: string): number {
+  return memo(numbers, text, () => numbers.size);
+}
+
 /**
  * `memo` for a value made from a list: kept only for a frozen list (the one a policy engine hands every
  * stack rule of an evaluation), made again on every call for a list that may still change in place.

