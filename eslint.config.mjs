@@ -1,5 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { moduleBoundaryConfigs } from './tools/eslint/module-boundaries.mjs';
+
+const root = import.meta.dirname;
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', '**/coverage/**'] },
@@ -14,49 +17,7 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  {
-    files: ['libs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '**/stacks/**',
-                '@checkpoints/aws-s3',
-                '@checkpoints/gcp-gcs',
-                '@checkpoints/azure-adls',
-              ],
-              message: 'libs never import stacks.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['libs/naming/**/*.ts', 'libs/tagging/**/*.ts', 'libs/config/**/*.ts', 'libs/analysis/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@pulumi/*'], message: 'naming, tagging, config and analysis import no cloud SDK.' },
-            {
-              group: [
-                '**/stacks/**',
-                '@checkpoints/aws-s3',
-                '@checkpoints/gcp-gcs',
-                '@checkpoints/azure-adls',
-              ],
-              message: 'libs never import stacks.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...moduleBoundaryConfigs(root),
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: {

@@ -61,7 +61,7 @@ function allows(boundary: PolicyDocument, action: string, arn: string, tags: Rec
 }
 
 /**
- * What the writer and reader roles of a store are granted (libs/policy `awsStoreAccessPolicy`, asserted
+ * What the writer and reader roles of a store are granted (libs/translate `awsStoreAccessPolicy`, asserted
  * action by action on the rendered stack in stacks/aws-s3/tests/identities.spec.ts), on the names and
  * tags the AWS stack of `environment` gives a store.
  */

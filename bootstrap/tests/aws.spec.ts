@@ -15,7 +15,7 @@ import {
   type AwsPrincipal,
   type PolicyDocument as AnalysisPolicyDocument,
 } from '@checkpoints/analysis';
-import { awsCiRoleArnPatterns } from '@checkpoints/policy';
+import { awsCiRoleArnPatterns } from '@checkpoints/translate';
 import { ciNames } from '../src/names';
 import {
   actionDetails,

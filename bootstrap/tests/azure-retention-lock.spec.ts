@@ -1,10 +1,10 @@
 import {
   azureRoleAllows,
   azureRoleDefinitionsOf,
-  CHECKPOINT_WRITER_ROLE,
   missingDeployRights,
   type RenderedResource,
 } from '@checkpoints/analysis';
+import { CHECKPOINT_WRITER_ROLE } from '@checkpoints/config';
 import { ofType, type Snapshot } from '@checkpoints/synth';
 import { renderBootstrap, SUBSCRIPTION } from './helpers';
 

@@ -8,7 +8,7 @@ import {
   standardTagsFor,
   SUBSCRIPTION,
 } from './helpers';
-import { checkpointWriterRoleGuid } from '@checkpoints/policy';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
 import { deployRoleDefinitionGuid } from '../src/azure/roles';
 
 const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', stack: 'ci' });

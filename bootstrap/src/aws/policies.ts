@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { AWS_REPLICATION_ACTIONS, AWS_STORE_WRITER_ACTIONS } from '@checkpoints/policy';
+import { AWS_REPLICATION_ACTIONS, AWS_STORE_WRITER_ACTIONS } from '@checkpoints/translate';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
 import { stateObjects } from '../state-layout';
@@ -221,7 +221,7 @@ const KEY_READS = ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationSta
 
 /**
  * What a store role may ever be allowed, its permissions boundary whatever its own policy says: the
- * writer's and reader's actions (libs/policy `awsStoreAccessPolicy`) on the buckets, objects and keys
+ * writer's and reader's actions (libs/translate `awsStoreAccessPolicy`) on the buckets, objects and keys
  * of one environment's stack.
  */
 /**
@@ -375,7 +375,7 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
   return {
     Version: '2012-10-17',
     Statement: [
-      // Each with what S3 does as a store's replication role (libs/policy awsReplicationPolicy).
+      // Each with what S3 does as a store's replication role (libs/translate awsReplicationPolicy).
       statement(
         'StackBuckets',
         unique(AWS_STORE_WRITER_ACTIONS.bucket, AWS_REPLICATION_ACTIONS.sourceBucket),

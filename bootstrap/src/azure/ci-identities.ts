@@ -5,7 +5,7 @@ import { FederatedIdentityCredential } from '@pulumi/azure-native/managedidentit
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import { azureTags, type Tags } from '@checkpoints/tagging';
-import type { Environment } from '@checkpoints/config';
+import { checkpointWriterRoleGuid, type Environment } from '@checkpoints/config';
 import type { AzureSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import {
@@ -37,7 +37,6 @@ import {
   type AzureRole,
   writerRolePermissions,
 } from './roles';
-import { checkpointWriterRoleGuid } from '@checkpoints/policy';
 import { azureStateGrants, stateContainerScope } from './state';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {

@@ -1,5 +1,5 @@
 import { stableHash } from '@checkpoints/naming';
-import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/policy';
+import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/config';
 
 /** Built-in role definitions by name: the GUIDs are the same in every tenant. */
 export const AZURE_ROLES = {

@@ -25,3 +25,4 @@ export type { StoreOutputs } from './outputs';
 export * from './quotas';
 export * from './deployed';
 export { buildStoresInTurns } from './turns';
+export * from './writer-role';

@@ -9,6 +9,3 @@ export {
 export { baselinePolicies } from './rules';
 export { accessOfRender, BOOTSTRAP_RENDER_ENV } from './rules/access';
 export type { SourcedPolicy } from './rules/define';
-export * from './aws';
-export * from './gcp';
-export * from './azure';

@@ -22,7 +22,7 @@ import {
   s3LifecycleRules,
   s3TrailLogBucketPolicy,
   type AuditedBuckets,
-} from '@checkpoints/policy';
+} from '@checkpoints/translate';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import { KEY_DELETION_WINDOW_DAYS } from './encryption';
 import { SAFETY_SETTING } from './scope';

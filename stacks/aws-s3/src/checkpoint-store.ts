@@ -10,7 +10,7 @@ import {
 } from '@checkpoints/config';
 import { names, type IdentityPurpose } from '@checkpoints/naming';
 import { awsTags, standardTags } from '@checkpoints/tagging';
-import type { AwsStoreTarget } from '@checkpoints/policy';
+import type { AwsStoreTarget } from '@checkpoints/translate';
 import { createDirectoryBucket } from './directory-bucket';
 import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';

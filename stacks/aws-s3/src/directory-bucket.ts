@@ -5,7 +5,7 @@ import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
 import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
 import { DirectoryBucket } from '@pulumi/aws/s3/directoryBucket';
 import { names } from '@checkpoints/naming';
-import { s3DirectoryBucketPolicy, s3DirectoryLifecycleRules } from '@checkpoints/policy';
+import { s3DirectoryBucketPolicy, s3DirectoryLifecycleRules } from '@checkpoints/translate';
 import { defaultEncryptionRule } from './encryption';
 import {
   dataProtection,

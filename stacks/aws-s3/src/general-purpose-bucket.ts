@@ -8,7 +8,7 @@ import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock'
 import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
 import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
-import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/policy';
+import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/translate';
 import { defaultEncryptionRule } from './encryption';
 import { createRetentionLock, retentionLockStatements } from './retention-lock';
 import {

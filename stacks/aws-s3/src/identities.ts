@@ -7,7 +7,7 @@ import {
   awsTrustPolicy,
   type AwsStoreTarget,
   type AwsStorePurpose,
-} from '@checkpoints/policy';
+} from '@checkpoints/translate';
 import type { StoreScope } from './scope';
 
 const DESCRIPTIONS: Record<AwsStorePurpose, string> = {

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { StoreSpec } from '@checkpoints/config';
-import type { S3Perimeter } from '@checkpoints/policy';
+import type { S3Perimeter } from '@checkpoints/translate';
 
 /**
  * The store's `network` as the bucket policy's perimeter; undefined when every network may reach it

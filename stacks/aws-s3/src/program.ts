@@ -22,7 +22,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { awsCiRoleArnPatterns, awsTrustPolicy } from '@checkpoints/policy';
+import { awsCiRoleArnPatterns, awsTrustPolicy } from '@checkpoints/translate';
 import { StackAudit, type AuditOutputs, type StackAuditArgs } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 import { keyAlias } from './encryption';

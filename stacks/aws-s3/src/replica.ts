@@ -4,7 +4,7 @@ import { RolePolicy } from '@pulumi/aws/iam/rolePolicy';
 import { BucketReplicationConfig } from '@pulumi/aws/s3/bucketReplicationConfig';
 import type { Key } from '@pulumi/aws/kms/key';
 import { names } from '@checkpoints/naming';
-import { awsReplicationPolicy, awsReplicationTrustPolicy } from '@checkpoints/policy';
+import { awsReplicationPolicy, awsReplicationTrustPolicy } from '@checkpoints/translate';
 import { createStoreKey } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import type { BucketPolicyInputs, StoreBucket, StoreScope } from './scope';

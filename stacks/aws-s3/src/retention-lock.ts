@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { BucketObjectLockConfiguration } from '@pulumi/aws/s3/bucketObjectLockConfiguration';
-import type { AwsPolicyStatement } from '@checkpoints/policy';
+import type { AwsPolicyStatement } from '@checkpoints/translate';
 import { dataProtection, type StoreScope } from './scope';
 
 /**

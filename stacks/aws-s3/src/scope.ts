@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { StoreSpec } from '@checkpoints/config';
 import type { NameContext } from '@checkpoints/naming';
-import type { S3Perimeter } from '@checkpoints/policy';
+import type { S3Perimeter } from '@checkpoints/translate';
 
 /** What every resource of one store is built from. */
 export interface StoreScope {

@@ -1,5 +1,5 @@
 import { AWS_IAM_LIMITS, ConfigError, type ConfigIssue } from '@checkpoints/config';
-import { awsTrustPolicy } from '@checkpoints/policy';
+import { awsTrustPolicy } from '@checkpoints/translate';
 import { render, type RenderFailure } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 import {

@@ -1,4 +1,4 @@
-import type { AwsPolicyStatement } from '@checkpoints/policy';
+import type { AwsPolicyStatement } from '@checkpoints/translate';
 import type { Snapshot } from '@checkpoints/synth';
 import { catalogueProblems, policyDocuments } from './iam-catalogue';
 import { renderStack } from './render-stack';

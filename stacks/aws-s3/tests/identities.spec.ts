@@ -1,5 +1,5 @@
 import { customResources, ofType, type RenderedResource, type Snapshot } from '@checkpoints/synth';
-import type { AwsPolicyDocument } from '@checkpoints/policy';
+import type { AwsPolicyDocument } from '@checkpoints/translate';
 import { ACCOUNT, ACCOUNT_ROOT, documentOf, renderStack, resource, TYPES } from './render-stack';
 
 const trainingRole = `arn:aws:iam::${ACCOUNT}:role/ml-training-jobs`;

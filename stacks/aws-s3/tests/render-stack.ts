@@ -8,7 +8,7 @@ import {
   withProdNetwork,
   sharedPerKey,
 } from '@checkpoints/synth';
-import type { AwsPolicyDocument } from '@checkpoints/policy';
+import type { AwsPolicyDocument } from '@checkpoints/translate';
 import { checkpointStack } from '../src/program';
 
 export const ACCOUNT = AWS_ACCOUNT_ID;

@@ -1,6 +1,6 @@
 import type { Tier } from '@checkpoints/config';
 import { names } from '@checkpoints/naming';
-import { adlsManagementPolicy } from '@checkpoints/policy';
+import { adlsManagementPolicy } from '@checkpoints/translate';
 import { BlobContainer } from '@pulumi/azure-native/storage/blobContainer';
 import { BlobServiceProperties } from '@pulumi/azure-native/storage/blobServiceProperties';
 import { ManagementPolicy } from '@pulumi/azure-native/storage/managementPolicy';

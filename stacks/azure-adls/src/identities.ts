@@ -8,7 +8,7 @@ import {
   type AdlsPurpose,
   type AdlsRoleGrant,
   type AzurePrincipalType,
-} from '@checkpoints/policy';
+} from '@checkpoints/translate';
 import { assignRole } from './role-assignment';
 import type { StoreScope } from './scope';
 
@@ -30,7 +30,7 @@ export function createStoreIdentities(scope: StoreScope): StoreIdentities {
   return { writer: identity('writer'), reader: identity('reader') };
 }
 
-/** Data-plane roles on the store's filesystem alone: the translation in libs/policy says who gets which. */
+/** Data-plane roles on the store's filesystem alone: the translation in libs/translate says who gets which. */
 export function grantFilesystemAccess(
   scope: StoreScope,
   filesystem: BlobContainer,

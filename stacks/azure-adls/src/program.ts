@@ -22,7 +22,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { nameRules, names, type NameContext } from '@checkpoints/naming';
-import { adlsFilesystemGrants } from '@checkpoints/policy';
+import { adlsFilesystemGrants } from '@checkpoints/translate';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { createAuditWorkspace } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';

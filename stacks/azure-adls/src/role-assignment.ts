@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { RoleAssignment } from '@pulumi/azure-native/authorization/roleAssignment';
-import { azureRoleDefinitionId, type AzurePrincipalType, type AzureStoreRole } from '@checkpoints/policy';
+import { azureRoleDefinitionId, type AzurePrincipalType, type AzureStoreRole } from '@checkpoints/translate';
 import { stableHash } from '@checkpoints/naming';
 import type { StoreScope } from './scope';
 

@@ -1,4 +1,5 @@
-import { analyzeAccess, checkpointWriterRoleGuid } from '@checkpoints/analysis';
+import { analyzeAccess } from '@checkpoints/analysis';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
 import { ofType, type Snapshot } from '@checkpoints/synth';
 import { roleAssignmentName } from '../src/role-assignment';
 import { sharedRenderStack, SUBSCRIPTION, T } from './render';

@@ -1,7 +1,7 @@
 import type { BucketArgs } from '@pulumi/gcp/storage/bucket';
 import type * as pulumi from '@pulumi/pulumi';
 import { gcsDualRegionCode, type NetworkSpec, type StoreSpec } from '@checkpoints/config';
-import { GCS_DEFAULT_STORAGE_CLASS, gcsLifecycleRules } from '@checkpoints/policy';
+import { GCS_DEFAULT_STORAGE_CLASS, gcsLifecycleRules } from '@checkpoints/translate';
 
 const SECONDS_PER_DAY = 86_400;
 

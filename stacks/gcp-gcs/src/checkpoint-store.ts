@@ -8,7 +8,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { gcsRetentionWarnings } from '@checkpoints/policy';
+import { gcsRetentionWarnings } from '@checkpoints/translate';
 import { checkpointBucketArgs, keyLocation } from './bucket';
 import { createAnywhereCache } from './cache';
 import { createCustomerManagedKey } from './encryption';

@@ -4,7 +4,7 @@ import type { Bucket } from '@pulumi/gcp/storage/bucket';
 import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import type { AccessSpec } from '@checkpoints/config';
 import { names, stableHash, type NameContext } from '@checkpoints/naming';
-import { GCS_BUCKET_ROLES, gcsBucketGrants, type GcsStorePurpose } from '@checkpoints/policy';
+import { GCS_BUCKET_ROLES, gcsBucketGrants, type GcsStorePurpose } from '@checkpoints/translate';
 
 export interface StoreIdentities {
   writer: Account;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/config';
 import azureRoleData from '../../data/azure-roles.json';
 import type { RenderedResource, RenderedStore } from '../render';
 import {
@@ -27,37 +27,7 @@ export interface RoleDefinition {
 /** Built-in role GUID -> definition, vendored from the clouds' published definitions (data/SOURCE.md). */
 const BUILT_IN: Readonly<Record<string, RoleDefinition>> = azureRoleData.roles;
 
-const BLOB_DATA_CONTRIBUTOR = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe';
-const CONTAINER_READ = 'Microsoft.Storage/storageAccounts/blobServices/containers/read';
 
-/**
- * The store writer's role, in place of Storage Blob Data Contributor: its data actions (read, write, delete,
- * move and add blobs) and, of its actions, only `containers/read`. The built-in's other actions are
- * `containers/delete` (delete the whole filesystem: every checkpoint at once), `containers/write` (the
- * container's properties and metadata) and `generateUserDelegationKey/action` (SAS tokens), none of which a
- * training job needs (data/azure-roles.json, from the published definition). A custom role is a
- * subscription's own definition; the admin-run bootstrap creates it (CI cannot write role definitions), and
- * the stack assigns it by its GUID, derived from the subscription.
- */
-export const CHECKPOINT_WRITER_ROLE: RoleDefinition = {
-  roleName: 'Checkpoint Store Writer',
-  permissions: (BUILT_IN[BLOB_DATA_CONTRIBUTOR]?.permissions ?? []).map((p) => ({
-    actions: p.actions.filter((action) => action === CONTAINER_READ),
-    notActions: [],
-    dataActions: [...p.dataActions],
-    notDataActions: [],
-  })),
-};
-
-/** The writer role's definition GUID in a subscription: a role definition's name is unique in the tenant. */
-export function checkpointWriterRoleGuid(subscriptionId: string): string {
-  const hex = createHash('sha256')
-    .update(`checkpoints-store-writer-role\0${subscriptionId.toLowerCase()}`)
-    .digest('hex');
-  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20, 32)].join(
-    '-',
-  );
-}
 
 export interface Assignment {
   principalId: string;

@@ -21,8 +21,6 @@ import {
 export * from './model';
 export {
   allows as azureRoleAllows,
-  CHECKPOINT_WRITER_ROLE,
-  checkpointWriterRoleGuid,
   roleDefinitionsOf as azureRoleDefinitionsOf,
 } from './azure';
 export {

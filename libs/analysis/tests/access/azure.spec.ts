@@ -1,4 +1,5 @@
-import { analyzeAccess, checkpointWriterRoleGuid, type Operation, type RenderedResource } from '../../src';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
+import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
 import { renderOf, resource, STACK_ROOT, storeResource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */

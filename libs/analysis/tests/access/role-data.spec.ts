@@ -4,7 +4,7 @@ import azureRoles from '../../data/azure-roles.json';
 import gcpRoles from '../../data/gcp-roles.json';
 
 /**
- * Every role the code assigns (bootstrap, the stacks, the policy lib's access translation) is in the
+ * Every role the code assigns (bootstrap, the stacks, the translate lib) is in the
  * vendored role data, so the access analysis knows what it grants; Azure roles by the name and GUID
  * the code pairs, which must be the pair the published definitions hold.
  */
@@ -14,6 +14,7 @@ const SOURCES = [
   'stacks/aws-s3/src',
   'stacks/gcp-gcs/src',
   'stacks/azure-adls/src',
+  'libs/translate/src',
   'libs/policy/src',
 ];
 

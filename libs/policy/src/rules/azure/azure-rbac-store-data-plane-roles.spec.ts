@@ -1,4 +1,4 @@
-import { checkpointWriterRoleGuid } from '@checkpoints/analysis';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
 import { onPreview, UNKNOWN_STRING } from '../spec-support';
 import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';

@@ -1,5 +1,5 @@
 import type { PolicyResource } from '@pulumi/policy';
-import { checkpointWriterRoleGuid } from '@checkpoints/analysis';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import {

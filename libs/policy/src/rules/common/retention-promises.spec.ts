@@ -1,9 +1,7 @@
 import type { RenderedResource } from '@checkpoints/analysis';
 import { RETENTION_DEFAULTS, type Cloud, type RetentionSpec } from '@checkpoints/config';
-import { s3LifecycleRules } from '../../aws/lifecycle';
-import { adlsManagementPolicy } from '../../azure/management-policy';
-import { gcsLifecycleRules } from '../../gcp/lifecycle';
-import { adlsResources, FILESYSTEM, gcsResources, s3Resources } from '../../retention-testing';
+import { adlsManagementPolicy, gcsLifecycleRules, s3LifecycleRules } from '@checkpoints/translate';
+import { adlsResources, FILESYSTEM, gcsResources, s3Resources } from '@checkpoints/translate/testing/retention';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
 import { retentionPromises } from './retention-promises';
 

@@ -1,9 +1,9 @@
 /** Spec helpers: a store's lifecycle translation, rendered the way a stack renders it, judged by libs/analysis. */
 import { simulateStore, type RenderedResource, type StoreRetention } from '@checkpoints/analysis';
 import type { Cloud, RetentionSpec, Tier } from '@checkpoints/config';
-import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from './aws/lifecycle';
-import { adlsManagementPolicy, type AdlsManagementPolicy } from './azure/management-policy';
-import { gcsLifecycleRules, type GcsLifecycleRule } from './gcp/lifecycle';
+import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from '../src/aws/lifecycle';
+import { adlsManagementPolicy, type AdlsManagementPolicy } from '../src/azure/management-policy';
+import { gcsLifecycleRules, type GcsLifecycleRule } from '../src/gcp/lifecycle';
 
 export const FILESYSTEM = 'ckpt-llm';
 

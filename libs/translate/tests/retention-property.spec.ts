@@ -11,7 +11,7 @@ import {
   type Tier,
 } from '@checkpoints/config';
 import type { RenderedResource } from '@checkpoints/analysis';
-import { adlsResources, brokenPromises, gcsResources, judge, s3Resources } from './retention-testing';
+import { adlsResources, brokenPromises, gcsResources, judge, s3Resources } from '../testing/retention';
 
 /** Values around every limit the config and the clouds have, each key optional as in a real spec. */
 const limits = {

@@ -1,6 +1,6 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
-import { brokenPromises, gcsResources, judge } from '../retention-testing';
-import { gcsLifecycleRules, gcsRetentionWarnings, type GcsLifecycleRule } from './lifecycle';
+import { brokenPromises, gcsResources, judge } from '../../testing/retention';
+import { gcsLifecycleRules, gcsRetentionWarnings, type GcsLifecycleRule } from '../../src/gcp/lifecycle';
 
 const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({
   keepNoncurrentVersions: 0,

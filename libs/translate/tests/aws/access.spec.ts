@@ -1,5 +1,10 @@
-import { awsStoreAccessPolicy, s3Endpoint, type AwsStorePurpose, type AwsStoreTarget } from './access';
-import type { AwsPolicyStatement } from './types';
+import {
+  awsStoreAccessPolicy,
+  s3Endpoint,
+  type AwsStorePurpose,
+  type AwsStoreTarget,
+} from '../../src/aws/access';
+import type { AwsPolicyStatement } from '../../src/aws/types';
 
 const bucketArn = 'arn:aws:s3:::ckpt-bucket';
 const directoryArn = 'arn:aws:s3express:us-east-1:123456789012:bucket/ckpt--use1-az4--x-s3';

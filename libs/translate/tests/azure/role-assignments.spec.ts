@@ -2,11 +2,11 @@ import {
   adlsFilesystemGrants,
   azurePrincipal,
   azureRoleDefinitionId,
-  checkpointWriterRoleGuid,
   CHECKPOINT_WRITER_ROLE_NAME,
   type AdlsRoleGrant,
   type AzureBuiltInRole,
-} from './role-assignments';
+} from '../../src/azure/role-assignments';
+import { checkpointWriterRoleGuid } from '@checkpoints/config';
 
 const WRITER = CHECKPOINT_WRITER_ROLE_NAME;
 const READER = 'Storage Blob Data Reader';

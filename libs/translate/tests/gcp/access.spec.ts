@@ -1,4 +1,4 @@
-import { GCS_BUCKET_ROLES, gcsBucketGrants, type GcsBucketGrant } from './access';
+import { GCS_BUCKET_ROLES, gcsBucketGrants, type GcsBucketGrant } from '../../src/gcp/access';
 
 describe('GCS_BUCKET_ROLES', () => {
   it('grants predefined object roles only', () => {

@@ -1,5 +1,4 @@
-import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/analysis';
-import type { AccessSpec } from '@checkpoints/config';
+import { checkpointWriterRoleGuid, type AccessSpec } from '@checkpoints/config';
 
 /** Azure built-in role definition GUIDs (the same in every tenant and subscription). */
 export const AZURE_BUILT_IN_ROLES = {
@@ -25,8 +24,6 @@ export function azureRoleGuid(subscriptionId: string, role: AzureStoreRole): str
 export function azureRoleDefinitionId(subscriptionId: string, role: AzureStoreRole): string {
   return `/subscriptions/${subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${azureRoleGuid(subscriptionId, role)}`;
 }
-
-export { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid };
 
 /**
  * What a store's identity of each purpose may do on the store's filesystem, and nothing more. Writers get

@@ -1,10 +1,10 @@
 import type { RetentionSpec, Tier } from '@checkpoints/config';
-import { adlsResources, brokenPromises, FILESYSTEM, judge, resource } from '../retention-testing';
+import { adlsResources, brokenPromises, FILESYSTEM, judge, resource } from '../../testing/retention';
 import {
   adlsManagementPolicy,
   type AdlsBaseBlobActions,
   type AdlsManagementPolicy,
-} from './management-policy';
+} from '../../src/azure/management-policy';
 
 // What azureRules leaves in the spec: options an ADLS Gen2 account cannot honour are 0.
 const retention = (overrides: Partial<RetentionSpec>): RetentionSpec => ({

@@ -1,6 +1,6 @@
 import { RETENTION_DEFAULTS, type RetentionSpec, type Tier } from '@checkpoints/config';
-import { brokenPromises, judge, resource, s3Resources } from '../retention-testing';
-import { s3LifecycleRules, type S3LifecycleRule } from './lifecycle';
+import { brokenPromises, judge, resource, s3Resources } from '../../testing/retention';
+import { s3LifecycleRules, type S3LifecycleRule } from '../../src/aws/lifecycle';
 
 /** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
 const standard: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };

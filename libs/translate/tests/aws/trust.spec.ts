@@ -1,5 +1,5 @@
-import { awsTrustPolicy } from './trust';
-import type { AwsPolicyStatement } from './types';
+import { awsTrustPolicy } from '../../src/aws/trust';
+import type { AwsPolicyStatement } from '../../src/aws/types';
 
 const root = 'arn:aws:iam::123456789012:root';
 const trainingRole = 'arn:aws:iam::123456789012:role/ml/training-jobs';

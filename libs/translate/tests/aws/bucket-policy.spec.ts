@@ -1,5 +1,5 @@
-import { awsCiRoleArnPatterns, s3BucketPolicy, s3DirectoryBucketPolicy } from './bucket-policy';
-import type { AwsPolicyStatement } from './types';
+import { awsCiRoleArnPatterns, s3BucketPolicy, s3DirectoryBucketPolicy } from '../../src/aws/bucket-policy';
+import type { AwsPolicyStatement } from '../../src/aws/types';
 
 const bucketArn = 'arn:aws:s3:::ckpt-bucket';
 const keyArn = 'arn:aws:kms:us-east-1:123456789012:key/0a1b2c3d-0000-4000-a000-000000000001';

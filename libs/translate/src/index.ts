@@ -1,0 +1,3 @@
+export * from './aws';
+export * from './gcp';
+export * from './azure';
