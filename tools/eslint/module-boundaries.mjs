@@ -61,9 +61,16 @@ export function moduleBoundaryConfigs(root) {
   };
   const noCloudSdk = {
     group: ['@pulumi/*'],
-    message: 'naming, tagging, config, translate and analysis import no cloud SDK.',
+    message: 'naming, tagging, config, translate, render and analysis import no cloud SDK.',
   };
-  const sdkFree = ['libs/naming', 'libs/tagging', 'libs/config', 'libs/translate', 'libs/analysis'];
+  const sdkFree = [
+    'libs/naming',
+    'libs/tagging',
+    'libs/config',
+    'libs/translate',
+    'libs/render',
+    'libs/analysis',
+  ];
   return [
     {
       files: ['libs/**/*.ts'],

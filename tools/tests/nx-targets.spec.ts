@@ -126,8 +126,10 @@ describe("the bootstrap never runs with the stacks' up", () => {
       'config:typecheck',
       'naming:typecheck',
       'policy:typecheck',
+      'render:typecheck',
       'synth:typecheck',
       'tagging:typecheck',
+      'translate:typecheck',
     ]);
   });
 });

@@ -24,6 +24,7 @@ import {
   type AuditedBuckets,
 } from '@checkpoints/translate';
 import { awsTags, standardTags } from '@checkpoints/tagging';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { KEY_DELETION_WINDOW_DAYS } from './encryption';
 import { SAFETY_SETTING } from './scope';
 
@@ -70,7 +71,7 @@ export class StackAudit extends pulumi.ComponentResource {
   constructor(name: string, args: StackAuditArgs, opts?: pulumi.ComponentResourceOptions) {
     // The component's input says where the audit goes: the audit rule accepts a declared organization trail.
     super(
-      'checkpoints:aws:StackAudit',
+      COMPONENT_TYPES.awsStackAudit,
       name,
       args.organizationTrail === undefined ? {} : { organizationTrail: args.organizationTrail },
       opts,

@@ -11,6 +11,7 @@ import {
 import { names, type IdentityPurpose } from '@checkpoints/naming';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import type { AwsStoreTarget } from '@checkpoints/translate';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { createDirectoryBucket } from './directory-bucket';
 import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
@@ -55,7 +56,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
       audit: args.store.audit,
       publicNetwork: args.store.network === undefined || args.store.network.public,
     };
-    super('checkpoints:aws:CheckpointStore', name, inputs, {
+    super(COMPONENT_TYPES.store.aws, name, inputs, {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });

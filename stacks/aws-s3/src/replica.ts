@@ -5,6 +5,7 @@ import { BucketReplicationConfig } from '@pulumi/aws/s3/bucketReplicationConfig'
 import type { Key } from '@pulumi/aws/kms/key';
 import { names } from '@checkpoints/naming';
 import { awsReplicationPolicy, awsReplicationTrustPolicy } from '@checkpoints/translate';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { createStoreKey } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import type { BucketPolicyInputs, StoreBucket, StoreScope } from './scope';
@@ -33,7 +34,7 @@ export class StoreReplica extends pulumi.ComponentResource {
   readonly bucketArn: pulumi.Output<string>;
 
   constructor(name: string, args: StoreReplicaArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('checkpoints:aws:StoreReplica', name, { replicaRegion: args.replicaRegion }, opts);
+    super(COMPONENT_TYPES.awsStoreReplica, name, { replicaRegion: args.replicaRegion }, opts);
     const { replicaRegion } = args;
     const scope: StoreScope = { ...args.scope, parent: this };
     const { store } = scope;

@@ -10,6 +10,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { azureTags, standardTags } from '@checkpoints/tagging';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { applyLifecycle, createAccount, createFilesystem, enableSoftDelete } from './account';
 import { customerManagedKey, keyLogicalName, microsoftManagedKeys } from './encryption';
 import { createStoreIdentities, grantFilesystemAccess } from './identities';
@@ -50,7 +51,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
         ? { network: { privateDnsZones: PRIVATE_DNS_MANAGED_BY_POLICY } }
         : {}),
     };
-    super('checkpoints:azure:CheckpointStore', name, inputs, {
+    super(COMPONENT_TYPES.store.azure, name, inputs, {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });

@@ -9,6 +9,7 @@ import {
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/translate';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { checkpointBucketArgs, keyLocation } from './bucket';
 import { createAnywhereCache } from './cache';
 import { createCustomerManagedKey } from './encryption';
@@ -41,7 +42,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // and the settings a previous render is compared with (replacementIssues).
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
-    super('checkpoints:gcp:CheckpointStore', name, gcpStoreInputs(args), {
+    super(COMPONENT_TYPES.store.gcp, name, gcpStoreInputs(args), {
       ...opts,
       aliases: [...(opts?.aliases ?? []), ...formerNameAliases(args.store)],
     });

@@ -5,6 +5,7 @@ import {
   type ValidatedPolicy,
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { memo, memoIfFrozen, numberOfText } from '../memo';
 import type { Render, RenderedResource } from '../render';
 import {
@@ -231,7 +232,7 @@ export async function awsStoreAccess(
 }
 
 /** The component of a store's replica (stacks/aws-s3 StoreReplica): its bucket, key and replication role. */
-const REPLICA_COMPONENT = 'checkpoints:aws:StoreReplica';
+const REPLICA_COMPONENT = COMPONENT_TYPES.awsStoreReplica;
 
 async function grantsOf(
   principal: AwsPrincipal,

@@ -27,8 +27,6 @@ export interface RoleDefinition {
 /** Built-in role GUID -> definition, vendored from the clouds' published definitions (data/SOURCE.md). */
 const BUILT_IN: Readonly<Record<string, RoleDefinition>> = azureRoleData.roles;
 
-
-
 export interface Assignment {
   principalId: string;
   role: string;

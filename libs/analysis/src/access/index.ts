@@ -19,10 +19,7 @@ import {
 } from './model';
 
 export * from './model';
-export {
-  allows as azureRoleAllows,
-  roleDefinitionsOf as azureRoleDefinitionsOf,
-} from './azure';
+export { allows as azureRoleAllows, roleDefinitionsOf as azureRoleDefinitionsOf } from './azure';
 export {
   allowed as awsRequestAllowed,
   awsStoreTokens,

@@ -1,4 +1,5 @@
 import type { Cloud } from '@checkpoints/config';
+import { isStoreComponent } from '@checkpoints/render';
 import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '../render';
 import { awsChangeRules } from './aws';
 import { azureChangeRules } from './azure';
@@ -313,10 +314,6 @@ function protectedReleases(stores: readonly StorePlan[]): string[] {
  */
 function identity(urn: string): string {
   return urn.replace(/::pulumi:pulumi:Stack\$/, '::');
-}
-
-function isStoreComponent(type: string): boolean {
-  return /^checkpoints:(aws|gcp|azure):CheckpointStore$/.test(type);
 }
 
 function isUnchanged(change: ResourceChange): boolean {

@@ -1,9 +1,10 @@
 import { awsTrailsRecording } from '@checkpoints/analysis';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { awsStoresOf } from './support';
 
-const STACK_AUDIT = 'checkpoints:aws:StackAudit';
+const STACK_AUDIT = COMPONENT_TYPES.awsStackAudit;
 
 /**
  * Every store whose spec says it is audited (`audit`, on by default in prod and for confidential and

@@ -1,10 +1,11 @@
 import type { RenderedResource } from '@checkpoints/analysis';
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import { awsStoresOf } from './support';
 
-const REPLICA_COMPONENT = 'checkpoints:aws:StoreReplica';
+const REPLICA_COMPONENT = COMPONENT_TYPES.awsStoreReplica;
 
 /** The KMS key a bucket's default encryption names: undefined for SSE-S3, UNKNOWN on a preview before it exists. */
 function keyOf(encryption: RenderedResource | undefined): unknown {
@@ -43,9 +44,7 @@ function replicaProblems(
     const ownKey = replica.some((resource) => resource.type === 'aws:kms/key:Key');
     // On a preview the new key's ARN is not known yet: only the key resource can be judged then.
     if (!ownKey || (keyArn !== UNKNOWN && (typeof keyArn !== 'string' || keyArn === store.ownKeyArn))) {
-      problems.push(
-        'the replica bucket is not encrypted with a KMS key of its own (the store is SSE-KMS)',
-      );
+      problems.push('the replica bucket is not encrypted with a KMS key of its own (the store is SSE-KMS)');
     }
   }
   if (store.bucket.protect && !bucket.protect) {

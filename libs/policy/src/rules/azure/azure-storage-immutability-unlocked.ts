@@ -1,8 +1,9 @@
+import { COMPONENT_TYPES } from '@checkpoints/render';
 import { stackRule } from '../define';
 import { read, state } from '../inputs';
 import { isAzureType, T } from './support';
 
-const STORE = 'checkpoints:azure:CheckpointStore';
+const STORE = COMPONENT_TYPES.store.azure;
 
 /**
  * The retention lock the product offers is the relaxable one: an unlocked container time-based policy, which

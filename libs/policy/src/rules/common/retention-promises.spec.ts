@@ -1,7 +1,12 @@
 import type { RenderedResource } from '@checkpoints/analysis';
 import { RETENTION_DEFAULTS, type Cloud, type RetentionSpec } from '@checkpoints/config';
 import { adlsManagementPolicy, gcsLifecycleRules, s3LifecycleRules } from '@checkpoints/translate';
-import { adlsResources, FILESYSTEM, gcsResources, s3Resources } from '@checkpoints/translate/testing/retention';
+import {
+  adlsResources,
+  FILESYSTEM,
+  gcsResources,
+  s3Resources,
+} from '@checkpoints/translate/testing/retention';
 import { violationsOf, type ResourceUnderTest } from '../../testing';
 import { retentionPromises } from './retention-promises';
 

@@ -1,5 +1,6 @@
 import { brokenPromiseMessages, retentionOf, type RenderedResource } from '@checkpoints/analysis';
 import type { PolicyResource } from '@pulumi/policy';
+import { isStoreComponent } from '@checkpoints/render';
 import { stackRule } from '../define';
 
 /** A policy resource in the shape libs/analysis reads (a real preview and synth give the same fields). */
@@ -27,7 +28,7 @@ export const retentionPromises = stackRule({
     // Each store's component by name (the first of that name), looked up once for all stores.
     const components = new Map<string, string>();
     for (const resource of resources) {
-      if (/CheckpointStore$/.test(resource.type) && !components.has(resource.name))
+      if (isStoreComponent(resource.type) && !components.has(resource.name))
         components.set(resource.name, resource.urn);
     }
     for (const store of retentionOf({ resources })) {

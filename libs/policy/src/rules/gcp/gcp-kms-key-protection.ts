@@ -1,3 +1,4 @@
+import { isStoreComponent } from '@checkpoints/render';
 import { stackRule } from '../define';
 import { childrenByParent } from './store-resources';
 import { GCS_BUCKET, KMS_CRYPTO_KEY, KMS_CRYPTO_KEY_IAM_MEMBER, KMS_KEY_RING } from './tokens';
@@ -13,7 +14,7 @@ export const gcpKmsKeyProtection = stackRule({
     'Google Cloud KMS: Destroy and restore key versions (data encrypted with a destroyed version cannot be recovered); Google Cloud: Cloud Storage customer-managed encryption keys (the service agent needs the key); issue 14 item 5 (keys of protected stores protected like the data)',
   validate: (args, report) => {
     const childrenOf = childrenByParent(args);
-    for (const component of args.resources.filter((resource) => /CheckpointStore$/.test(resource.type))) {
+    for (const component of args.resources.filter((resource) => isStoreComponent(resource.type))) {
       const children = childrenOf.get(component.urn) ?? [];
       if (!children.some((resource) => resource.type === GCS_BUCKET && resource.opts.protect)) continue;
       for (const holder of children.filter((resource) => KEY_HOLDERS.includes(resource.type))) {

@@ -1,3 +1,4 @@
+import { COMPONENT_TYPES } from '@checkpoints/render';
 /** Type tokens of the GCP resources the rules read (as `__pulumiType` spells them in @pulumi/gcp 9.x). */
 export const GCS_BUCKET = 'gcp:storage/bucket:Bucket';
 export const GCS_BUCKET_OBJECT = 'gcp:storage/bucketObject:BucketObject';
@@ -21,4 +22,4 @@ export const KMS_KEY_RING = 'gcp:kms/keyRing:KeyRing';
 export const KMS_CRYPTO_KEY_IAM_MEMBER = 'gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember';
 export const PROJECT_AUDIT_CONFIG = 'gcp:projects/iAMAuditConfig:IAMAuditConfig';
 /** The store component of stacks/gcp-gcs: its inputs carry the spec the stack rules judge against. */
-export const GCP_STORE_COMPONENT = 'checkpoints:gcp:CheckpointStore';
+export const GCP_STORE_COMPONENT = COMPONENT_TYPES.store.gcp;
