@@ -1,4 +1,4 @@
-import type { ChangeKind, ChangePlan, ResourceChange } from './index';
+import type { ChangeKind, ChangePlan, ResourceChange } from './model';
 
 const SYMBOL: Record<ChangeKind, string> = {
   unchanged: ' ',

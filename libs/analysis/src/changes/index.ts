@@ -4,71 +4,19 @@ import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '.
 import { awsChangeRules } from './aws';
 import { azureChangeRules } from './azure';
 import { gcpChangeRules } from './gcp';
+import type { ChangeKind, ChangePlan, DataLoss, ResourceChange, StorePlan } from './model';
 import type { CloudChangeRules, Holding, ReplacingInput, ResourceTypeRules } from './rules';
 
 export type { CloudChangeRules, Holding, ReplacingInput, ResourceTypeRules } from './rules';
 export { awsChangeRules, azureChangeRules, gcpChangeRules };
 export { formatPlan } from './format';
+export type { ChangeKind, ChangePlan, DataLoss, ResourceChange, StorePlan } from './model';
 
 export const CHANGE_RULES: Readonly<Record<Cloud, CloudChangeRules>> = {
   aws: awsChangeRules,
   gcp: gcpChangeRules,
   azure: azureChangeRules,
 };
-
-/**
- * What a deploy of the new render does to a resource of the previous one. `released`: gone from the program
- * with `retainOnDelete`, so Pulumi forgets it and the cloud keeps it; `deleted`: gone without it.
- */
-export type ChangeKind = 'unchanged' | 'updated' | 'replaced' | 'created' | 'released' | 'deleted';
-
-export interface ResourceChange {
-  /** The resource's URN in the new render (in the previous one for `released` and `deleted`). */
-  urn: string;
-  /** Its URN in the previous render, when it answers to it through an alias. */
-  baseUrn?: string;
-  type: string;
-  name: string;
-  kind: ChangeKind;
-  holds?: Holding;
-  /** Top-level inputs whose value differs. */
-  changedInputs: string[];
-  /** The changed inputs that force the replacement, with their sources. */
-  replacedBy: ReplacingInput[];
-  /** Protected in the previous render: a delete or replace stops `pulumi up` at this resource. */
-  protectedInBase: boolean;
-  /** No change rules are known for this type: a change of its inputs may replace it. */
-  unknownType?: true;
-}
-
-export interface StorePlan {
-  /** The store's name in the new render; its previous name for a store that was removed. */
-  store: string;
-  /** Its name in the previous render, when it had one and it differs (a rename with `formerNames`). */
-  formerName?: string;
-  status: 'unchanged' | 'changed' | 'created' | 'removed';
-  resources: ResourceChange[];
-}
-
-/** A change after which checkpoints (or the key to read them) would not survive. */
-export interface DataLoss {
-  store: string;
-  urn: string;
-  type: string;
-  kind: 'replaced' | 'deleted';
-  holds: 'data' | 'key';
-  /** What happens and how to make the change safely. */
-  message: string;
-}
-
-export interface ChangePlan {
-  stores: StorePlan[];
-  /** Resources outside every store (e.g. a stack's resource group). */
-  others: ResourceChange[];
-  dataLoss: DataLoss[];
-  /** Advice that is not data loss, e.g. a store that looks renamed without `formerNames`. */
-  notes: string[];
-}
 
 type PlannedRender = Pick<Render, 'resources'>;
 

@@ -10,7 +10,7 @@ import {
   type StoredVersion,
 } from './replay';
 import { list, record } from './values';
-import type { TierRecovery } from './index';
+import type { TierRecovery } from './model';
 
 /**
  * The standard tier is a versioned general purpose bucket: previous versions restore a delete or an

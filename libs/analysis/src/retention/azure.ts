@@ -8,7 +8,7 @@ import {
   type StoreLifecycle,
 } from './replay';
 import { list, numberOr, record } from './values';
-import type { TierRecovery } from './index';
+import type { TierRecovery } from './model';
 
 /** Every ADLS Gen2 account has a hierarchical namespace: soft delete restores deletes, nothing restores an overwrite. */
 export const ADLS_RECOVERY: Record<'standard' | 'high-throughput', TierRecovery> = {

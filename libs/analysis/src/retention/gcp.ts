@@ -10,7 +10,7 @@ import {
   type StoredVersion,
 } from './replay';
 import { list, numberOr, record } from './values';
-import type { TierRecovery } from './index';
+import type { TierRecovery } from './model';
 
 /**
  * The standard tier is versioned (previous versions, then soft delete); the high-throughput tier has a

@@ -10,6 +10,7 @@ import { gcsLifecycle, GCS_RECOVERY } from './gcp';
 import { HOURS_PER_DAY, replayLifecycle, type JobEvent, type KeyTrace, type StoreLifecycle } from './replay';
 import { projectionInputsOf, projectStore, type StoreProjection } from './projection';
 import { record } from './values';
+import type { TierRecovery } from './model';
 
 export { HOURS_PER_DAY, replay, replayLifecycle } from './replay';
 export type { JobEvent, JobOutcome, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
@@ -25,15 +26,8 @@ export {
   type ProjectionInputs,
   type StoreProjection,
 } from './projection';
+export type { TierRecovery } from './model';
 export { LIST_PRICES, PRICE_DATE, listPrice, type ListPrice } from './prices';
-
-/** Which recoveries a tier of a cloud can offer at all (each cloud's file cites why). */
-export interface TierRecovery {
-  delete: boolean;
-  overwrite: boolean;
-  /** Whether previous states are object versions (else soft-deleted copies, or nothing). */
-  versions: boolean;
-}
 
 const RECOVERY: Record<Cloud, Record<Tier, TierRecovery>> = {
   aws: S3_RECOVERY,
