@@ -312,8 +312,8 @@ function ciGuards(): PolicyStatement[] {
 }
 
 /**
- * Break-glass only: in prod, no CI role deletes a bucket, schedules a key's deletion (DESIGN 5a), or stops or
- * deletes a trail (which would blind the audit of the stores: docs/aws.md, Break-glass).
+ * Break-glass only, an administrator's: in prod, no CI role deletes a bucket, schedules a key's deletion, or
+ * stops or deletes a trail (which would blind the audit of the stores: docs/aws.md, Break-glass).
  */
 const PROD_BREAK_GLASS = [
   'cloudtrail:DeleteTrail',

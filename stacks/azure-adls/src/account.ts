@@ -33,7 +33,7 @@ export function accountSku(scope: Pick<StoreScope, 'store'>): NonNullable<Storag
   return { name: recovery.readableReplica ? 'Standard_RAGZRS' : 'Standard_GZRS' };
 }
 
-/** The store's ADLS Gen2 account with the security baseline of DESIGN section 4. */
+/** The store's ADLS Gen2 account with the security baseline every store gets (README, Security baseline). */
 export function createAccount(scope: StoreScope, keys: AccountEncryption): StorageAccount {
   return new StorageAccount(
     scope.store.name,

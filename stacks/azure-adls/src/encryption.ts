@@ -71,7 +71,7 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
 }
 
 /**
- * The names the store's key derives from at its generation (`keyGeneration`, issue 13): generation 1 is the
+ * The names the store's key derives from at its generation (`keyGeneration`): generation 1 is the
  * store itself, so nothing deployed before generations existed changes; a later generation puts `-g<N>`
  * into the store part, which changes the vault's name and hash (a purge-protected vault name stays taken
  * 90 days after deletion, https://learn.microsoft.com/azure/key-vault/general/soft-delete-overview) and

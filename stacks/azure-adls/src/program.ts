@@ -34,7 +34,7 @@ interface AzureStackConfig {
 }
 
 /**
- * Every store of the stack's config, each with its outputs (DESIGN section 5). A config problem throws
+ * Every store of the stack's config, each with its outputs (the same outputs on every cloud). A config problem throws
  * before any resource exists; the stores are then built one per turn (`buildStoresInTurns`).
  */
 export function checkpointStack(): Promise<{ stores: Record<string, StoreOutputs<pulumi.Output<string>>> }> {

@@ -13,7 +13,7 @@ const tags = {
   'checkpoint-store': 'llm',
 };
 
-// Every control of DESIGN section 4 that does not depend on the tier.
+// Every control of the security baseline that does not depend on the tier.
 const baseline = {
   resourceGroupName: GROUP,
   accountName: 'azuredevllmb6ad56',

@@ -107,7 +107,7 @@ export function gcpStoreInputs(
   };
 }
 
-/** DESIGN section 5; `env` is what a training job needs as is: no key or token, only names. */
+/** The outputs every cloud's stores export; `env` is what a training job needs as is: no key or token, only names. */
 function storeOutputs(
   bucket: Bucket,
   location: string,

@@ -124,7 +124,7 @@ describe('recovery on GCS: a configurable dual-region', () => {
   });
 });
 
-describe('key generations on GCS (issue 13 item 5)', () => {
+describe('key generations on GCS', () => {
   const cmek = store({ encryption: 'customer-managed' });
   const ctx = { project: PROJECT, stack: 'dev', store: 'llm-pretrain' };
 

@@ -110,7 +110,7 @@ describe('standard tier, defaults (dev)', () => {
     expect(ofType(snapshot, 'gcp:storage/hmacKey:HmacKey')).toEqual([]);
   });
 
-  it('exports the DESIGN section 5 outputs and an env a job can use as is', () => {
+  it('exports the outputs every cloud exports and an env a job can use as is', () => {
     const uri = `gs://${devBucketName}/`;
     expect(snapshot.outputs).toEqual({
       stores: {

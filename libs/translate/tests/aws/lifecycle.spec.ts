@@ -2,7 +2,7 @@ import { RETENTION_DEFAULTS, type RetentionSpec, type Tier } from '@checkpoints/
 import { brokenPromises, judge, resource, s3Resources } from '../../testing/retention';
 import { s3LifecycleRules, type S3LifecycleRule } from '../../src/aws/lifecycle';
 
-/** The common defaults (DESIGN section 3), as loadStackSpec gives them on each tier. */
+/** The common retention defaults, as loadStackSpec gives them on each tier. */
 const standard: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };
 const directory: RetentionSpec = {
   ...standard,
