@@ -246,8 +246,8 @@ describe('azure bad config', () => {
     expect(issues.map((issue) => issue.path)).toEqual([
       'checkpoints:stores[0].zone',
       'checkpoints:stores[0].retention.keepNoncurrentVersions',
-      'checkpoints:stores[0].retention.abortIncompleteUploadDays',
       'checkpoints:stores[0].retention.coolAfterDays',
+      'checkpoints:stores[0].retention.abortIncompleteUploadDays',
       'checkpoints:stores[0].access.writers[0]',
     ]);
   });

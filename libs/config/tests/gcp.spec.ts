@@ -214,7 +214,7 @@ describe('gcpRules: refused', () => {
       'us-central1',
       'checkpoints:stores[0].retention.softDeleteDays',
       0,
-      'soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days; use at least 7',
+      'allowed: a whole number of days from 7 to 90 (soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days)',
     ],
     [
       'incomplete uploads never aborted',
@@ -230,7 +230,7 @@ describe('gcpRules: refused', () => {
       'us-central1',
       'checkpoints:stores[0].retention.softDeleteDays',
       120,
-      'Cloud Storage keeps soft-deleted objects for 7 to 90 days; use at most 90',
+      'allowed: a whole number of days from 7 to 90 (soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days)',
     ],
     [
       'expiry inside the ARCHIVE minimum',
