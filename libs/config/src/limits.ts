@@ -53,6 +53,8 @@ export interface Range {
   ruleBelow?: number;
   /** Said after the range, e.g. why the cloud bounds it so. */
   note?: string;
+  /** The whole message for a value below `min` and above `max`, where the cloud's reason says more. */
+  messages?: { below: string; above: string };
 }
 
 /** A feature the cloud lacks on every tier: only 0 is accepted, and the message says why. */
@@ -170,10 +172,18 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     clouds: {
       aws: { absent: true, message: noSoftDeleteOnS3 },
       gcp: days(GCS_SOFT_DELETE_DAYS.min, GCS_SOFT_DELETE_DAYS.max, {
-        note: `soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days`,
+        note: `Cloud Storage keeps soft-deleted objects ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days`,
+        messages: {
+          below: `soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at least ${GCS_SOFT_DELETE_DAYS.min}`,
+          above: `Cloud Storage keeps soft-deleted objects for ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at most ${GCS_SOFT_DELETE_DAYS.max}`,
+        },
       }),
       azure: days(AZURE_SOFT_DELETE_DAYS.min, AZURE_SOFT_DELETE_DAYS.max, {
-        note: `blob and container soft delete are the only way back from a delete on ADLS Gen2, which has no versions, so a store keeps deleted files at least ${AZURE_SOFT_DELETE_DAYS.min} days`,
+        note: `a store keeps deleted files at least ${AZURE_SOFT_DELETE_DAYS.min} days; Azure keeps them at most ${AZURE_SOFT_DELETE_DAYS.max}`,
+        messages: {
+          below: `blob and container soft delete are the only way back from a delete on ADLS Gen2 (no versions), so a store keeps deleted files at least ${AZURE_SOFT_DELETE_DAYS.min} days; use ${AZURE_SOFT_DELETE_DAYS.min} to ${AZURE_SOFT_DELETE_DAYS.max}`,
+          above: `Azure keeps soft-deleted blobs and containers at most ${AZURE_SOFT_DELETE_DAYS.max} days; use ${AZURE_SOFT_DELETE_DAYS.min} to ${AZURE_SOFT_DELETE_DAYS.max}`,
+        },
       }),
     },
   },

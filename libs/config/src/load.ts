@@ -166,7 +166,7 @@ export function loadStackSpec(
     checkStore(spec, raw, environment, rules, report);
     rules.checkStore?.(spec, raw, report);
   }
-  if (!stack.success || issues.length > 0) throw new ConfigError(inKeyOrder(issues, schemas), source);
+  if (!stack.success || issues.length > 0) throw new ConfigError(storeByStore(issues), source);
   const spec: StackSpec = {
     environment: stack.data.environment,
     owner: stack.data.owner,
@@ -180,49 +180,13 @@ export function loadStackSpec(
   return spec;
 }
 
-/**
- * The issues store by store, each store's in the order its keys are declared (the order of docs/config.md),
- * whichever check found them; stack keys first. Issues of one key keep the order they were found in.
- */
-function inKeyOrder(issues: readonly ConfigIssue[], schemas: Schemas): ConfigIssue[] {
-  const order = keyOrder(schemas.stack);
-  const rank = (issue: ConfigIssue): [number, number] => {
-    const match = /^[^:]*:stores\[(\d+)\]\.?(.*)$/.exec(issue.path);
-    if (!match) return [-1, 0];
-    const path = (match[2] ?? '').replace(/\[\d+\]/g, '');
-    return [Number(match[1]), order.get(path) ?? order.get(meantKey(path, order)) ?? -1];
-  };
+/** The issues store by store (stack keys first), each store's in the order they were found. */
+function storeByStore(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const storeOf = (issue: ConfigIssue) => Number(/^[^:]*:stores\[(\d+)\]/.exec(issue.path)?.[1] ?? -1);
   return issues
-    .map((issue, found) => ({ issue, found, rank: rank(issue) }))
-    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.found - b.found)
+    .map((issue, found) => ({ issue, found, store: storeOf(issue) }))
+    .sort((a, b) => a.store - b.store || a.found - b.found)
     .map(({ issue }) => issue);
-}
-
-/** The known key a path stands for: itself, a typo's closest sibling, else the nearest known block. */
-function meantKey(path: string, order: ReadonlyMap<string, number>): string {
-  const cut = path.lastIndexOf('.');
-  const parent = cut < 0 ? '' : path.slice(0, cut);
-  const siblings = [...order.keys()]
-    .map((key) => (parent ? (key.startsWith(`${parent}.`) ? key.slice(parent.length + 1) : '') : key))
-    .filter((key) => key !== '' && !key.includes('.'));
-  const meant = closestKey(path.slice(cut + 1), siblings);
-  if (meant !== undefined) return parent ? `${parent}.${meant}` : meant;
-  return parent && !order.has(parent) ? meantKey(parent, order) : parent;
-}
-
-/** Every store key path (`retention.softDeleteDays`), numbered in declaration order. */
-function keyOrder(stack: Schemas['stack']): Map<string, number> {
-  const order = new Map<string, number>();
-  const walk = (type: z.ZodType | undefined, prefix: string) => {
-    for (const key of keysAt(type ?? stack, [])) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      order.set(path, order.size);
-      const child = schemaAt(type ?? stack, [key]);
-      if (child && keysAt(child, []).length > 0) walk(child, path);
-    }
-  };
-  walk(schemaAt(stack, ['stores', 0]), '');
-  return order;
 }
 
 interface CheckedStore {
@@ -468,9 +432,16 @@ function toConfigIssues(
   const type = schemaAt(context.schemas.stack, segments);
   const numeric = type && KEY_DOCS.get(type)?.numeric;
   const limit = numeric && limitOf(numeric, context.limits);
-  if (limit && isAbsent(limit) && typeof value === 'number' && Number.isFinite(value)) {
-    // A feature the cloud lacks: the reason is the whole message.
-    return [{ path: formatPath(segments), value, message: limit.message(tierAt(root, segments)) }];
+  if (limit && typeof value === 'number' && Number.isFinite(value)) {
+    // A feature the cloud lacks, or a cloud bound with its own reason: the reason is the whole message.
+    const message = isAbsent(limit)
+      ? limit.message(tierAt(root, segments))
+      : value < limit.min
+        ? limit.messages?.below
+        : value > limit.max
+          ? limit.messages?.above
+          : undefined;
+    if (message !== undefined) return [{ path: formatPath(segments), value, message }];
   }
   const allowed = allowedAt(segments, issue, context);
   if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];

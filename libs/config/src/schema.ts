@@ -343,7 +343,7 @@ function recoverySchema(cloud: Cloud | undefined) {
     }).optional(),
     days: numeric('recovery.retentionLock.days', cloud, {
       type: 'whole number of days',
-      default: 'required in the block',
+      default: 'required',
       meaning: "Length of the lock, counted from each object's write.",
     }),
   });
@@ -494,7 +494,7 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       type: 'list of IAM members',
       default: '`[]`',
       meaning:
-        "Members whose own data access is left out of the Data Access audit logs (e.g. the writer's service account, for log volume); never an exemption in prod for the reader.",
+        "Members whose own data access is left out of the Data Access audit logs (e.g. the writer's service account, for log volume); never an exemption in prod for the reader, a group or a domain. The bootstrap sets the project's audit config from `bootstrap:gcp.auditExemptMembers`; the `gcp-gcs-data-access-audit` rule checks the two agree.",
       allowed: 'a list of IAM members, e.g. [serviceAccount:trainer@my-project.iam.gserviceaccount.com]',
       item: 'an IAM member such as serviceAccount:NAME@PROJECT.iam.gserviceaccount.com',
     }).optional(),

@@ -214,7 +214,7 @@ describe('gcpRules: refused', () => {
       'us-central1',
       'checkpoints:stores[0].retention.softDeleteDays',
       0,
-      'allowed: a whole number of days from 7 to 90 (soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days)',
+      'soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days; use at least 7',
     ],
     [
       'incomplete uploads never aborted',
@@ -230,7 +230,7 @@ describe('gcpRules: refused', () => {
       'us-central1',
       'checkpoints:stores[0].retention.softDeleteDays',
       120,
-      'allowed: a whole number of days from 7 to 90 (soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects 7 to 90 days)',
+      'Cloud Storage keeps soft-deleted objects for 7 to 90 days; use at most 90',
     ],
     [
       'expiry inside the ARCHIVE minimum',
@@ -319,8 +319,8 @@ describe('gcpRules: refused', () => {
     expect(issues.map((issue) => issue.path)).toEqual([
       'checkpoints:stores[0].location',
       'checkpoints:stores[0].access.writers[0]',
-      'checkpoints:stores[1].zone',
       'checkpoints:stores[1].retention.softDeleteDays',
+      'checkpoints:stores[1].zone',
     ]);
   });
 });

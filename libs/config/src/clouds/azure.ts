@@ -383,7 +383,7 @@ function checkLifecycleNotEmpty(store: StoreSpec, report: Report): void {
   report(
     'retention.expireAfterDays',
     expireAfterDays,
-    `leaves the account without a lifecycle management policy, which the baseline requires (DESIGN section 4); set ${options} above 0`,
+    `leaves the account without a lifecycle management policy, which the baseline requires of every account; set ${options} above 0`,
   );
 }
 
