@@ -39,7 +39,6 @@ export const MAX_RESOURCE_GROUP_NAME_LENGTH = 90;
 export const RETENTION_PREFIX_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9._-]+)*\/$/;
 /** `network.privateDnsZones` when the platform's Azure Policy creates the endpoints' DNS zone groups. */
 export const PRIVATE_DNS_MANAGED_BY_POLICY = 'managed-by-policy';
-export { MAX_DAYS, MAX_KEY_GENERATION } from './limits';
 
 /** How a key is documented: each doc table row and each message takes its words from here. */
 export interface KeyDoc {
