@@ -479,14 +479,15 @@ function stackSchemaOf(cloud: Cloud | undefined) {
     resourceGroupName: doc(z.string().min(1).max(MAX_RESOURCE_GROUP_NAME_LENGTH), {
       type: `string, 1-${MAX_RESOURCE_GROUP_NAME_LENGTH} characters`,
       default: 'unset: one resource group per stack',
-      meaning: 'An existing resource group to place the stores in.',
+      meaning:
+        'An existing resource group to place the stores in. Unset: a resource group per stack, named from the project and stack, created and (when any store is protected) protected.',
       allowed: `an existing Azure resource group name (1-${MAX_RESOURCE_GROUP_NAME_LENGTH} characters)`,
     }).optional(),
     organizationTrail: doc(z.string().min(1), {
       type: 'trail ARN',
       default: 'unset: the stack creates its own trail',
       meaning:
-        "An existing (organization) trail that already records S3 data events for the stores' buckets; the stack then creates no trail of its own (see docs/aws.md).",
+        "An existing (organization) trail that already records S3 data events for the audited stores' buckets (it must select them: docs/aws.md); the stack then creates no trail of its own.",
       allowed: 'the ARN of an existing trail, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME',
     }).optional(),
     auditExemptMembers: doc(principals(), {
@@ -500,7 +501,8 @@ function stackSchemaOf(cloud: Cloud | undefined) {
     logAnalyticsWorkspaceId: doc(z.string().min(1), {
       type: 'workspace resource ID',
       default: 'unset: the stack creates a workspace',
-      meaning: 'An existing Log Analytics workspace the diagnostics go to.',
+      meaning:
+        'An existing Log Analytics workspace the audited stores send their diagnostics to. Unset: a workspace per stack (365 days retention), created when any store is audited, none otherwise. CI needs read and `sharedKeys/action` on a workspace it did not create.',
       allowed:
         'the resource ID of a Log Analytics workspace, /subscriptions/…/providers/Microsoft.OperationalInsights/workspaces/NAME',
     }).optional(),
