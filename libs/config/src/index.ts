@@ -10,13 +10,8 @@ export {
   type LoadOptions,
   type Report,
 } from './load';
-export {
-  MAX_DAYS,
-  MAX_FORMER_NAMES,
-  MAX_KEY_GENERATION,
-  PRIVATE_DNS_MANAGED_BY_POLICY,
-  type RawStore,
-} from './schema';
+export { MAX_FORMER_NAMES, PRIVATE_DNS_MANAGED_BY_POLICY, type RawStore } from './schema';
+export { MAX_DAYS, MAX_KEY_GENERATION } from './limits';
 export * from './clouds';
 export * from './facts/aws';
 export * from './facts/gcp';

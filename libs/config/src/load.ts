@@ -1,13 +1,19 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
+import { isAbsent, limitOf } from './limits';
 import {
-  ALLOWED,
-  ALLOWED_ITEM,
-  KNOWN_KEYS,
-  stackShellSchema,
-  storeSchema,
+  allowedWords,
+  CLOUD_STACK_KEYS,
+  CLOUD_STORE_KEYS,
+  KEY_DOCS,
+  keysAt,
+  schemaAt,
+  schemasFor,
+  type CloudStackKey,
+  type CloudStoreKey,
   type RawStackShell,
   type RawStore,
+  type Schemas,
 } from './schema';
 import {
   CONFIG_NAMESPACE,
@@ -33,6 +39,8 @@ export type Report = (relativePath: string, value: unknown, message: string) => 
  */
 export interface CloudRules {
   cloud: Cloud;
+  /** The cloud whose limits (limits.ts) the schema enforces; absent: the limits every cloud shares. */
+  limits?: Cloud;
   /** Optional stack keys this cloud honours; the others are refused with a message. */
   stackKeys?: readonly CloudStackKey[];
   /** Optional store keys (paths within a store) this cloud honours; the others are refused with a message. */
@@ -98,30 +106,7 @@ export function physicalNameIssues(
   );
 }
 
-/** Stack keys only some clouds honour, and where they apply. */
-const CLOUD_STACK_KEYS = {
-  resourceGroupName: 'azure',
-  organizationTrail: 'aws',
-  auditExemptMembers: 'gcp',
-  logAnalyticsWorkspaceId: 'azure',
-} as const;
-
-/** Store keys (paths within a store) only some clouds honour, and where they apply. */
-const CLOUD_STORE_KEYS = {
-  zone: 'aws and gcp (high-throughput tier)',
-  location: 'gcp',
-  'network.vpcEndpoints': 'aws',
-  'network.vpcs': 'aws',
-  'network.networks': 'gcp',
-  'network.subnets': 'azure',
-  'network.privateEndpointSubnet': 'azure',
-  'network.privateDnsZones': 'azure',
-  'recovery.turboReplication': 'gcp',
-  'recovery.readableReplica': 'azure',
-} as const;
-
-export type CloudStackKey = keyof typeof CLOUD_STACK_KEYS;
-export type CloudStoreKey = keyof typeof CLOUD_STORE_KEYS;
+export type { CloudStackKey, CloudStoreKey } from './schema';
 
 /**
  * Validates the `checkpoints:` namespace of a stack's config and applies the defaults.
@@ -135,11 +120,13 @@ export function loadStackSpec(
   source?: string,
   options: LoadOptions = {},
 ): StackSpec {
-  const input = readNamespace(allConfig);
+  const schemas = schemasFor(rules.limits);
+  const input = readNamespace(allConfig, schemas);
   const issues: ConfigIssue[] = [...input.issues, ...secretIssues(allConfig, options.isSecret)];
-  const stack = stackShellSchema.safeParse(input.values);
+  const stack = schemas.stackShell.safeParse(input.values);
+  const context: IssueContext = { root: input.values, cloud: rules.cloud, schemas, limits: rules.limits };
   if (!stack.success) {
-    const shellIssues = zodIssues(stack.error.issues, [], input.values, rules.cloud);
+    const shellIssues = zodIssues(stack.error.issues, [], context);
     // A key already explained (an empty `stores`, or one written in another namespace) gets one line, not two.
     issues.push(...shellIssues.filter((issue) => !input.explained.has(issue.path)));
   }
@@ -150,13 +137,13 @@ export function loadStackSpec(
   const rawStores = Array.isArray(input.values['stores']) ? (input.values['stores'] as unknown[]) : [];
   const stores: CheckedStore[] = [];
   rawStores.forEach((candidate, index) => {
-    const store = storeSchema.safeParse(candidate);
+    const store = schemas.store.safeParse(candidate);
     if (store.success) {
       stores.push({ index, raw: store.data, spec: storeWithDefaults(store.data, environment, rules) });
       return;
     }
-    issues.push(...zodIssues(store.error.issues, ['stores', index], input.values, rules.cloud));
-    const partial = parsedParts(candidate, store.error.issues);
+    issues.push(...zodIssues(store.error.issues, ['stores', index], context));
+    const partial = parsedParts(candidate, store.error.issues, schemas);
     if (partial) {
       stores.push({
         index,
@@ -179,7 +166,7 @@ export function loadStackSpec(
     checkStore(spec, raw, environment, rules, report);
     rules.checkStore?.(spec, raw, report);
   }
-  if (!stack.success || issues.length > 0) throw new ConfigError(issues, source);
+  if (!stack.success || issues.length > 0) throw new ConfigError(storeByStore(issues), source);
   const spec: StackSpec = {
     environment: stack.data.environment,
     owner: stack.data.owner,
@@ -191,6 +178,15 @@ export function loadStackSpec(
     if (value !== undefined) Object.assign(spec, { [key]: value });
   }
   return spec;
+}
+
+/** The issues store by store (stack keys first), each store's in the order they were found. */
+function storeByStore(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const storeOf = (issue: ConfigIssue) => Number(/^[^:]*:stores\[(\d+)\]/.exec(issue.path)?.[1] ?? -1);
+  return issues
+    .map((issue, found) => ({ issue, found, store: storeOf(issue) }))
+    .sort((a, b) => a.store - b.store || a.found - b.found)
+    .map(({ issue }) => issue);
 }
 
 interface CheckedStore {
@@ -221,6 +217,7 @@ const BLOCKS: readonly string[] = ['retention', 'access', 'workload', 'network',
 function parsedParts(
   candidate: unknown,
   found: readonly z.core.$ZodIssue[],
+  schemas: Schemas,
 ): { raw: RawStore; failed: string[] } | undefined {
   if (!isBlock(candidate)) return undefined;
   const store: Record<string, unknown> = { ...candidate };
@@ -263,7 +260,7 @@ function parsedParts(
   for (const [key, placeholder] of Object.entries(PLACEHOLDERS)) {
     if (store[key] === undefined) store[key] = placeholder;
   }
-  const reparsed = storeSchema.safeParse(store);
+  const reparsed = schemas.store.safeParse(store);
   return reparsed.success ? { raw: reparsed.data, failed: [...failed] } : undefined;
 }
 
@@ -289,7 +286,10 @@ const PROVIDER_KEYS: Readonly<Record<Cloud, Readonly<Record<string, string>>>> =
   },
 };
 
-function readNamespace(allConfig: Record<string, string>): {
+function readNamespace(
+  allConfig: Record<string, string>,
+  schemas: Schemas,
+): {
   values: Record<string, unknown>;
   issues: ConfigIssue[];
   /** Full key paths already explained by an issue here. */
@@ -301,7 +301,7 @@ function readNamespace(allConfig: Record<string, string>): {
   const prefix = CONFIG_NAMESPACE + ':';
   for (const [fullKey, text] of Object.entries(allConfig)) {
     if (!fullKey.startsWith(prefix)) {
-      const misplaced = misplacedKey(fullKey);
+      const misplaced = misplacedKey(fullKey, Object.keys(schemas.stack.shape));
       if (misplaced) {
         issues.push({ path: fullKey, value: undefined, message: misplaced.message });
         explained.add(misplaced.meant);
@@ -310,7 +310,8 @@ function readNamespace(allConfig: Record<string, string>): {
     }
     const key = fullKey.slice(prefix.length);
     if (key === 'stores' && isEmptyText(text)) {
-      issues.push({ path: fullKey, value: undefined, message: `is empty; allowed: ${ALLOWED['stores']}` });
+      const stores = KEY_DOCS.get(schemas.stack.shape.stores)?.allowed ?? 'a list of stores';
+      issues.push({ path: fullKey, value: undefined, message: `is empty; allowed: ${stores}` });
       explained.add(fullKey);
       continue;
     }
@@ -333,14 +334,17 @@ function isEmptyText(text: string): boolean {
  * A stack key written in a namespace the platform does not read: `checkpoint:stores` (a typo), or an
  * un-namespaced `stores:`, which Pulumi files under the project's name (`checkpoints-aws:stores`).
  */
-function misplacedKey(fullKey: string): { message: string; meant: string } | undefined {
+function misplacedKey(
+  fullKey: string,
+  stackKeys: readonly string[],
+): { message: string; meant: string } | undefined {
   const separator = fullKey.indexOf(':');
   if (separator < 0) return undefined;
   const namespace = fullKey.slice(0, separator);
   const key = fullKey.slice(separator + 1);
   const looksLikeOurs = namespace.startsWith('checkpoint') || closestKey(namespace, [CONFIG_NAMESPACE]);
   if (!looksLikeOurs) return undefined;
-  const meantKey = KNOWN_KEYS.stack.includes(key) ? key : closestKey(key, KNOWN_KEYS.stack);
+  const meantKey = stackKeys.includes(key) ? key : closestKey(key, stackKeys);
   if (meantKey === undefined) return undefined;
   const meant = `${CONFIG_NAMESPACE}:${meantKey}`;
   const why = namespace.startsWith(`${CONFIG_NAMESPACE}-`)
@@ -365,13 +369,21 @@ function parseValue(text: string): unknown {
 /** A problem found by the schema; `meant` is the known key a typo most likely stands for. */
 type SchemaIssue = ConfigIssue & { meant?: string };
 
+/** What turning zod's issues into the user's words needs. */
+interface IssueContext {
+  /** The config as written. */
+  root: Record<string, unknown>;
+  cloud: Cloud;
+  schemas: Schemas;
+  limits: Cloud | undefined;
+}
+
 function zodIssues(
   found: readonly z.core.$ZodIssue[],
   prefix: readonly (string | number)[],
-  root: Record<string, unknown>,
-  cloud: Cloud,
+  context: IssueContext,
 ): ConfigIssue[] {
-  const issues = found.flatMap((issue) => toConfigIssues(issue, prefix, root, cloud));
+  const issues = found.flatMap((issue) => toConfigIssues(issue, prefix, context));
   // A typo of a required key (`nmae`) is one problem: the "is required" line of the key it stands for goes.
   const meant = new Set(issues.flatMap((issue) => (issue.meant ? [issue.meant] : [])));
   // zod may report one value twice (e.g. 1e20 is past both the safe-integer range and the key's maximum):
@@ -389,13 +401,13 @@ function zodIssues(
 function toConfigIssues(
   issue: z.core.$ZodIssue,
   prefix: readonly (string | number)[],
-  root: Record<string, unknown>,
-  cloud: Cloud,
+  context: IssueContext,
 ): SchemaIssue[] {
+  const { root, cloud } = context;
   const segments = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')];
   const value = valueAt(root, segments);
   if (issue.code === 'unrecognized_keys') {
-    const known = knownKeysFor(segments);
+    const known = keysAt(context.schemas.stack, segments);
     return issue.keys.map((key) => {
       const path = formatPath([...segments, key]);
       const providerKey = segments.length === 0 ? PROVIDER_KEYS[cloud][key] : undefined;
@@ -417,7 +429,21 @@ function toConfigIssues(
       return typo;
     });
   }
-  const allowed = allowedAt(segments, issue);
+  const type = schemaAt(context.schemas.stack, segments);
+  const numeric = type && KEY_DOCS.get(type)?.numeric;
+  const limit = numeric && limitOf(numeric, context.limits);
+  if (limit && typeof value === 'number' && Number.isFinite(value)) {
+    // A feature the cloud lacks, or a cloud bound with its own reason: the reason is the whole message.
+    const message = isAbsent(limit)
+      ? limit.message(tierAt(root, segments))
+      : value < limit.min
+        ? limit.messages?.below
+        : value > limit.max
+          ? limit.messages?.above
+          : undefined;
+    if (message !== undefined) return [{ path: formatPath(segments), value, message }];
+  }
+  const allowed = allowedAt(segments, issue, context);
   if (value === undefined) return [{ path: formatPath(segments), value, message: `is required: ${allowed}` }];
   if (value === '') {
     return [
@@ -427,15 +453,31 @@ function toConfigIssues(
   return [{ path: formatPath(segments), value, message: `allowed: ${allowed}` }];
 }
 
-/** What the key at `segments` allows, in the user's words: from ALLOWED, else from the rule zod applied. */
-function allowedAt(segments: readonly (string | number)[], issue: z.core.$ZodIssue): string {
-  const last = segments[segments.length - 1];
-  const key = [...segments].reverse().find((s): s is string => typeof s === 'string') ?? 'stores';
-  if (typeof last === 'number' && ALLOWED_ITEM[key] !== undefined) return ALLOWED_ITEM[key];
-  return ALLOWED[key] ?? expectedByRule(issue);
+/** The tier of the store a path lies in, as written (the default when absent or not a tier). */
+function tierAt(root: Record<string, unknown>, segments: readonly (string | number)[]): Tier {
+  const tier = segments[0] === 'stores' ? valueAt(root, [...segments.slice(0, 2), 'tier']) : undefined;
+  return tier === 'high-throughput' ? 'high-throughput' : 'standard';
 }
 
-/** A key without an ALLOWED entry (e.g. one just added to the schema) still gets words, never zod's text. */
+/** What the key at `segments` allows, in the user's words: from its registered words, else from the rule zod applied. */
+function allowedAt(
+  segments: readonly (string | number)[],
+  issue: z.core.$ZodIssue,
+  context: IssueContext,
+): string {
+  const last = segments[segments.length - 1];
+  if (typeof last === 'number') {
+    const list = schemaAt(context.schemas.stack, segments.slice(0, -1));
+    const words = list && KEY_DOCS.get(list);
+    const item = words?.item ?? words?.allowed;
+    if (item !== undefined) return item;
+  }
+  const type = schemaAt(context.schemas.stack, segments);
+  const words = type && allowedWords(type, context.limits, tierAt(context.root, segments));
+  return words ?? expectedByRule(issue);
+}
+
+/** A key without words (e.g. one just added to the schema) still gets words, never zod's text. */
 function expectedByRule(issue: z.core.$ZodIssue): string {
   const kind = (origin: string) =>
     origin === 'string' ? 'a string' : origin === 'array' ? 'a list' : 'a number';
@@ -464,18 +506,6 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   object: 'a block of keys',
   array: 'a list',
 };
-
-function knownKeysFor(segments: readonly (string | number)[]): readonly string[] {
-  const last = [...segments].reverse().find((s): s is string => typeof s === 'string');
-  if (segments.length === 0) return KNOWN_KEYS.stack;
-  if (last === 'retention') return KNOWN_KEYS.retention;
-  if (last === 'access') return KNOWN_KEYS.access;
-  if (last === 'workload') return KNOWN_KEYS.workload;
-  if (last === 'network') return KNOWN_KEYS.network;
-  if (last === 'recovery') return KNOWN_KEYS.recovery;
-  if (last === 'retentionLock') return KNOWN_KEYS.retentionLock;
-  return KNOWN_KEYS.store;
-}
 
 export function formatPath(segments: readonly (string | number)[]): string {
   let path = CONFIG_NAMESPACE + ':';
@@ -541,15 +571,17 @@ function otherCloudKeyIssue(rules: CloudRules, path: string, value: unknown, app
 }
 
 function checkStackKeys(raw: RawStackShell, rules: CloudRules, issues: ConfigIssue[]): void {
-  for (const [key, appliesOn] of Object.entries(CLOUD_STACK_KEYS) as [CloudStackKey, string][]) {
+  for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
     if (raw[key] !== undefined && !rules.stackKeys?.includes(key)) {
+      const appliesOn = CLOUD_STACK_KEYS[key].words;
       issues.push(otherCloudKeyIssue(rules, `${CONFIG_NAMESPACE}:${key}`, raw[key], appliesOn));
     }
   }
 }
 
 function checkStoreKeys(store: RawStore, index: number, rules: CloudRules, issues: ConfigIssue[]): void {
-  for (const [key, appliesOn] of Object.entries(CLOUD_STORE_KEYS) as [CloudStoreKey, string][]) {
+  for (const key of Object.keys(CLOUD_STORE_KEYS) as CloudStoreKey[]) {
+    const appliesOn = CLOUD_STORE_KEYS[key].words;
     const value = key.split('.').reduce<unknown>((at, part) => (isBlock(at) ? at[part] : undefined), store);
     if (value !== undefined && !rules.storeKeys?.includes(key)) {
       issues.push(otherCloudKeyIssue(rules, `${CONFIG_NAMESPACE}:stores[${index}].${key}`, value, appliesOn));

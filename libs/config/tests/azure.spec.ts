@@ -244,9 +244,9 @@ describe('azure bad config', () => {
       access: { writers: ['arn:aws:iam::123456789012:role/trainer'] },
     });
     expect(issues.map((issue) => issue.path)).toEqual([
-      'checkpoints:stores[0].zone',
       'checkpoints:stores[0].retention.keepNoncurrentVersions',
       'checkpoints:stores[0].retention.abortIncompleteUploadDays',
+      'checkpoints:stores[0].zone',
       'checkpoints:stores[0].retention.coolAfterDays',
       'checkpoints:stores[0].access.writers[0]',
     ]);
@@ -273,7 +273,7 @@ describe('lifecycle policy required by the baseline', () => {
     [{ retention: { coolAfterDays: 0 } }, 'set retention.coolAfterDays or retention.expireAfterDays above 0'],
   ])('refuses %j, which would leave no lifecycle rule', (store, hint) => {
     expect(load(store)).toThrow(
-      `checkpoints:stores[0].retention.expireAfterDays: got 0; leaves the account without a lifecycle management policy, which the baseline requires (DESIGN section 4); ${hint}`,
+      `checkpoints:stores[0].retention.expireAfterDays: got 0; leaves the account without a lifecycle management policy, which the baseline requires of every account; ${hint}`,
     );
   });
 

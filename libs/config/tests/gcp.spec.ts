@@ -319,8 +319,8 @@ describe('gcpRules: refused', () => {
     expect(issues.map((issue) => issue.path)).toEqual([
       'checkpoints:stores[0].location',
       'checkpoints:stores[0].access.writers[0]',
-      'checkpoints:stores[1].zone',
       'checkpoints:stores[1].retention.softDeleteDays',
+      'checkpoints:stores[1].zone',
     ]);
   });
 });

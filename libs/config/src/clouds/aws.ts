@@ -10,6 +10,7 @@ import {
   type AwsPartition,
 } from '../facts/aws';
 import { nearestValues, type ConfigIssue } from '../issues';
+import { rangeOf } from '../limits';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { RetentionLockSpec, RetentionSpec, StoreSpec, Tier } from '../spec';
@@ -50,6 +51,7 @@ export const awsRules: AwsCloudRules = {
 function storeRules(region: string | undefined): CloudRules {
   return {
     cloud: 'aws',
+    limits: 'aws',
     stackKeys: ['organizationTrail'],
     storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
     retentionDefaults,
@@ -119,15 +121,6 @@ function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: 
   }
   if (store.retention.abortIncompleteUploadDays === 0) {
     report('retention.abortIncompleteUploadDays', 0, NEVER_ABORT);
-  }
-  if (raw.retention?.softDeleteDays !== undefined && raw.retention.softDeleteDays !== 0) {
-    report(
-      'retention.softDeleteDays',
-      raw.retention.softDeleteDays,
-      store.tier === 'standard'
-        ? 'S3 has no soft delete; deleted objects stay recoverable as noncurrent versions: use retention.noncurrentExpireDays and keepNoncurrentVersions instead, and remove retention.softDeleteDays or set it to 0'
-        : 'S3 has no soft delete, and S3 directory buckets have no versioning either; remove retention.softDeleteDays or set it to 0',
-    );
   }
   checkNetwork(store, report);
   checkRecovery(store, report, region);
@@ -199,12 +192,10 @@ function checkExpressZone(zone: string, region: string, report: Report): void {
 }
 
 /** 0 would leave incomplete multipart uploads stored, and billed, forever. */
-const NEVER_ABORT =
-  'S3 keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days';
+const NEVER_ABORT = `S3 keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use ${rangeOf('retention.abortIncompleteUploadDays', 'aws')} days`;
 
 /** 0 (never) would keep every previous version and delete marker forever: the purge promise forbids it. */
-const NEVER_PURGE =
-  'would keep every overwritten or deleted checkpoint, as a previous version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days';
+const NEVER_PURGE = `would keep every overwritten or deleted checkpoint, as a previous version, forever, which the purge promise forbids (docs/config.md); use ${rangeOf('retention.noncurrentExpireDays', 'aws')} days`;
 
 // A value meaning "never" (0) is accepted for what a directory bucket does not have, so one spec fits every tier.
 function checkDirectoryBucketRetention(raw: RawStore, report: Report): void {

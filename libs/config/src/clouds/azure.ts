@@ -8,6 +8,7 @@ import {
   AZURE_ZONAL_REGIONS,
 } from '../facts/azure';
 import { PRIVATE_DNS_MANAGED_BY_POLICY } from '../schema';
+import { ADLS_NO_ACCESS_TIERS } from '../limits';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
@@ -27,35 +28,13 @@ const PRINCIPAL_FORMAT =
   'an app or managed identity: its service principal, `az ad sp show --id <client-id> --query id -o tsv`; ' +
   'the application (client) ID is not an object ID)';
 
-const NO_VERSIONING =
-  'ADLS Gen2 accounts have a hierarchical namespace, which cannot have blob versioning, so there are no ' +
-  'previous versions to keep; deleted files stay recoverable for retention.softDeleteDays instead. Remove';
-
-const NO_UPLOAD_CLEANUP =
-  'ADLS Gen2 has no rule for incomplete uploads: blocks that are never committed are discarded by the ' +
-  'service after 7 days. Remove';
-
-const NO_ACCESS_TIERS =
-  "premium block blob accounts (tier 'high-throughput') have no access tiers, so nothing can move to cool " +
-  'or archive; use tier: standard or remove';
-
-// Standard stores are zone-redundant (ZRS) so the newest checkpoints survive a zone outage; Azure's archive
-// tier exists only for LRS, GRS and RA-GRS accounts.
-const NO_ARCHIVE_ON_ZRS =
-  'the archive tier is not available on zone-redundant (ZRS) accounts, which standard stores use so ' +
-  'checkpoints survive a zone outage; use retention.coolAfterDays and retention.expireAfterDays, or set 0 (never)';
-
-/** The baseline's shortest soft delete; Azure itself accepts 1 to 365 days. */
-const AZURE_MIN_SOFT_DELETE_DAYS = 7;
-
-type NumericRetentionKey = Exclude<keyof RetentionSpec, 'keptPrefixes' | 'expirePrefixes'>;
-
 /**
  * Azure limits checked at config time. Storage account and Key Vault names need no check here:
  * `names.storageAccount` and `names.keyVault` shorten every name to fit their 24-character limits.
  */
 export const azureRules: CloudRules = {
   cloud: 'azure',
+  limits: 'azure',
   stackKeys: ['resourceGroupName', 'logAnalyticsWorkspaceId'],
   storeKeys: [
     'network.subnets',
@@ -378,29 +357,14 @@ function azureRetentionDefaults(tier: Tier): Partial<RetentionSpec> {
   return tier === 'high-throughput' ? { ...everyTier, coolAfterDays: 0, archiveAfterDays: 0 } : everyTier;
 }
 
+/** A value meaning "never" (0) is accepted for what the account does not have, so one spec fits every tier. */
 function checkRetention(tier: Tier, retention: NonNullable<RawStore['retention']>, report: Report): void {
-  // A value meaning "never" (0) is accepted for what the account does not have, so one spec fits every cloud.
-  const refuse = (key: NumericRetentionKey, why: string) => {
-    if (retention[key] !== undefined && retention[key] !== 0) {
-      report(`retention.${key}`, retention[key], `${why} retention.${key} or set it to 0`);
-    }
-  };
-
-  refuse('keepNoncurrentVersions', NO_VERSIONING);
-  refuse('noncurrentExpireDays', NO_VERSIONING);
-  refuse('abortIncompleteUploadDays', NO_UPLOAD_CLEANUP);
-  if ((retention.softDeleteDays ?? AZURE_MIN_SOFT_DELETE_DAYS) < AZURE_MIN_SOFT_DELETE_DAYS) {
+  if (tier === 'high-throughput' && retention.coolAfterDays !== undefined && retention.coolAfterDays !== 0) {
     report(
-      'retention.softDeleteDays',
-      retention.softDeleteDays,
-      `blob and container soft delete are the only way back from a delete on ADLS Gen2 (no versions), so a store keeps deleted files at least ${AZURE_MIN_SOFT_DELETE_DAYS} days; use ${AZURE_MIN_SOFT_DELETE_DAYS} to 365`,
+      'retention.coolAfterDays',
+      retention.coolAfterDays,
+      `${ADLS_NO_ACCESS_TIERS} retention.coolAfterDays or set it to 0`,
     );
-  }
-  if (tier === 'high-throughput') {
-    refuse('coolAfterDays', NO_ACCESS_TIERS);
-    refuse('archiveAfterDays', NO_ACCESS_TIERS);
-  } else if ((retention.archiveAfterDays ?? 0) > 0) {
-    report('retention.archiveAfterDays', retention.archiveAfterDays, NO_ARCHIVE_ON_ZRS);
   }
 }
 
@@ -419,7 +383,7 @@ function checkLifecycleNotEmpty(store: StoreSpec, report: Report): void {
   report(
     'retention.expireAfterDays',
     expireAfterDays,
-    `leaves the account without a lifecycle management policy, which the baseline requires (DESIGN section 4); set ${options} above 0`,
+    `leaves the account without a lifecycle management policy, which the baseline requires of every account; set ${options} above 0`,
   );
 }
 

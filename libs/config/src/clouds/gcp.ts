@@ -9,6 +9,7 @@ import {
   gcsDualRegionCode,
 } from '../facts/gcp';
 import { nearestValues, type ConfigIssue } from '../issues';
+import { rangeOf } from '../limits';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
 import type { Environment, RetentionLockSpec, RetentionSpec, StoreSpec } from '../spec';
@@ -44,6 +45,7 @@ export function gcpProjectIssues(project: string | undefined): ConfigIssue[] {
 export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
   return {
     cloud: 'gcp',
+    limits: 'gcp',
     stackKeys: ['auditExemptMembers'],
     storeKeys: ['zone', 'location', 'network.networks', 'recovery.turboReplication'],
     retentionDefaults: (tier) =>
@@ -66,17 +68,16 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
         report(
           'retention.noncurrentExpireDays',
           0,
-          'would keep every overwritten or deleted checkpoint, as a noncurrent version, forever, which the purge promise forbids (docs/config.md); use 1 to 365 days',
+          `would keep every overwritten or deleted checkpoint, as a noncurrent version, forever, which the purge promise forbids (docs/config.md); use ${rangeOf('retention.noncurrentExpireDays', 'gcp')} days`,
         );
       }
       if (store.retention.abortIncompleteUploadDays === 0) {
         report(
           'retention.abortIncompleteUploadDays',
           0,
-          'Cloud Storage keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use 1 to 365 days',
+          `Cloud Storage keeps the parts of an incomplete multipart upload, and bills them, until a lifecycle rule aborts it; use ${rangeOf('retention.abortIncompleteUploadDays', 'gcp')} days`,
         );
       }
-      checkSoftDelete(store.retention, report);
       checkExpiryAfterMinimumStorage(store.retention, report);
       store.access.writers.forEach((member, index) =>
         checkMember(member, `access.writers[${index}]`, report),
@@ -107,9 +108,6 @@ const GCP_ZONE = /^[a-z]+-[a-z]+[0-9]+-[a-z]$/;
 /** Minimum storage durations of the classes stores use: the cool tier is NEARLINE, the archive tier ARCHIVE. */
 const NEARLINE_MINIMUM_DAYS = 30;
 const ARCHIVE_MINIMUM_DAYS = 365;
-
-/** Soft-delete retention Cloud Storage accepts (0 would disable it, which no store may do). */
-const GCS_SOFT_DELETE_DAYS = { min: 7, max: 90 } as const;
 
 const REGIONAL_ONLY =
   'checkpoint stores are regional (next to the accelerators, with their KMS key and Anywhere Cache in the ' +
@@ -191,23 +189,6 @@ function checkNoVersioningOptions(raw: RawStore, report: Report, why: string, in
         `${why}, so there are no previous versions to keep or expire; remove retention.${key} or set it to 0 (${instead})`,
       );
     }
-  }
-}
-
-function checkSoftDelete(retention: RetentionSpec, report: Report): void {
-  if (retention.softDeleteDays < GCS_SOFT_DELETE_DAYS.min) {
-    report(
-      'retention.softDeleteDays',
-      retention.softDeleteDays,
-      `soft delete is always on for a store, and Cloud Storage keeps soft-deleted objects ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at least ${GCS_SOFT_DELETE_DAYS.min}`,
-    );
-  }
-  if (retention.softDeleteDays > GCS_SOFT_DELETE_DAYS.max) {
-    report(
-      'retention.softDeleteDays',
-      retention.softDeleteDays,
-      `Cloud Storage keeps soft-deleted objects for ${GCS_SOFT_DELETE_DAYS.min} to ${GCS_SOFT_DELETE_DAYS.max} days; use at most ${GCS_SOFT_DELETE_DAYS.max}`,
-    );
   }
 }
 
