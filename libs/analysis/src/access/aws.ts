@@ -714,9 +714,10 @@ function principalKey(principal: AwsPrincipal): string {
 
 /**
  * The simulation with each policy validated once per process: iam-simulate validates a policy on every
- * question unless it is handed one iam-policy's createValidatedPolicy made, whose errors it then reports as
- * its own validation's (simulationEngine `validateOrReuse`), with the validation it would have applied
- * (identity policies and boundaries: validateIdentityPolicy; the resource policy: validateResourcePolicy).
+ * question unless it is handed one iam-policy's createValidatedPolicy made ("carries ... the validation
+ * result so that downstream consumers can skip re-validation", iam-policy's ValidatedPolicy), validated
+ * as the simulation would (identity policies and boundaries: validateIdentityPolicy; the resource policy:
+ * validateResourcePolicy).
  */
 function validatedSimulation(simulation: Simulation): Simulation {
   const identity = (policy: PolicyDocument) => validatedPolicy(policy, 'identity', validateIdentityPolicy);
