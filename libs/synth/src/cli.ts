@@ -10,13 +10,7 @@ import {
   type Render,
 } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
-import {
-  accessOfRender,
-  baselinePolicies,
-  BOOTSTRAP_RENDER_ENV,
-  evaluatePolicies,
-  PolicyConfigError,
-} from '@checkpoints/policy';
+import { baselinePolicies, evaluateStack, loadPolicyConfig, PolicyConfigError } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot, SnapshotAnalysis } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
@@ -222,10 +216,9 @@ export async function synthesize(
     ...(base ? { base } : {}),
   });
   const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
-  const previous = process.env[BOOTSTRAP_RENDER_ENV];
-  if (bootstrap) process.env[BOOTSTRAP_RENDER_ENV] = bootstrap.path;
-  try {
-    snapshot.violations = await evaluatePolicies(
+  const policyConfig = loadPolicyConfig(baselinePolicies.map((policy) => policy.name));
+  {
+    const evaluation = await evaluateStack(
       {
         project: snapshot.project,
         stack: snapshot.stack,
@@ -246,13 +239,12 @@ export async function synthesize(
         })),
       },
       baselinePolicies,
+      bootstrap ? { ...policyConfig, bootstrapRender: bootstrap.path } : policyConfig,
     );
+    snapshot.violations = evaluation.verdicts;
     // The analysis the access rules judged, for the table and the JSON.
-    const access = bootstrap ? await accessOfRender(snapshot.resources) : undefined;
+    const access = bootstrap ? await evaluation.access() : undefined;
     return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
-  } finally {
-    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
-    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
   }
 }
 

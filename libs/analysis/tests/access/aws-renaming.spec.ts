@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { getGrantReasons, runSimulation } from '@cloud-copilot/iam-simulate';
-import { awsRequestAllowed, type AwsPrincipal, type PolicyDocument } from '../../src';
+import {
+  awsRequestAllowed,
+  awsStoreTokens,
+  createAnalysisContext,
+  type AnalysisContext,
+  type AwsPrincipal,
+  type PolicyDocument,
+} from '../../src';
 import type { AwsRequest } from '../../src/access/aws';
 import {
   loadArnWords,
@@ -48,10 +55,21 @@ function renderOfStores(names: readonly string[]) {
   };
 }
 
-function tokensOf(names: readonly string[], name: string): StoreTokens {
-  const tokens = storeWordsOf(renderOfStores(names)).byStore.get(`urn:store:${name}`);
-  if (!tokens) throw new Error(`no tokens for ${name}`);
-  return tokens;
+/** One analysis of the stores `names`: its context, whose answers its questions share, and a store's tokens in it. */
+function analysisOf(names: readonly string[]): {
+  context: AnalysisContext;
+  tokens(name: string): StoreTokens;
+} {
+  const render = renderOfStores(names);
+  const context = createAnalysisContext(render);
+  return {
+    context,
+    tokens(name) {
+      const tokens = awsStoreTokens(render, `urn:store:${name}`, context);
+      if (!tokens) throw new Error(`no tokens for ${name}`);
+      return tokens;
+    },
+  };
 }
 
 /** A question written once with `{n}` for the store's name, asked for a store. */
@@ -229,10 +247,12 @@ describe('an answer shared between stores', () => {
       fc.asyncProperty(template, storeName, storeName, async (written, first, second) => {
         fc.pre(first !== second);
         const names = [first, second];
+        const analysis = analysisOf(names);
         const one = question(written, first);
         const other = question(written, second);
-        const [oneTokens, otherTokens] = [tokensOf(names, first), tokensOf(names, second)];
+        const [oneTokens, otherTokens] = [analysis.tokens(first), analysis.tokens(second)];
         const oneKey = sharedQuestion(
+          analysis.context.aws.renaming,
           oneTokens,
           one.principal,
           one.request,
@@ -240,6 +260,7 @@ describe('an answer shared between stores', () => {
           contextOf(one.request),
         )?.key;
         const otherKey = sharedQuestion(
+          analysis.context.aws.renaming,
           otherTokens,
           other.principal,
           other.request,
@@ -251,10 +272,12 @@ describe('an answer shared between stores', () => {
           if (first.length !== second.length) sharedAcrossLengths++;
         }
         // The first store's question answered first, so the second's may reuse it.
-        expect(await awsRequestAllowed(one.principal, one.request, oneTokens)).toEqual(await simulated(one));
-        expect(await awsRequestAllowed(other.principal, other.request, otherTokens)).toEqual(
-          await simulated(other),
+        expect(await awsRequestAllowed(one.principal, one.request, oneTokens, analysis.context)).toEqual(
+          await simulated(one),
         );
+        expect(
+          await awsRequestAllowed(other.principal, other.request, otherTokens, analysis.context),
+        ).toEqual(await simulated(other));
       }),
       { numRuns: 1000 },
     );
@@ -264,10 +287,19 @@ describe('an answer shared between stores', () => {
     expect(sharedAcrossLengths).toBeGreaterThan(10);
   });
 
+  // One analysis for both names: keys number their parts in their analysis' numbering.
+  const keyAnalysis = analysisOf(['abc', 'wxyz']);
   const keyOf = (written: Template, name: string) => {
-    const names = ['abc', 'wxyz'];
+    const analysis = keyAnalysis;
     const { principal, request } = question(written, name);
-    return sharedQuestion(tokensOf(names, name), principal, request, ACCOUNT, contextOf(request))?.key;
+    return sharedQuestion(
+      analysis.context.aws.renaming,
+      analysis.tokens(name),
+      principal,
+      request,
+      ACCOUNT,
+      contextOf(request),
+    )?.key;
   };
 
   it("keeps no name's length where no `?` covers a name: CI's replication-role pattern against a bucket", () => {
@@ -311,12 +343,15 @@ describe('an answer shared between stores', () => {
       resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
     };
     const names = ['abc', 'wxyz'];
+    const analysis = analysisOf(names);
     const short = question(written, 'abc');
     const long = question(written, 'wxyz');
-    expect(await awsRequestAllowed(short.principal, short.request, tokensOf(names, 'abc'))).toBe(
-      's3:GetObject: policy access-abc Three',
-    );
-    expect(await awsRequestAllowed(long.principal, long.request, tokensOf(names, 'wxyz'))).toBeUndefined();
+    expect(
+      await awsRequestAllowed(short.principal, short.request, analysis.tokens('abc'), analysis.context),
+    ).toBe('s3:GetObject: policy access-abc Three');
+    expect(
+      await awsRequestAllowed(long.principal, long.request, analysis.tokens('wxyz'), analysis.context),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -336,17 +371,26 @@ describe('an answer shared between stores', () => {
     ['a name in an action', { Effect: 'Allow', Action: 's3:{n}', Resource: '*' }],
   ])('is not shared with %s', (_row, written) => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const one = question(
       { identity: [written], bucketPolicy: [], action: 's3:GetObject', resource: '*' },
       'abc',
     );
     expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
+      sharedQuestion(
+        analysis.context.aws.renaming,
+        analysis.tokens('abc'),
+        one.principal,
+        one.request,
+        ACCOUNT,
+        contextOf(one.request),
+      ),
     ).toBe(undefined);
   });
 
   it('is not shared with a question that differs only in its context: a read from outside the perimeter stays denied', async () => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const written: Template = {
       identity: [
         { Sid: 'Data', Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-{n}/*' },
@@ -374,17 +418,18 @@ describe('an answer shared between stores', () => {
     const inside = from('abc', '10.1.2.3');
     const outside = from('xyz', '192.0.2.10');
     expect(await simulated(inside)).toBeDefined();
-    expect(await awsRequestAllowed(inside.principal, inside.request, tokensOf(names, 'abc'))).toEqual(
-      await simulated(inside),
-    );
+    expect(
+      await awsRequestAllowed(inside.principal, inside.request, analysis.tokens('abc'), analysis.context),
+    ).toEqual(await simulated(inside));
     expect(await simulated(outside)).toBeUndefined();
     expect(
-      await awsRequestAllowed(outside.principal, outside.request, tokensOf(names, 'xyz')),
+      await awsRequestAllowed(outside.principal, outside.request, analysis.tokens('xyz'), analysis.context),
     ).toBeUndefined();
   });
 
   it('is not shared when a word of the question spells a token in capitals', () => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const one = question(
       {
         identity: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }],
@@ -395,7 +440,14 @@ describe('an answer shared between stores', () => {
       'abc',
     );
     expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
+      sharedQuestion(
+        analysis.context.aws.renaming,
+        analysis.tokens('abc'),
+        one.principal,
+        one.request,
+        ACCOUNT,
+        contextOf(one.request),
+      ),
     ).toBe(undefined);
   });
 });

@@ -1,5 +1,4 @@
 import type { RenderedResource } from '@checkpoints/analysis';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import { awsStoresOf } from './support';
@@ -43,9 +42,7 @@ function replicaProblems(
     const ownKey = replica.some((resource) => resource.type === 'aws:kms/key:Key');
     // On a preview the new key's ARN is not known yet: only the key resource can be judged then.
     if (!ownKey || (keyArn !== UNKNOWN && (typeof keyArn !== 'string' || keyArn === store.ownKeyArn))) {
-      problems.push(
-        'the replica bucket is not encrypted with a KMS key of its own (the store is SSE-KMS)',
-      );
+      problems.push('the replica bucket is not encrypted with a KMS key of its own (the store is SSE-KMS)');
     }
   }
   if (store.bucket.protect && !bucket.protect) {
@@ -76,9 +73,8 @@ export const awsS3ReplicaHardened = stackRule({
     "A store's replica bucket is versioned, blocks public access, is encrypted with its own KMS key when the store is SSE-KMS, is protected where the store is, and receives no delete markers",
   source:
     'Amazon S3 User Guide: Replicating objects (versioning on both buckets), Replicating encrypted objects (replica KMS key), Replicating delete markers; issue 14 item 4',
-  validate: (args, report) => {
-    const resources = renderedOf(args);
-    for (const { store, bucket } of awsStoresOf(resources)) {
+  validate: (_args, report, evaluation) => {
+    for (const { store, bucket } of awsStoresOf(evaluation())) {
       const component = store.resources.find(
         (resource) => resource.type === REPLICA_COMPONENT && resource.parent === store.urn,
       );
