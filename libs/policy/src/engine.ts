@@ -7,7 +7,12 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
-import { accessAnalysisOf, ROOT_STACK_TYPE, type AccessAnalysis } from '@checkpoints/analysis';
+import {
+  accessAnalysisOf,
+  ROOT_STACK_TYPE,
+  type AccessAnalysis,
+  type RenderedResource,
+} from '@checkpoints/analysis';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
 import { BOOTSTRAP_RENDER_KEY, evaluationOf } from './rules/evaluation';
 
@@ -32,6 +37,40 @@ export interface PolicyStack {
   stack: string;
   resources: PolicyResource[];
   outputs: Record<string, unknown>;
+}
+
+/** A resource of a synth render (libs/synth Snapshot), as far as policies read it. */
+export type RenderedForPolicies = RenderedResource & {
+  propertyDependencies: Record<string, string[]>;
+  provider?: string;
+};
+
+/** A synth render as the engine hands it to the pack: inputs as props, options as the engine received them. */
+export function policyStackOf(render: {
+  project: string;
+  stack: string;
+  outputs: Record<string, unknown>;
+  resources: readonly RenderedForPolicies[];
+}): PolicyStack {
+  return {
+    project: render.project,
+    stack: render.stack,
+    outputs: render.outputs,
+    resources: render.resources.map((resource) => ({
+      urn: resource.urn,
+      type: resource.type,
+      name: resource.name,
+      props: resource.inputs,
+      opts: {
+        protect: resource.protect,
+        retainOnDelete: resource.retainOnDelete,
+        parent: resource.parent,
+        dependsOn: resource.dependsOn,
+        propertyDependencies: resource.propertyDependencies,
+        ...(resource.provider ? { provider: resource.provider } : {}),
+      },
+    })),
+  };
 }
 
 export interface PolicyVerdict {

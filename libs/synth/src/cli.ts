@@ -10,7 +10,13 @@ import {
   type Render,
 } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
-import { baselinePolicies, evaluateStack, loadPolicyConfig, PolicyConfigError } from '@checkpoints/policy';
+import {
+  baselinePolicies,
+  evaluateStack,
+  loadPolicyConfig,
+  PolicyConfigError,
+  policyStackOf,
+} from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot, SnapshotAnalysis } from './snapshot';
 import { readProject, readStackConfig, stackConfigFile, StackFileError, workspaceRoot } from './stack-files';
@@ -217,35 +223,15 @@ export async function synthesize(
   });
   const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
   const policyConfig = loadPolicyConfig(baselinePolicies.map((policy) => policy.name));
-  {
-    const evaluation = await evaluateStack(
-      {
-        project: snapshot.project,
-        stack: snapshot.stack,
-        outputs: snapshot.outputs,
-        resources: snapshot.resources.map((resource) => ({
-          urn: resource.urn,
-          type: resource.type,
-          name: resource.name,
-          props: resource.inputs,
-          opts: {
-            protect: resource.protect,
-            retainOnDelete: resource.retainOnDelete,
-            parent: resource.parent,
-            dependsOn: resource.dependsOn,
-            propertyDependencies: resource.propertyDependencies,
-            ...(resource.provider ? { provider: resource.provider } : {}),
-          },
-        })),
-      },
-      baselinePolicies,
-      bootstrap ? { ...policyConfig, bootstrapRender: bootstrap.path } : policyConfig,
-    );
-    snapshot.violations = evaluation.verdicts;
-    // The analysis the access rules judged, for the table and the JSON.
-    const access = bootstrap ? await evaluation.access() : undefined;
-    return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
-  }
+  const evaluation = await evaluateStack(
+    policyStackOf(snapshot),
+    baselinePolicies,
+    bootstrap ? { ...policyConfig, bootstrapRender: bootstrap.path } : policyConfig,
+  );
+  snapshot.violations = evaluation.verdicts;
+  // The analysis the access rules judged, for the table and the JSON.
+  const access = bootstrap ? await evaluation.access() : undefined;
+  return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
 }
 
 /**

@@ -1008,17 +1008,21 @@ export function policyDocument(value: unknown, answers: AwsAnswers): PolicyDocum
   );
 }
 
+/**
+ * The role's inline policies that are documents. One that is not (a value unknown on a preview) grants
+ * nothing here: the access rules refuse to judge a store with an unknown input (libs/policy access rules).
+ */
 export function inlinePolicies(
   resources: readonly RenderedResource[],
   roleName: string,
   answers: AwsAnswers,
-) {
+): { name: string; policy: PolicyDocument }[] {
   return resources
     .filter((r) => r.type === 'aws:iam/rolePolicy:RolePolicy' && stringInput(r, 'role') === roleName)
-    .map((r) => ({
-      name: stringInput(r, 'name') ?? r.name,
-      policy: policyDocument(r.inputs['policy'], answers) as PolicyDocument,
-    }));
+    .flatMap((r) => {
+      const policy = policyDocument(r.inputs['policy'], answers);
+      return policy ? [{ name: stringInput(r, 'name') ?? r.name, policy }] : [];
+    });
 }
 
 /** The principals a store role's trust policy lets in: they act as the role. */

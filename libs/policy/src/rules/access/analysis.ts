@@ -7,6 +7,7 @@ import {
   type AccessGrant,
   type AnalysisContext,
   type MissingRight,
+  type RenderedResource,
   type StoreAccess,
 } from '@checkpoints/analysis';
 import { stackRule, type RuleSource } from '../define';
@@ -63,6 +64,36 @@ export function ciJudged(context: AnalysisContext, report: ReportViolation): boo
   return false;
 }
 
+/** How the analyses receive a value not known at preview time (evaluation.ts, and synth's render). */
+const UNKNOWN_TEXT = JSON.stringify('[unknown]');
+const unjudged = new WeakMap<AnalysisContext, ReadonlyMap<string, string>>();
+
+/**
+ * The stores whose access cannot be judged, each with why: an input of theirs (or any of the bootstrap
+ * render's) is unknown on this preview. An unknown policy grants nothing in the analysis, so a rule judging
+ * such a store would pass what it cannot see: the access rules report it instead (they fail closed).
+ */
+export function unjudgedStores(context: AnalysisContext): ReadonlyMap<string, string> {
+  let found = unjudged.get(context);
+  if (found === undefined) {
+    const unknownIn = (resources: readonly RenderedResource[]) =>
+      resources
+        .filter((resource) => JSON.stringify(resource.inputs).includes(UNKNOWN_TEXT))
+        .map((resource) => `${resource.type} ${resource.name}`);
+    const bootstrap = unknownIn(context.bootstrap?.resources ?? []).map((where) => `bootstrap ${where}`);
+    found = new Map(
+      storesOf(context).flatMap((store) => {
+        const where = [...unknownIn(store.resources), ...bootstrap];
+        return where.length > 0
+          ? [[store.name, `access not judged: inputs unknown during preview in ${where.join(', ')}`]]
+          : [];
+      }),
+    );
+    unjudged.set(context, found);
+  }
+  return found;
+}
+
 export interface AccessRule extends RuleSource {
   name: string;
   description: string;
@@ -80,8 +111,12 @@ export function accessRule(rule: AccessRule) {
     source: rule.source,
     validate: async (args, report, evaluation) => {
       if (rule.needsBootstrap && !ciJudged(evaluation().context(args), report)) return;
-      const analysis = await accessOf(args, evaluation());
+      const context = evaluation().context(args);
+      const notJudged = unjudgedStores(context);
+      for (const [store, why] of notJudged) report(`store ${store}: ${why}`);
+      const analysis = await accessAnalysisOf(context);
       for (const store of analysis.stores) {
+        if (notJudged.has(store.store)) continue;
         for (const grant of store.grants) {
           const why = rule.judge(grant, store);
           if (why)
