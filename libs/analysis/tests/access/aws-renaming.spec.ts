@@ -55,6 +55,22 @@ function renderOfStores(names: readonly string[]) {
   };
 }
 
+/** The canonical form of `asked`, a question of store `name`, in `analysis` (undefined: asked on its own). */
+function sharedKey(
+  analysis: ReturnType<typeof analysisOf>,
+  name: string,
+  asked: { principal: AwsPrincipal; request: AwsRequest },
+) {
+  return sharedQuestion(
+    analysis.context.aws.renaming,
+    analysis.tokens(name),
+    asked.principal,
+    asked.request,
+    ACCOUNT,
+    contextOf(asked.request),
+  );
+}
+
 /** One analysis of the stores `names`: its context, whose answers its questions share, and a store's tokens in it. */
 function analysisOf(names: readonly string[]): {
   context: AnalysisContext;
@@ -251,22 +267,8 @@ describe('an answer shared between stores', () => {
         const one = question(written, first);
         const other = question(written, second);
         const [oneTokens, otherTokens] = [analysis.tokens(first), analysis.tokens(second)];
-        const oneKey = sharedQuestion(
-          analysis.context.aws.renaming,
-          oneTokens,
-          one.principal,
-          one.request,
-          ACCOUNT,
-          contextOf(one.request),
-        )?.key;
-        const otherKey = sharedQuestion(
-          analysis.context.aws.renaming,
-          otherTokens,
-          other.principal,
-          other.request,
-          ACCOUNT,
-          contextOf(other.request),
-        )?.key;
+        const oneKey = sharedKey(analysis, first, one)?.key;
+        const otherKey = sharedKey(analysis, second, other)?.key;
         if (oneKey !== undefined && oneKey === otherKey) {
           shared++;
           if (first.length !== second.length) sharedAcrossLengths++;
@@ -289,18 +291,8 @@ describe('an answer shared between stores', () => {
 
   // One analysis for both names: keys number their parts in their analysis' numbering.
   const keyAnalysis = analysisOf(['abc', 'wxyz']);
-  const keyOf = (written: Template, name: string) => {
-    const analysis = keyAnalysis;
-    const { principal, request } = question(written, name);
-    return sharedQuestion(
-      analysis.context.aws.renaming,
-      analysis.tokens(name),
-      principal,
-      request,
-      ACCOUNT,
-      contextOf(request),
-    )?.key;
-  };
+  const keyOf = (written: Template, name: string) =>
+    sharedKey(keyAnalysis, name, question(written, name))?.key;
 
   it("keeps no name's length where no `?` covers a name: CI's replication-role pattern against a bucket", () => {
     const written: Template = {
@@ -376,16 +368,7 @@ describe('an answer shared between stores', () => {
       { identity: [written], bucketPolicy: [], action: 's3:GetObject', resource: '*' },
       'abc',
     );
-    expect(
-      sharedQuestion(
-        analysis.context.aws.renaming,
-        analysis.tokens('abc'),
-        one.principal,
-        one.request,
-        ACCOUNT,
-        contextOf(one.request),
-      ),
-    ).toBe(undefined);
+    expect(sharedKey(analysis, 'abc', one)).toBe(undefined);
   });
 
   it('is not shared with a question that differs only in its context: a read from outside the perimeter stays denied', async () => {
@@ -439,15 +422,6 @@ describe('an answer shared between stores', () => {
       },
       'abc',
     );
-    expect(
-      sharedQuestion(
-        analysis.context.aws.renaming,
-        analysis.tokens('abc'),
-        one.principal,
-        one.request,
-        ACCOUNT,
-        contextOf(one.request),
-      ),
-    ).toBe(undefined);
+    expect(sharedKey(analysis, 'abc', one)).toBe(undefined);
   });
 });

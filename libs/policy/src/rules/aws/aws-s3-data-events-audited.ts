@@ -15,7 +15,7 @@ export const awsS3DataEventsAudited = stackRule({
   description:
     'Every audited store has the reads and writes of its objects (S3 and S3 Express One Zone data events) recorded by a logging CloudTrail trail, or the stack names an organization trail',
   source:
-    'CIS AWS Foundations Benchmark v3.0.0 3.8 and 3.9 (S3 object-level read and write events recorded in CloudTrail); issue 14',
+    'CIS AWS Foundations Benchmark v3.0.0 3.8 and 3.9 (S3 object-level read and write events recorded in CloudTrail)',
   validate: (args, report, evaluation) => {
     const { resources } = evaluation();
     const declared = resources.some(

@@ -70,7 +70,7 @@ export const awsS3ObjectLockGovernance = stackRule({
   description:
     'A store that states recovery.retentionLock has S3 Object Lock enabled on its bucket with a GOVERNANCE default retention of exactly the stated days; COMPLIANCE mode, which nobody can lift, is refused on every bucket',
   source:
-    'Amazon S3 User Guide: Locking objects with Object Lock (retention modes: governance can be bypassed with s3:BypassGovernanceRetention, compliance by no one, root included); issue 14 item 4',
+    'Amazon S3 User Guide: Locking objects with Object Lock (retention modes: governance can be bypassed with s3:BypassGovernanceRetention, compliance by no one, root included)',
   validate: (args, report, evaluation) => {
     const { resources } = evaluation();
     for (const lock of resources.filter((resource) => LOCK_TYPES.includes(resource.type))) {

@@ -72,7 +72,7 @@ export const awsS3ReplicaHardened = stackRule({
   description:
     "A store's replica bucket is versioned, blocks public access, is encrypted with its own KMS key when the store is SSE-KMS, is protected where the store is, and receives no delete markers",
   source:
-    'Amazon S3 User Guide: Replicating objects (versioning on both buckets), Replicating encrypted objects (replica KMS key), Replicating delete markers; issue 14 item 4',
+    'Amazon S3 User Guide: Replicating objects (versioning on both buckets), Replicating encrypted objects (replica KMS key), Replicating delete markers',
   validate: (_args, report, evaluation) => {
     for (const { store, bucket } of awsStoresOf(evaluation())) {
       const component = store.resources.find(

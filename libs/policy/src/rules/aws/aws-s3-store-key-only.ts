@@ -36,7 +36,7 @@ export const awsS3StoreKeyOnly = stackRule({
   description:
     'A store with a customer-managed key refuses uploads and directory-bucket sessions that ask for SSE-S3 or another KMS key, in its bucket policy',
   source:
-    'AWS Prescriptive Guidance, S3 encryption best practices (deny PutObject without the expected SSE-KMS key); issue 14 item 5',
+    'AWS Prescriptive Guidance, S3 encryption best practices (deny PutObject without the expected SSE-KMS key)',
   validate: async (args, report, evaluation) => {
     const { resources } = evaluation();
     for (const { store, component, directory, bucketArn, key, bucketPolicy, accountId } of awsStoresOf(
