@@ -14,7 +14,7 @@ import {
   type RenderedResource,
 } from '@checkpoints/analysis';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
-import { BOOTSTRAP_RENDER_KEY, evaluationOf } from './rules/evaluation';
+import { beginEvaluation, BOOTSTRAP_RENDER_KEY } from './rules/evaluation';
 
 /** A resource as synth rendered it: its inputs and the options the engine received. */
 export interface PolicyResource {
@@ -259,6 +259,7 @@ export async function evaluateStack(
 ): Promise<{ verdicts: PolicyVerdict[]; access: () => Promise<AccessAnalysis> }> {
   const verdicts: PolicyVerdict[] = [];
   const resources = stackResources(stack, stackLinks(stack));
+  const evaluation = beginEvaluation(resources);
   const bootstrap = config.bootstrapRender ? { [BOOTSTRAP_RENDER_KEY]: config.bootstrapRender } : {};
   for (const policy of policies) {
     const level = levelOf(policy, config);
@@ -289,11 +290,5 @@ export async function evaluateStack(
     }
   }
   const args = stackArgs(resources, bootstrap);
-  return {
-    verdicts,
-    access: () => accessAnalysisOf(evaluationOf(args, ACCESS_OF_STACK).context(args)),
-  };
+  return { verdicts, access: () => accessAnalysisOf(evaluation.context(args)) };
 }
-
-/** Who asks for the evaluation's access analysis after its rules: a name no rule has. */
-const ACCESS_OF_STACK = 'evaluateStack';

@@ -62,12 +62,22 @@ const byList = new WeakMap<readonly unknown[], Evaluation>();
 let latest: { evaluation: Evaluation; rules: Set<string> } | undefined;
 
 /**
- * The evaluation a stack rule's call belongs to. The engine may hand every stack rule of an evaluation one
- * list (synth's engine.ts does): that list's evaluation. The Pulumi analyzer builds a new list for each
- * policy of one `analyzeStack` call, calling them one after the other (@pulumi/policy server.js,
- * makeAnalyzeStackRpcFun): a new list joins the latest evaluation when this rule has not read it yet and
- * its resources are the same; otherwise it begins a new one. So no two calls of one rule, and no two
- * different renders, ever share an evaluation.
+ * Begins an evaluation whose stack rules are all handed `list` (synth's engine.ts): every rule's call with
+ * it belongs to this evaluation, and to no other.
+ */
+export function beginEvaluation(list: readonly SdkResource[]): Evaluation {
+  const evaluation = new Evaluation(list.map(rendered));
+  byList.set(list, evaluation);
+  return evaluation;
+}
+
+/**
+ * The evaluation a stack rule's call belongs to: its list's, when the engine began one with it
+ * (beginEvaluation). The Pulumi analyzer instead builds a new list for each policy of one `analyzeStack`
+ * call, calling them one after the other (@pulumi/policy 1.21 server.js, makeAnalyzeStackRpcFun): a new
+ * list joins the latest evaluation when this rule has not read it yet and its resources are the same;
+ * otherwise it begins a new one. So no two calls of one rule, and no two different renders, ever share
+ * an evaluation.
  */
 export function evaluationOf(args: StackValidationArgs, rule: string): Evaluation {
   const known = byList.get(args.resources);

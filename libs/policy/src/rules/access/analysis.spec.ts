@@ -1,6 +1,6 @@
 import type { PolicyResource as SdkPolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { policyResource } from '../../testing';
-import { evaluationOf } from '../evaluation';
+import { beginEvaluation, evaluationOf } from '../evaluation';
 import { accessOf } from './analysis';
 import { azureStore } from './spec-helpers';
 
@@ -69,6 +69,14 @@ describe('evaluationOf: one analysis context per evaluation, never another evalu
     expect(await environments(dev, 'rule-d')).toEqual(['dev']);
     expect(await environments(prod, 'rule-e')).toEqual(['prod']);
     expect(evaluationOf(prod, 'rule-e')).not.toBe(evaluationOf(dev, 'rule-d'));
+  });
+
+  it("keeps an evaluation the engine began with its list to that list's calls", () => {
+    const engines = args('prod');
+    const evaluation = beginEvaluation(engines.resources);
+    expect(evaluationOf(engines, 'rule-h')).toBe(evaluation);
+    expect(evaluationOf(engines, 'rule-i')).toBe(evaluation);
+    expect(evaluationOf(args('prod'), 'rule-j')).not.toBe(evaluation);
   });
 
   it('keeps one context per bootstrap render the rules name', () => {
