@@ -42,7 +42,7 @@ export class Evaluation {
   }
 }
 
-export function bootstrapRenderOf(args: StackValidationArgs): string | undefined {
+function bootstrapRenderOf(args: StackValidationArgs): string | undefined {
   const path = args.getConfig<Record<string, unknown>>()[BOOTSTRAP_RENDER_KEY];
   return typeof path === 'string' && path !== '' ? path : undefined;
 }
