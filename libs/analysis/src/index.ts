@@ -4,4 +4,4 @@ export * from './retention';
 export * from './access';
 export * from './rights';
 export * from './audit/aws';
-export { memoIfFrozen } from './memo';
+export * from './context';

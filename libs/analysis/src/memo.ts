@@ -21,15 +21,3 @@ export function memo<Key, Value>(store: Store<Key, Value>, key: Key, make: () =>
 export function numberOfText(numbers: Map<string, number>, text: string): number {
   return memo(numbers, text, () => numbers.size);
 }
-
-/**
- * `memo` for a value made from a list: kept only for a frozen list (the one a policy engine hands every
- * stack rule of an evaluation), made again on every call for a list that may still change in place.
- */
-export function memoIfFrozen<List extends object, Value>(
-  store: Store<List, Value>,
-  list: List,
-  make: () => Value,
-): Value {
-  return Object.isFrozen(list) ? memo(store, list, make) : make();
-}

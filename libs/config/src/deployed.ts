@@ -40,41 +40,48 @@ export interface PreviousRender {
   resources: readonly { type: string; name: string; inputs: Record<string, unknown> }[];
 }
 
-// A global symbol, so the render and the program agree even when each loaded its own copy of this library.
-const DEPLOYED = Symbol.for('@checkpoints/config:deployed-stores');
 const STORE_COMPONENT = /^checkpoints:[a-z]+:CheckpointStore$/;
 
-type Holder = { [DEPLOYED]?: readonly DeployedStore[] };
-
 /**
- * Makes the stores of a previous render (`synth --base`) known to the program for the duration of a render;
- * `undefined` forgets them. Only the offline render has a previous render: `pulumi up` has none.
+ * The stack config key by which the offline render (`synth --base`) hands the program the stores of a
+ * previous render, the way any input reaches a Pulumi program. Only the offline render has a previous
+ * render: `pulumi up` has none, and the key is then unset. Outside the `checkpoints:` namespace, which holds
+ * what a stack file says.
  */
-export function setDeployedStores(base: PreviousRender | undefined): void {
-  const holder = globalThis as Holder;
-  if (base === undefined) delete holder[DEPLOYED];
-  else
-    holder[DEPLOYED] = base.resources
-      .filter((resource) => STORE_COMPONENT.test(resource.type))
-      .map((resource) => ({ name: resource.name, inputs: resource.inputs }));
+export const DEPLOYED_STORES_KEY = 'synth:deployedStores';
+
+/** The config entry handing a program the stores of `base` (see DEPLOYED_STORES_KEY). */
+export function deployedStoresConfig(base: PreviousRender): Record<string, string> {
+  const stores: DeployedStore[] = base.resources
+    .filter((resource) => STORE_COMPONENT.test(resource.type))
+    .map((resource) => ({ name: resource.name, inputs: resource.inputs }));
+  return { [DEPLOYED_STORES_KEY]: JSON.stringify(stores) };
 }
 
-/** The stores of the previous render given to this render, if any. */
-export function deployedStores(): readonly DeployedStore[] | undefined {
-  return (globalThis as Holder)[DEPLOYED];
+/** The stores of the previous render in a stack's config (`pulumi.runtime.allConfig()`), if it has one. */
+export function deployedStoresOf(
+  config: Readonly<Record<string, string>>,
+): readonly DeployedStore[] | undefined {
+  const text = config[DEPLOYED_STORES_KEY];
+  if (text === undefined) return undefined;
+  const stores: unknown = JSON.parse(text);
+  if (!Array.isArray(stores))
+    throw new Error(`${DEPLOYED_STORES_KEY}: expected a list of stores, got ${text}`);
+  return stores as DeployedStore[];
 }
 
 /**
  * Changes to a store that already exists (in the previous render, under its name or a former one) that would
  * replace a data holder or drop its key: refused before any resource is registered, with the migration path.
- * `inputsOf` gives the store component's inputs this deploy would register; a setting the previous render
- * does not record is not judged.
+ * `inputsOf` gives the store component's inputs this deploy would register; `deployed` the previous render's
+ * stores (deployedStoresOf), undefined without one; a setting the previous render does not record is not
+ * judged.
  */
 export function replacementIssues(
   stores: readonly StoreSpec[],
   inputsOf: (store: StoreSpec) => Readonly<Record<string, unknown>>,
   settings: readonly ReplacingSetting[],
-  deployed: readonly DeployedStore[] | undefined = deployedStores(),
+  deployed: readonly DeployedStore[] | undefined,
 ): ConfigIssue[] {
   if (deployed === undefined) return [];
   return stores.flatMap((store, index) => {

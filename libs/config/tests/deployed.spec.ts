@@ -1,8 +1,8 @@
 import {
-  deployedStores,
+  deployedStoresConfig,
+  deployedStoresOf,
   loadStackSpec,
   replacementIssues,
-  setDeployedStores,
   type CloudRules,
   type ReplacingSetting,
   type StoreSpec,
@@ -10,17 +10,25 @@ import {
 
 const rules: CloudRules = { cloud: 'aws' };
 
+const STACK = {
+  'checkpoints:environment': 'dev',
+  'checkpoints:owner': 'ml-platform',
+  'checkpoints:costCenter': 'cc-1234',
+  'checkpoints:stores': JSON.stringify([{ name: 'llm', dataClassification: 'internal' }]),
+};
+
 function specOf(...stores: Record<string, unknown>[]): StoreSpec[] {
   const config = {
-    'checkpoints:environment': 'dev',
-    'checkpoints:owner': 'ml-platform',
-    'checkpoints:costCenter': 'cc-1234',
+    ...STACK,
     'checkpoints:stores': JSON.stringify(
       stores.map((store) => ({ dataClassification: 'internal', ...store })),
     ),
   };
   return loadStackSpec(config, rules).stores;
 }
+
+/** A stack's whole config as the program reads it (`pulumi.runtime.allConfig()`), with `more`. */
+const configOf = (more: Record<string, string>): Record<string, string> => ({ ...STACK, ...more });
 
 const settings: ReplacingSetting[] = [
   { key: 'tier', consequence: 'the bucket would be replaced' },
@@ -83,24 +91,36 @@ describe('replacementIssues', () => {
   });
 
   it('judges nothing without a previous render (pulumi up)', () => {
-    expect(deployedStores()).toBeUndefined();
-    expect(replacementIssues(specOf({ name: 'llm', tier: 'high-throughput' }), inputsOf, settings)).toEqual(
-      [],
-    );
+    expect(deployedStoresOf(configOf({}))).toBeUndefined();
+    expect(
+      replacementIssues(
+        specOf({ name: 'llm', tier: 'high-throughput' }),
+        inputsOf,
+        settings,
+        deployedStoresOf(configOf({})),
+      ),
+    ).toEqual([]);
   });
 
-  it('takes the stores of a previous render from its store components only, until forgotten', () => {
-    setDeployedStores({
-      resources: [
-        { type: 'checkpoints:gcp:CheckpointStore', name: 'llm', inputs: { tier: 'standard' } },
-        { type: 'gcp:storage/bucket:Bucket', name: 'llm-bucket', inputs: { location: 'US' } },
-      ],
-    });
-    try {
-      expect(deployedStores()).toEqual([{ name: 'llm', inputs: { tier: 'standard' } }]);
-    } finally {
-      setDeployedStores(undefined);
-    }
-    expect(deployedStores()).toBeUndefined();
+  it("hands the program a previous render's store components, and only them, through its config", () => {
+    const config = configOf(
+      deployedStoresConfig({
+        resources: [
+          { type: 'checkpoints:gcp:CheckpointStore', name: 'llm', inputs: { tier: 'standard' } },
+          { type: 'gcp:storage/bucket:Bucket', name: 'llm-bucket', inputs: { location: 'US' } },
+        ],
+      }),
+    );
+    expect(deployedStoresOf(config)).toEqual([{ name: 'llm', inputs: { tier: 'standard' } }]);
+    expect(
+      replacementIssues(
+        specOf({ name: 'llm', tier: 'high-throughput' }),
+        inputsOf,
+        settings,
+        deployedStoresOf(config),
+      ).length,
+    ).toBe(1);
+    // The key is outside the stack file's namespace: the spec does not read it as a setting.
+    expect(() => loadStackSpec({ ...STACK, ...config }, rules)).not.toThrow();
   });
 });

@@ -7,8 +7,14 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
-import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
+import {
+  accessAnalysisOf,
+  ROOT_STACK_TYPE,
+  type AccessAnalysis,
+  type RenderedResource,
+} from '@checkpoints/analysis';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
+import { beginEvaluation, BOOTSTRAP_RENDER_KEY } from './rules/evaluation';
 
 /** A resource as synth rendered it: its inputs and the options the engine received. */
 export interface PolicyResource {
@@ -31,6 +37,40 @@ export interface PolicyStack {
   stack: string;
   resources: PolicyResource[];
   outputs: Record<string, unknown>;
+}
+
+/** A resource of a synth render (libs/synth Snapshot), as far as policies read it. */
+export type RenderedForPolicies = RenderedResource & {
+  propertyDependencies: Record<string, string[]>;
+  provider?: string;
+};
+
+/** A synth render as the engine hands it to the pack: inputs as props, options as the engine received them. */
+export function policyStackOf(render: {
+  project: string;
+  stack: string;
+  outputs: Record<string, unknown>;
+  resources: readonly RenderedForPolicies[];
+}): PolicyStack {
+  return {
+    project: render.project,
+    stack: render.stack,
+    outputs: render.outputs,
+    resources: render.resources.map((resource) => ({
+      urn: resource.urn,
+      type: resource.type,
+      name: resource.name,
+      props: resource.inputs,
+      opts: {
+        protect: resource.protect,
+        retainOnDelete: resource.retainOnDelete,
+        parent: resource.parent,
+        dependsOn: resource.dependsOn,
+        propertyDependencies: resource.propertyDependencies,
+        ...(resource.provider ? { provider: resource.provider } : {}),
+      },
+    })),
+  };
 }
 
 export interface PolicyVerdict {
@@ -128,9 +168,10 @@ function stackLinks(stack: PolicyStack): StackLinks {
 
 /**
  * What stack policies see: every resource, dependencies resolved to resources; the root stack's props are its
- * outputs. Made once per evaluation and frozen, for every stack policy: the Pulumi engine builds them anew
- * for each policy, and 60 policies over a 200-store stack's 4,400 resources made 260,000 of them. A rule
- * never changes what it is given; one that tried would throw here, which a preview would let pass.
+ * outputs. Made once per evaluation, for every stack policy (the Pulumi engine builds them anew for each
+ * policy, and 60 policies over a 200-store stack's 4,400 resources made 260,000 of them); the one list is
+ * also what tells the rules they are of one evaluation (rules/evaluation.ts). Frozen: a rule never changes
+ * what it is given; one that tried would throw here, which a preview would let pass.
  */
 function stackResources(stack: PolicyStack, { resources, links }: StackLinks): readonly SdkPolicyResource[] {
   const sdkResources = resources.map((resource) => {
@@ -199,15 +240,27 @@ async function runValidations(
 
 /**
  * Runs the pack's rules against a rendered stack the way the Pulumi engine runs them on a preview:
- * resource rules once per resource, stack rules once, enforcement levels from the policy config file.
+ * resource rules once per resource, stack rules once, enforcement levels from the policy config file, and
+ * every stack rule's `bootstrapRender` from `config.bootstrapRender`.
  */
 export async function evaluatePolicies(
   stack: PolicyStack,
   policies: readonly BaselinePolicy[],
   config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
 ): Promise<PolicyVerdict[]> {
+  return (await evaluateStack(stack, policies, config)).verdicts;
+}
+
+/** evaluatePolicies, with the access analysis the stack rules judged (the one synth's table shows). */
+export async function evaluateStack(
+  stack: PolicyStack,
+  policies: readonly BaselinePolicy[],
+  config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
+): Promise<{ verdicts: PolicyVerdict[]; access: () => Promise<AccessAnalysis> }> {
   const verdicts: PolicyVerdict[] = [];
-  let resources: readonly SdkPolicyResource[] | undefined;
+  const resources = stackResources(stack, stackLinks(stack));
+  const evaluation = beginEvaluation(resources);
+  const bootstrap = config.bootstrapRender ? { [BOOTSTRAP_RENDER_KEY]: config.bootstrapRender } : {};
   for (const policy of policies) {
     const level = levelOf(policy, config);
     if (level === 'disabled') continue;
@@ -227,8 +280,7 @@ export async function evaluatePolicies(
       }
     }
     if ('validateStack' in policy && policy.validateStack) {
-      resources ??= stackResources(stack, stackLinks(stack));
-      const args = stackArgs(resources, policyConfig);
+      const args = stackArgs(resources, { ...policyConfig, ...bootstrap });
       await runValidations(policy.validateStack, (validate) =>
         (validate as (a: StackValidationArgs, r: (m: string, urn?: string) => void) => unknown)(
           args,
@@ -237,5 +289,6 @@ export async function evaluatePolicies(
       );
     }
   }
-  return verdicts;
+  const args = stackArgs(resources, bootstrap);
+  return { verdicts, access: () => accessAnalysisOf(evaluation.context(args)) };
 }

@@ -7,5 +7,6 @@ export {
   type PolicyConfig,
 } from './policy-config';
 export { baselinePolicies } from './rules';
-export { accessOfRender, BOOTSTRAP_RENDER_ENV } from './rules/access';
+export { CI_NOT_JUDGED } from './rules/access';
+export { BOOTSTRAP_RENDER_KEY } from './rules/evaluation';
 export type { SourcedPolicy } from './rules/define';

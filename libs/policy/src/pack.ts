@@ -13,7 +13,7 @@ new PolicyPack(
   {
     policies: [...baselinePolicies],
     enforcementLevel: 'mandatory',
-    description: 'Security baseline of checkpoint stores (DESIGN section 4)',
+    description: 'Security baseline of checkpoint stores (docs/policies.md)',
   },
   Object.fromEntries(
     Object.entries(overrides).map(([name, { enforcementLevel, reason }]) => [

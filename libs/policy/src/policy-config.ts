@@ -11,6 +11,8 @@ export interface PolicyOverride {
 export interface PolicyConfig {
   file: string;
   entries: Record<string, PolicyOverride>;
+  /** The bootstrap render every stack rule's `bootstrapRender` names (synth's `--bootstrap`). */
+  bootstrapRender?: string;
 }
 
 export const POLICY_CONFIG_FILE = join(__dirname, '..', 'policy-config.json');

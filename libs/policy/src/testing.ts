@@ -30,21 +30,22 @@ export function policyResource(resource: ResourceUnderTest, index = 0): PolicyRe
   };
 }
 
-/** Messages the rule reports for these resources (and stack outputs), with no policy config overrides. */
+/**
+ * Messages the rule reports for these resources (and stack outputs), with no policy config overrides and the
+ * bootstrap render at `bootstrapRender`, if any.
+ */
 export async function violationsOf(
   policy: SourcedPolicy,
   resources: ResourceUnderTest[],
   outputs: Record<string, unknown> = {},
+  bootstrapRender?: string,
 ): Promise<string[]> {
   const rendered = resources.map(policyResource);
   rendered.push(policyResource({ type: ROOT_STACK_TYPE, props: {}, name: 'spec-test' }, rendered.length));
   const verdicts = await evaluatePolicies(
     { project: 'spec', stack: 'test', resources: rendered, outputs },
     [policy],
-    {
-      file: 'none',
-      entries: {},
-    },
+    { file: 'none', entries: {}, ...(bootstrapRender ? { bootstrapRender } : {}) },
   );
   return verdicts.map((verdict) => verdict.message);
 }

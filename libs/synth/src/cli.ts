@@ -11,11 +11,11 @@ import {
 } from '@checkpoints/analysis';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import {
-  accessOfRender,
   baselinePolicies,
-  BOOTSTRAP_RENDER_ENV,
-  evaluatePolicies,
+  evaluateStack,
+  loadPolicyConfig,
   PolicyConfigError,
+  policyStackOf,
 } from '@checkpoints/policy';
 import { render, RenderFailure } from './render';
 import type { Snapshot, SnapshotAnalysis } from './snapshot';
@@ -222,38 +222,16 @@ export async function synthesize(
     ...(base ? { base } : {}),
   });
   const bootstrap = storesOf(snapshot).length > 0 ? readBootstrap(options) : undefined;
-  const previous = process.env[BOOTSTRAP_RENDER_ENV];
-  if (bootstrap) process.env[BOOTSTRAP_RENDER_ENV] = bootstrap.path;
-  try {
-    snapshot.violations = await evaluatePolicies(
-      {
-        project: snapshot.project,
-        stack: snapshot.stack,
-        outputs: snapshot.outputs,
-        resources: snapshot.resources.map((resource) => ({
-          urn: resource.urn,
-          type: resource.type,
-          name: resource.name,
-          props: resource.inputs,
-          opts: {
-            protect: resource.protect,
-            retainOnDelete: resource.retainOnDelete,
-            parent: resource.parent,
-            dependsOn: resource.dependsOn,
-            propertyDependencies: resource.propertyDependencies,
-            ...(resource.provider ? { provider: resource.provider } : {}),
-          },
-        })),
-      },
-      baselinePolicies,
-    );
-    // The analysis the access rules judged, for the table and the JSON.
-    const access = bootstrap ? await accessOfRender(snapshot.resources) : undefined;
-    return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
-  } finally {
-    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
-    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
-  }
+  const policyConfig = loadPolicyConfig(baselinePolicies.map((policy) => policy.name));
+  const evaluation = await evaluateStack(
+    policyStackOf(snapshot),
+    baselinePolicies,
+    bootstrap ? { ...policyConfig, bootstrapRender: bootstrap.path } : policyConfig,
+  );
+  snapshot.violations = evaluation.verdicts;
+  // The analysis the access rules judged, for the table and the JSON.
+  const access = bootstrap ? await evaluation.access() : undefined;
+  return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
 }
 
 /**

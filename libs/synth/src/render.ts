@@ -3,7 +3,7 @@ import { deserializeProperties, serializeProperties } from '@pulumi/pulumi/runti
 import { getProject, getStack, setMockOptions } from '@pulumi/pulumi/runtime/settings';
 import { setAllConfig } from '@pulumi/pulumi/runtime/config';
 import { registerStackTransformation, runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
-import { setDeployedStores, type PreviousRender } from '@checkpoints/config';
+import { deployedStoresConfig, type PreviousRender } from '@checkpoints/config';
 import { SynthMocks } from './mocks';
 import {
   getStore,
@@ -25,8 +25,8 @@ export interface RenderOptions {
   /** Config keys whose values are secrets. */
   secretKeys?: string[];
   /**
-   * A previous render of the same stack (`synth --base`): its stores are known to the program
-   * (`deployedStores` of libs/config), which refuses changes that would replace their data holders.
+   * A previous render of the same stack (`synth --base`): its stores are handed to the program in its
+   * config (`deployedStoresConfig` of libs/config), which refuses changes that would replace their data holders.
    */
   base?: PreviousRender;
 }
@@ -213,8 +213,10 @@ async function renderInStack(program: () => unknown, options: RenderOptions): Pr
   store.supportsResourceReferences = true;
   store.supportsDeletedWith = true;
   store.supportsAliasSpecs = false;
-  setAllConfig(config, options.secretKeys ?? []);
-  setDeployedStores(options.base);
+  setAllConfig(
+    { ...config, ...(options.base ? deployedStoresConfig(options.base) : {}) },
+    options.secretKeys ?? [],
+  );
 
   const failures: unknown[] = [];
   const onUnhandled = (reason: unknown) => failures.push(reason);
@@ -236,7 +238,6 @@ async function renderInStack(program: () => unknown, options: RenderOptions): Pr
     failures.push(error);
   } finally {
     process.off('unhandledRejection', onUnhandled);
-    setDeployedStores(undefined);
   }
   if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
   return {

@@ -14,6 +14,7 @@ import {
   organizationTrailIssues,
   CONFIG_NAMESPACE,
   physicalNameIssues,
+  deployedStoresOf,
   replacementIssues,
   storeComponentInputs,
   type ConfigIssue,
@@ -110,6 +111,7 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
         spec.stores,
         (store) => storeComponentInputs(store, region),
         STORE_REPLACING_SETTINGS,
+        deployedStoresOf(pulumi.runtime.allConfig()),
       ),
     );
   }

@@ -14,6 +14,7 @@ import {
   firstName,
   loadStackSpec,
   physicalNameIssues,
+  deployedStoresOf,
   replacementIssues,
   storeComponentInputs,
   type ConfigIssue,
@@ -82,6 +83,7 @@ function loadAzureConfig(): AzureStackConfig {
         spec.stores,
         (store) => storeComponentInputs(store, location),
         STORE_REPLACING_SETTINGS,
+        deployedStoresOf(pulumi.runtime.allConfig()),
       ),
     );
   }

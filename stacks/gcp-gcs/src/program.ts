@@ -9,6 +9,7 @@ import {
   gcpRules,
   loadStackSpec,
   physicalNameIssues,
+  deployedStoresOf,
   replacementIssues,
   type ConfigIssue,
   type StackSpec,
@@ -104,6 +105,7 @@ function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined; gcpP
             auditExemptMembers: exempt,
           }),
         STORE_REPLACING_SETTINGS,
+        deployedStoresOf(pulumi.runtime.allConfig()),
       ),
     );
   }

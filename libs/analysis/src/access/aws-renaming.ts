@@ -122,7 +122,6 @@ const FIXED_WORDS = new Set(
 const WORD = /[A-Za-z0-9]+/g;
 const TOKEN_SHAPE = /^[a-z0-9]+$/;
 
-const wordsByRender = new WeakMap<object, StoreWords>();
 const wordsByInputs = new WeakMap<object, readonly string[]>();
 
 /** The distinct words of a resource's inputs, read once per inputs object (every rule's render shares them). */
@@ -139,8 +138,11 @@ function inputWords(inputs: object): readonly string[] {
  * The tokens of each store of a render: the lower-case words of its resources' inputs that at most half
  * the render's stores hold (a store's name, suffix and key IDs, not the words its spec shares with others).
  */
-export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
-  const cached = wordsByRender.get(render.resources);
+export function storeWordsOf(
+  render: Pick<Render, 'resources'>,
+  current: RenamingState = newRenamingState(),
+): StoreWords {
+  const cached = current.words.get(render.resources);
   if (cached) return cached;
   const stores = storesOf(render);
   const holders = new Map<string, number>();
@@ -159,7 +161,7 @@ export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
     // A store without tokens (the only store of a render) shares nothing: its questions are asked as they are.
     if (list.length === 0) return;
     // One object per token list: the renders every rule reads are copies, and a store's texts are read once.
-    const tokenSets = state().tokenSets;
+    const tokenSets = current.tokenSets;
     let tokens = tokenSets.get(list.join(' '));
     if (tokens === undefined) {
       tokens = { index: new Map(list.map((word, index) => [word, index])), list, texts: new Map() };
@@ -169,7 +171,7 @@ export function storeWordsOf(render: Pick<Render, 'resources'>): StoreWords {
     for (const resource of store.resources) byResource.set(resource.urn, tokens);
   });
   const words: StoreWords = { byResource, byStore };
-  wordsByRender.set(render.resources, words);
+  current.words.set(render.resources, words);
   return words;
 }
 
@@ -322,50 +324,42 @@ function capitalised(words: readonly string[]): string[] {
 }
 
 /**
- * The parts made so far and a number per canonical policy text (a key names policies by number), kept on
- * globalThis like the answers they key (./aws `cache`), and dropped with them: a new generation's numbers
- * never meet an older generation's keys.
+ * The parts made so far and a number per canonical policy text (a key names policies by number), kept in
+ * the analysis context with the answers they key (./aws `AwsAnswers`), and replaced with them: a new
+ * generation's numbers never meet an older generation's keys.
  */
-interface State {
+export interface RenamingState {
   generation: number;
   parts: WeakMap<object, Part>;
   /** Policy parts by text: a render parses the same policy text into a new object on every read. */
   policiesByText: Map<string, Part>;
   /** Each store's tokens by their list. */
   tokenSets: Map<string, StoreTokens>;
+  /** The tokens of each render's stores, by its resource list. */
+  words: WeakMap<object, StoreWords>;
   numbers: Map<string, number>;
   /** wordsUnderQuestionMarks by patterns and resource. */
   covered: Map<string, readonly string[] | undefined>;
 }
-const STATE = Symbol.for('checkpoints.analysis.aws-renaming');
-const holder = globalThis as { [STATE]?: State };
 
-function state(): State {
-  return (holder[STATE] ??= newState(0));
-}
-
-function newState(generation: number): State {
+export function newRenamingState(generation = 0): RenamingState {
   return {
     generation,
     parts: new WeakMap(),
     policiesByText: new Map(),
     tokenSets: new Map(),
+    words: new WeakMap(),
     numbers: new Map(),
     covered: new Map(),
   };
 }
 
-/** Drops every part and number (with the answers they key). */
-export function forgetCanonicalForms(): void {
-  holder[STATE] = newState(state().generation + 1);
-}
-
-function numberOf(current: State, text: string): number {
+function numberOf(current: RenamingState, text: string): number {
   return numberOfText(current.numbers, text);
 }
 
 /** The part of one policy document, made once per document object (policies are never changed). */
-function policyPart(current: State, document: object): Part {
+function policyPart(current: RenamingState, document: object): Part {
   let part = current.parts.get(document);
   if (part !== undefined) return part;
   const text = JSON.stringify(document);
@@ -375,7 +369,7 @@ function policyPart(current: State, document: object): Part {
   return part;
 }
 
-function newPolicyPart(current: State, document: object, text: string): Part {
+function newPolicyPart(current: RenamingState, document: object, text: string): Part {
   const fixed = new Set<string>();
   const nonStringKeys = new Set<string>();
   const found = { countsCharacters: false, variableWords: [] as string[] };
@@ -464,7 +458,7 @@ export interface QuestionRequest {
 }
 
 /** The part of a principal: its policies' and boundary's, its ARN (also the context's aws:PrincipalArn) and policy names. */
-function principalPart(current: State, principal: QuestionPrincipal): Part {
+function principalPart(current: RenamingState, principal: QuestionPrincipal): Part {
   let part = current.parts.get(principal);
   if (part !== undefined) return part;
   const policies = principal.policies.map(({ policy }) => policyPart(current, policy));
@@ -568,6 +562,7 @@ export interface SharedQuestion {
  * module's comment fails for it (its answer is then its own simulation's).
  */
 export function sharedQuestion(
+  current: RenamingState,
   tokens: StoreTokens,
   principal: QuestionPrincipal,
   request: QuestionRequest,
@@ -576,8 +571,7 @@ export function sharedQuestion(
   /** JSON.stringify(request.context), '' without one. */
   context: string,
 ): SharedQuestion | undefined {
-  // Made synchronously from one generation's parts and numbers (see State).
-  const current = state();
+  // Made synchronously from one generation's parts and numbers (see RenamingState).
   const who = principalPart(current, principal);
   const whoHere = forStore(who, tokens);
   if (!whoHere.shareable) return undefined;
@@ -627,7 +621,7 @@ export function sharedQuestion(
 
 /** The tokens whose lengths a question keeps (see Lengths). */
 function lengthsOf(
-  current: State,
+  current: RenamingState,
   tokens: StoreTokens,
   who: Part,
   resourcePolicy: Part | undefined,

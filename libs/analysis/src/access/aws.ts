@@ -6,13 +6,18 @@ import {
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { COMPONENT_TYPES } from '@checkpoints/render';
-import { memo, memoIfFrozen, numberOfText } from '../memo';
+import {
+  createAnalysisContext as createContext,
+  newAwsAnswers,
+  type AnalysisContext,
+  type AwsAnswers,
+} from '../context';
+import { memo, numberOfText } from '../memo';
 import type { Render, RenderedResource } from '../render';
 import {
   arnWordsLoaded,
   canonical,
   iamPattern,
-  forgetCanonicalForms,
   loadArnWords,
   restore,
   sharedQuestion,
@@ -157,7 +162,11 @@ interface StoreTargets {
   roles: AwsPrincipal[];
   /** The store's tokens, for sharing answers between stores (see ./aws-renaming). */
   tokens: StoreTokens | undefined;
+  context: AnalysisContext;
 }
+
+/** Who asks IAM: the analysis whose answers are kept, and the store whose tokens share them. */
+type Asker = Pick<StoreTargets, 'tokens' | 'context'>;
 
 /**
  * Who may do what on the store, each request made from `origin` (default: inside the store's perimeter,
@@ -166,15 +175,15 @@ interface StoreTargets {
  * analysis that name one of them.
  */
 export async function awsStoreAccess(
-  { store, render, bootstrap }: StoreAccessInput,
+  { store, render, bootstrap, context = createContext(render, bootstrap) }: StoreAccessInput,
   origin?: AwsNetworkOrigin,
   operations: readonly Operation[] = OPERATIONS,
 ): Promise<AccessGrant[]> {
   // The store's own bucket, key and roles are its component's direct children; a replica's live one level below.
   const own = store.resources.filter((resource) => resource.parent === store.urn);
   const iamResources = bootstrap?.resources ?? render.resources;
-  const tokens = awsStoreTokens(render, store.urn);
-  const targets = storeTargets(own, iamResources, origin, tokens);
+  const tokens = awsStoreTokens(render, store.urn, context);
+  const targets = storeTargets(own, iamResources, origin, { tokens, context });
   if (targets === undefined) return [];
   // The replica (recovery.replicaRegion) holds a copy of every checkpoint: whoever reaches it reaches the
   // store's data, so its grants count as the store's, each saying where.
@@ -185,7 +194,7 @@ export async function awsStoreAccess(
       store.resources.filter((resource) => resource.parent === replicaComponent.urn),
       iamResources,
       origin,
-      tokens,
+      { tokens, context },
     );
   const holders: { targets: StoreTargets; where: string }[] = [
     { targets, where: '' },
@@ -242,14 +251,14 @@ async function grantsOf(
   const grants: AccessGrant[] = [];
   for (const [operation, alternatives] of Object.entries(requestsOf(targets, principal))) {
     if (!operations.includes(operation as Operation)) continue;
-    const reason = await firstAllowed(principal, alternatives, targets.tokens);
+    const reason = await firstAllowed(principal, alternatives, targets);
     if (reason !== undefined)
       grants.push({ principal: principal.principal, operation: operation as Operation, reason });
   }
   if (operations.includes('act-as')) {
     for (const role of targets.roles) {
       if (role.arn === principal.arn) continue;
-      const actAs = await actsAs(principal, role, targets.tokens);
+      const actAs = await actsAs(principal, role, targets);
       if (actAs) grants.push({ principal: principal.principal, operation: 'act-as', reason: actAs });
     }
   }
@@ -404,13 +413,13 @@ function boundaryContext(role: AwsPrincipal): Record<string, string> {
 async function firstAllowed(
   principal: AwsPrincipal,
   alternatives: Alternatives,
-  tokens?: StoreTokens,
+  asker: Asker,
 ): Promise<string | undefined> {
   for (const requests of alternatives) {
     if (requests.length === 0) continue;
     const reasons: string[] = [];
     for (const request of requests) {
-      const reason = await allowed(principal, request, tokens);
+      const reason = await allowedFor(principal, request, asker);
       if (reason === undefined) break;
       reasons.push(reason);
     }
@@ -423,56 +432,61 @@ async function firstAllowed(
  * The tokens of a store of a render, for `allowed` to share the store's answers with other stores' (see
  * ./aws-renaming); undefined for a store that has none (the only store of its render).
  */
-export function awsStoreTokens(render: Pick<Render, 'resources'>, storeUrn: string): StoreTokens | undefined {
-  return storeWordsOf(render).byStore.get(storeUrn);
+export function awsStoreTokens(
+  render: Pick<Render, 'resources'>,
+  storeUrn: string,
+  context: AnalysisContext,
+): StoreTokens | undefined {
+  return storeWordsOf(render, context.aws.renaming).byStore.get(storeUrn);
 }
 
 /**
- * Drops every answer the AWS analyses keep (and what keys them): past the cache's limit, and for a test
- * that compares answers asked two ways.
+ * What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it.
+ * Answered from the context's answers (a new context's without one: asked afresh).
  */
-export function forgetAwsAnswers(): void {
-  cache.simulations.clear();
-  cache.actionsNamed = new WeakMap();
-  cache.answers = 0;
-  cache.shared.clear();
-  cache.documents.clear();
-  forgetCanonicalForms();
-  cache.numbersByText.clear();
-  cache.validatedPolicies.clear();
-  cache.numbersByPolicy = new WeakMap();
-  cache.principalKeys = new WeakMap();
-}
-
-/** What allows one request, in the policies' own names and statement IDs; undefined when IAM denies it. */
 export function allowed(
   principal: AwsPrincipal,
   request: AwsRequest,
   tokens?: StoreTokens,
+  context: AnalysisContext = createContext({ resources: [] }),
 ): Promise<string | undefined> {
-  if (cache.answers + cache.shared.size + cache.documents.size >= SIMULATION_CACHE_LIMIT) forgetAwsAnswers();
+  return allowedFor(principal, request, { tokens, context });
+}
+
+function allowedFor(principal: AwsPrincipal, request: AwsRequest, { tokens, context }: Asker) {
+  const answers = context.aws;
+  if (answers.answers + answers.shared.size + answers.documents.size >= SIMULATION_CACHE_LIMIT)
+    forgetAnswers(answers);
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
   // identities' policies); the answer is a pure function of the question, so each is answered once. The
   // key spells the request out and names each policy by the number of its text (see policyNumber).
   const contextJson = request.context ? contextText(request.context) : '';
-  const asked = principalKey(principal);
-  const byRequest = memo(cache.simulations, asked, () => new Map());
+  const asked = principalKey(answers, principal);
+  const byRequest = memo(answers.simulations, asked, () => new Map());
   // The request's texts by their numbers (textNumber): a short key, where one spelling them out (some 215
   // characters, 157,080 questions at 200 AWS stores) was hashed anew for every question.
-  const key = `${textNumber(request.action)},${textNumber(request.resource)},${
-    request.resourcePolicy ? policyNumber(request.resourcePolicy) : ''
-  },${textNumber(contextJson)}`;
+  const key = `${textNumber(answers, request.action)},${textNumber(answers, request.resource)},${
+    request.resourcePolicy ? policyNumber(answers, request.resourcePolicy) : ''
+  },${textNumber(answers, contextJson)}`;
   let answer = byRequest.get(key);
   if (answer === undefined) {
-    answer = !actionMayBeAllowed(principal, request)
+    answer = !actionMayBeAllowed(answers, principal, request)
       ? DENIED
       : tokens
-        ? askShared(principal, request, tokens, contextJson)
-        : undescribed(principal, request);
+        ? askShared(answers, principal, request, tokens, contextJson)
+        : undescribed(answers, principal, request);
     byRequest.set(key, answer);
-    cache.answers++;
+    answers.answers++;
   }
   return answer;
+}
+
+/**
+ * Drops every answer (and what keys them) past the limit: a render's questions outnumbering it are asked
+ * again rather than held in memory.
+ */
+function forgetAnswers(answers: AwsAnswers): void {
+  Object.assign(answers, newAwsAnswers(answers.renaming.generation + 1));
 }
 
 const DENIED: Promise<string | undefined> = Promise.resolve(undefined);
@@ -485,17 +499,17 @@ const DENIED: Promise<string | undefined> = Promise.resolve(undefined);
  * CI's identities about reading objects, each on every store (26,640 of 87,696 new questions at 200 AWS
  * stores).
  */
-function actionMayBeAllowed(principal: AwsPrincipal, request: AwsRequest): boolean {
+function actionMayBeAllowed(answers: AwsAnswers, principal: AwsPrincipal, request: AwsRequest): boolean {
   return (
-    principal.policies.some((entry) => namesAction(entry.policy, request.action)) ||
-    (request.resourcePolicy !== undefined && namesAction(request.resourcePolicy, request.action))
+    principal.policies.some((entry) => namesAction(answers, entry.policy, request.action)) ||
+    (request.resourcePolicy !== undefined && namesAction(answers, request.resourcePolicy, request.action))
   );
 }
 
 /** Whether an Allow statement of the document may name the action (namesMayMatch), once per document and action. */
-function namesAction(document: PolicyDocument, action: string): boolean {
+function namesAction(answers: AwsAnswers, document: PolicyDocument, action: string): boolean {
   return memo(
-    memo(cache.actionsNamed, document, () => new Map()),
+    memo(answers.actionsNamed, document, () => new Map()),
     action,
     () =>
       statements(document).some(
@@ -504,12 +518,17 @@ function namesAction(document: PolicyDocument, action: string): boolean {
   );
 }
 
-function undescribed(principal: AwsPrincipal, request: AwsRequest): Promise<string | undefined> {
-  return ask(principal, request).then((grants) => grants && describe(request.action, grants));
+function undescribed(
+  answers: AwsAnswers,
+  principal: AwsPrincipal,
+  request: AwsRequest,
+): Promise<string | undefined> {
+  return ask(answers, principal, request).then((grants) => grants && describe(request.action, grants));
 }
 
 /** The answer to a store's question: another store's to the same question in other words, when IAM cannot tell them apart. */
 async function askShared(
+  answers: AwsAnswers,
   principal: AwsPrincipal,
   request: AwsRequest,
   tokens: StoreTokens,
@@ -517,14 +536,14 @@ async function askShared(
 ): Promise<string | undefined> {
   if (!arnWordsLoaded(request.action)) await loadArnWords(request.action);
   const accountId = accountOf(request.resource, principal.arn);
-  const shared = sharedQuestion(tokens, principal, request, accountId, contextJson);
-  if (!shared) return undescribed(principal, request);
-  let answer: Promise<Grant[] | undefined> | undefined = cache.shared.get(shared.key);
+  const shared = sharedQuestion(answers.renaming, tokens, principal, request, accountId, contextJson);
+  if (!shared) return undescribed(answers, principal, request);
+  let answer: Promise<Grant[] | undefined> | undefined = answers.shared.get(shared.key);
   if (answer === undefined) {
-    answer = ask(principal, request).then((grants) =>
+    answer = ask(answers, principal, request).then((grants) =>
       grants?.map((grant) => renameGrant(grant, (text) => canonical(tokens, text, shared.lengths))),
     );
-    cache.shared.set(shared.key, answer);
+    answers.shared.set(shared.key, answer);
   }
   const grants = await answer;
   return (
@@ -537,14 +556,18 @@ async function askShared(
 }
 
 /** The answer IAM gives to one question (see allowed): the statements that allow it. */
-async function ask(principal: AwsPrincipal, request: AwsRequest): Promise<Grant[] | undefined> {
+async function ask(
+  answers: AwsAnswers,
+  principal: AwsPrincipal,
+  request: AwsRequest,
+): Promise<Grant[] | undefined> {
   // Ruled out before the simulation's input is even built: about half of a render's questions.
   if (!allowMayApply(request.action, request.resource, principal.policies, request.resourcePolicy)) {
     return undefined;
   }
   const narrowed = narrowedQuestion(principal, request);
   const grants = await simulate(
-    simulationOf(narrowed.principal, narrowed.request, accountOf(request.resource, principal.arn)),
+    simulationOf(answers, narrowed.principal, narrowed.request, accountOf(request.resource, principal.arn)),
   );
   return grants?.map(narrowed.inOriginal);
 }
@@ -649,8 +672,13 @@ function validPolicy(policy: PolicyDocument, kind: 'identity' | 'resource'): boo
 const validPolicies = new WeakMap<PolicyDocument, Map<string, boolean>>();
 
 /** The simulation of one question, each policy validated once (see validatedSimulation). */
-function simulationOf(principal: AwsPrincipal, request: AwsRequest, accountId: string): Simulation {
-  return validatedSimulation({
+function simulationOf(
+  answers: AwsAnswers,
+  principal: AwsPrincipal,
+  request: AwsRequest,
+  accountId: string,
+): Simulation {
+  return validatedSimulation(answers, {
     request: {
       principal: principal.arn,
       action: request.action,
@@ -668,7 +696,7 @@ function simulationOf(principal: AwsPrincipal, request: AwsRequest, accountId: s
 }
 
 /** A statement that allows a request: in which policy, and its Sid or (without one) its place. */
-interface Grant {
+export interface Grant {
   policyType: string;
   policy?: string;
   statement: { sid: string } | { index: number };
@@ -700,28 +728,26 @@ function describe(action: string, grants: readonly Grant[]): string {
  * boundary's number), worked out once per principal: a store's principals ask some 300 questions each.
  * Principals, like policies, are built from a render and never changed.
  */
-function principalKey(principal: AwsPrincipal): string {
-  let key = cache.principalKeys.get(principal);
-  if (key === undefined) {
-    key = JSON.stringify([
+function principalKey(answers: AwsAnswers, principal: AwsPrincipal): string {
+  return memo(answers.principalKeys, principal, () =>
+    JSON.stringify([
       principal.arn,
-      principal.policies.map(({ name, policy }) => [name, policyNumber(policy)]),
-      principal.boundary && policyNumber(principal.boundary),
-    ]);
-    cache.principalKeys.set(principal, key);
-  }
-  return key;
+      principal.policies.map(({ name, policy }) => [name, policyNumber(answers, policy)]),
+      principal.boundary && policyNumber(answers, principal.boundary),
+    ]),
+  );
 }
 
 /**
- * The simulation with each policy validated once per process: iam-simulate validates a policy on every
+ * The simulation with each policy validated once per analysis: iam-simulate validates a policy on every
  * question unless it is handed one iam-policy's createValidatedPolicy made ("carries ... the validation
  * result so that downstream consumers can skip re-validation", iam-policy's ValidatedPolicy), validated
  * as the simulation would (identity policies and boundaries: validateIdentityPolicy; the resource policy:
  * validateResourcePolicy).
  */
-function validatedSimulation(simulation: Simulation): Simulation {
-  const identity = (policy: PolicyDocument) => validatedPolicy(policy, 'identity', validateIdentityPolicy);
+function validatedSimulation(answers: AwsAnswers, simulation: Simulation): Simulation {
+  const identity = (policy: PolicyDocument) =>
+    validatedPolicy(answers, policy, 'identity', validateIdentityPolicy);
   return {
     ...simulation,
     identityPolicies: simulation.identityPolicies.map(({ name, policy }) => ({
@@ -731,6 +757,7 @@ function validatedSimulation(simulation: Simulation): Simulation {
     ...(simulation.resourcePolicy
       ? {
           resourcePolicy: validatedPolicy(
+            answers,
             simulation.resourcePolicy as PolicyDocument,
             'resource',
             validateResourcePolicy,
@@ -750,17 +777,14 @@ function validatedSimulation(simulation: Simulation): Simulation {
 
 /** One validation per distinct policy text and kind (the text named by its policyNumber). */
 function validatedPolicy(
+  answers: AwsAnswers,
   policy: PolicyDocument,
   kind: 'identity' | 'resource',
   validate: typeof validateIdentityPolicy,
 ): ValidatedPolicy {
-  const key = `${kind} ${policyNumber(policy)}`;
-  let validated = cache.validatedPolicies.get(key);
-  if (validated === undefined) {
-    validated = createValidatedPolicy(policy, validate);
-    cache.validatedPolicies.set(key, validated);
-  }
-  return validated;
+  return memo(answers.validatedPolicies, `${kind} ${policyNumber(answers, policy)}`, () =>
+    createValidatedPolicy(policy, validate),
+  );
 }
 
 /**
@@ -820,46 +844,14 @@ function namesMayMatch(
 }
 
 const SIMULATION_CACHE_LIMIT = 100_000;
-// One cache per process, kept on globalThis: a test that loads the program afresh (jest.resetModules) for
-// every render still asks IAM each question once.
-const SIMULATIONS = Symbol.for('checkpoints.analysis.aws-simulations');
-const cache = ((
-  globalThis as {
-    [SIMULATIONS]?: {
-      /** Answers by principal (principalKey), then by request. */
-      simulations: Map<string, Map<string, Promise<string | undefined>>>;
-      /** namesAction by policy document, then by action. */
-      actionsNamed: WeakMap<PolicyDocument, Map<string, boolean>>;
-      /** How many answers `simulations` holds. */
-      answers: number;
-      /** Answers by canonical question (see ./aws-renaming), policy names and Sids in canonical form. */
-      shared: Map<string, Promise<Grant[] | undefined>>;
-      documents: Map<string, PolicyDocument | null>;
-      numbersByText: Map<string, number>;
-      numbersByPolicy: WeakMap<PolicyDocument, number>;
-      validatedPolicies: Map<string, ValidatedPolicy>;
-      principalKeys: WeakMap<AwsPrincipal, string>;
-    };
-  }
-)[SIMULATIONS] ??= {
-  simulations: new Map(),
-  actionsNamed: new WeakMap(),
-  answers: 0,
-  shared: new Map(),
-  documents: new Map(),
-  numbersByText: new Map(),
-  numbersByPolicy: new WeakMap(),
-  validatedPolicies: new Map(),
-  principalKeys: new WeakMap(),
-});
 
 /**
  * A number per distinct text of a question (an action, a resource, a context), in the numbering of policy
  * texts (policyNumber): a store's requests hold the same string objects question after question, whose
  * hash V8 keeps with the string.
  */
-function textNumber(text: string): number {
-  return numberOfText(cache.numbersByText, text);
+function textNumber(answers: AwsAnswers, text: string): number {
+  return numberOfText(answers.numbersByText, text);
 }
 
 /**
@@ -867,8 +859,10 @@ function textNumber(text: string): number {
  * store's and each CI identity's policies once per store and asks some 300 questions with them, so a
  * policy is serialised once, not once per question. Policies are parsed JSON that nothing here changes.
  */
-function policyNumber(policy: PolicyDocument): number {
-  return memo(cache.numbersByPolicy, policy, () => numberOfText(cache.numbersByText, JSON.stringify(policy)));
+function policyNumber(answers: AwsAnswers, policy: PolicyDocument): number {
+  return memo(answers.numbersByPolicy, policy, () =>
+    numberOfText(answers.numbersByText, JSON.stringify(policy)),
+  );
 }
 
 async function simulate(simulation: Simulation): Promise<Grant[] | undefined> {
@@ -901,18 +895,18 @@ function accountOf(resourceArn: string, fallbackArn: string): string {
 async function actsAs(
   principal: AwsPrincipal,
   role: AwsPrincipal,
-  tokens: StoreTokens | undefined,
+  asker: Asker,
 ): Promise<string | undefined> {
   const assume = (trust: PolicyDocument) =>
-    allowed(principal, { action: 'sts:AssumeRole', resource: role.arn, resourcePolicy: trust }, tokens);
+    allowedFor(principal, { action: 'sts:AssumeRole', resource: role.arn, resourcePolicy: trust }, asker);
   if (role.trust) {
     const now = await assume(role.trust);
     if (now) return `can assume ${role.principal.label}: ${now}`;
   }
-  const rewrite = await allowed(
+  const rewrite = await allowedFor(
     principal,
     { action: 'iam:UpdateAssumeRolePolicy', resource: role.arn, context: boundaryContext(role) },
-    tokens,
+    asker,
   );
   if (rewrite === undefined) return undefined;
   const trustingSelf: PolicyDocument = {
@@ -930,14 +924,14 @@ async function actsAs(
 /** Whether the principal may change the bucket policy and, once it names it, read the data. */
 async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets): Promise<string | undefined> {
   const action = targets.directory ? 's3express:PutBucketPolicy' : 's3:PutBucketPolicy';
-  const change = await allowed(
+  const change = await allowedFor(
     principal,
     {
       action,
       resource: targets.bucketArn,
       ...(targets.bucketPolicy ? { resourcePolicy: targets.bucketPolicy } : {}),
     },
-    targets.tokens,
+    targets,
   );
   if (change === undefined) return undefined;
   const selfPolicy: PolicyDocument = {
@@ -998,7 +992,7 @@ async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets):
           : []),
       ],
     ],
-    targets.tokens,
+    targets,
   );
   return read ? `${change}, and with its own grant in the bucket policy ${read}` : undefined;
 }
@@ -1012,8 +1006,9 @@ function storeTargets(
   resources: readonly RenderedResource[],
   iamResources: readonly RenderedResource[],
   origin: AwsNetworkOrigin | undefined,
-  tokens: StoreTokens | undefined,
+  { tokens, context }: Asker,
 ): StoreTargets | undefined {
+  const answers = context.aws;
   const bucket = resources.find(
     (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
   );
@@ -1029,7 +1024,7 @@ function storeTargets(
     ? `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucketName}`
     : `arn:${partition}:s3:::${bucketName}`;
   const policyResource = resources.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy');
-  const bucketPolicy = policyResource ? policyDocument(policyResource.inputs['policy']) : undefined;
+  const bucketPolicy = policyResource ? policyDocument(policyResource.inputs['policy'], answers) : undefined;
   const keyResource = resources.find((r) => r.type === 'aws:kms/key:Key');
   const keyArn = /"kmsMasterKeyId":"(arn:[^"]+:key\/[^"]+)"/.exec(allText)?.[1];
   const key =
@@ -1037,10 +1032,11 @@ function storeTargets(
       ? {
           arn: keyArn,
           tags: (keyResource.inputs['tags'] as Record<string, string> | undefined) ?? {},
-          policy: policyDocument(keyResource.inputs['policy']) ?? defaultKeyPolicy(partition, accountId),
+          policy:
+            policyDocument(keyResource.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId),
         }
       : undefined;
-  const boundaries = managedPolicies(iamResources, partition, accountId);
+  const boundaries = managedPolicies(context, iamResources, partition, accountId);
   const roles = resources
     .filter((r) => r.type === 'aws:iam/role:Role')
     .map((role): AwsPrincipal => {
@@ -1054,11 +1050,11 @@ function storeTargets(
           kind: 'store-identity',
         },
         arn: `arn:${partition}:iam::${accountId}:role/${name}`,
-        policies: inlinePolicies(resources, name),
+        policies: inlinePolicies(resources, name, answers),
         ...(boundaryArn && boundaries.get(boundaryArn) ? { boundary: boundaries.get(boundaryArn) } : {}),
         ...(boundaryArn ? { boundaryArn } : {}),
         ...(role.inputs['assumeRolePolicy']
-          ? { trust: policyDocument(role.inputs['assumeRolePolicy']) as PolicyDocument }
+          ? { trust: policyDocument(role.inputs['assumeRolePolicy'], answers) as PolicyDocument }
           : {}),
       };
     });
@@ -1073,16 +1069,17 @@ function storeTargets(
     ...(key ? { key } : {}),
     roles,
     tokens,
+    context,
   };
 }
 
 /**
  * The managed policies of a resource list by ARN. Every store's targets look their roles' boundaries up in
  * the same list (the bootstrap render's, or the whole render's for the perimeter rule), which a scan per
- * store made quadratic in the number of stores: a frozen list (the one a policy engine hands every stack
- * rule) is read once per account; a list that may still change is read every time.
+ * store made quadratic in the number of stores: read once per context, list and account.
  */
 function managedPolicies(
+  context: AnalysisContext,
   iamResources: readonly RenderedResource[],
   partition: string,
   accountId: string,
@@ -1094,43 +1091,43 @@ function managedPolicies(
         .filter((r) => r.type === 'aws:iam/policy:Policy')
         .map((r) => [
           `${prefix}${stringInput(r, 'name') ?? ''}`,
-          policyDocument(r.inputs['policy']) as PolicyDocument,
+          policyDocument(r.inputs['policy'], context.aws) as PolicyDocument,
         ]),
     );
   return memo(
-    memoIfFrozen(managedPoliciesByList, iamResources, () => new Map()),
+    memo(context.roles.managedPolicies, iamResources, () => new Map()),
     prefix,
     read,
   );
 }
-
-const managedPoliciesByList = new WeakMap<
-  readonly RenderedResource[],
-  Map<string, ReadonlyMap<string, PolicyDocument>>
->();
 
 /**
  * A policy input as its document, one object per text: every analysis of a render reads each store's
  * policies (access per origin, the perimeter, the rights), and a document read once is keyed once
  * (policyNumber, ./aws-renaming parts). Documents are never changed.
  */
-export function policyDocument(value: unknown): PolicyDocument | undefined {
+export function policyDocument(value: unknown, answers: AwsAnswers): PolicyDocument | undefined {
   if (typeof value !== 'string') return value as PolicyDocument | undefined;
-  let document = cache.documents.get(value);
-  if (document === undefined) {
-    document = (jsonOf(value) as PolicyDocument | undefined) ?? null;
-    cache.documents.set(value, document);
-  }
-  return document ?? undefined;
+  return (
+    memo(answers.documents, value, () => (jsonOf(value) as PolicyDocument | undefined) ?? null) ?? undefined
+  );
 }
 
-export function inlinePolicies(resources: readonly RenderedResource[], roleName: string) {
+/**
+ * The role's inline policies that are documents. One that is not (a value unknown on a preview) grants
+ * nothing here: the access rules refuse to judge a store with an unknown input (libs/policy access rules).
+ */
+export function inlinePolicies(
+  resources: readonly RenderedResource[],
+  roleName: string,
+  answers: AwsAnswers,
+): { name: string; policy: PolicyDocument }[] {
   return resources
     .filter((r) => r.type === 'aws:iam/rolePolicy:RolePolicy' && stringInput(r, 'role') === roleName)
-    .map((r) => ({
-      name: stringInput(r, 'name') ?? r.name,
-      policy: policyDocument(r.inputs['policy']) as PolicyDocument,
-    }));
+    .flatMap((r) => {
+      const policy = policyDocument(r.inputs['policy'], answers);
+      return policy ? [{ name: stringInput(r, 'name') ?? r.name, policy }] : [];
+    });
 }
 
 /** The principals a store role's trust policy lets in: they act as the role. */
@@ -1157,11 +1154,10 @@ function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
  * store asks about the same identities (and a principal reused is a principal whose key is made once).
  */
 function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
-  const byAccount = memo(ciPrincipalsByBootstrap, resources, () => new Map());
+  const byAccount = memo(targets.context.roles.ciPrincipals, resources, () => new Map());
   const account = `arn:${targets.partition}:iam::${targets.accountId}`;
   return memo(byAccount, account, () => ciPrincipalsIn(resources, targets));
 }
-const ciPrincipalsByBootstrap = new WeakMap<readonly RenderedResource[], Map<string, AwsPrincipal[]>>();
 
 function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
   return resources.flatMap((role) => {
@@ -1169,6 +1165,8 @@ function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTa
     const name = stringInput(role, 'name') ?? role.name;
     const arn = `arn:${targets.partition}:iam::${targets.accountId}:role/${name}`;
     const principal = ciPrincipal(role, arn);
-    return principal ? [{ principal, arn, policies: inlinePolicies(resources, name) }] : [];
+    return principal
+      ? [{ principal, arn, policies: inlinePolicies(resources, name, targets.context.aws) }]
+      : [];
   });
 }

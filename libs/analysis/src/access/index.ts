@@ -1,4 +1,5 @@
 import type { Cloud } from '@checkpoints/config';
+import { createAnalysisContext, type AnalysisContext } from '../context';
 import { storesOf, type Render } from '../render';
 import { awsStoreAccess } from './aws';
 import { azureAccessOf } from './azure';
@@ -25,7 +26,6 @@ export {
   awsStoreTokens,
   awsStoreAccess,
   defaultKeyPolicy as awsDefaultKeyPolicy,
-  forgetAwsAnswers,
   insideOrigin,
   type AwsNetworkOrigin,
   type AwsPrincipal,
@@ -43,16 +43,28 @@ const BY_CLOUD: Record<Cloud, (input: RendersInput) => StoreAccessOf> = {
  * The effective access of every principal that can reach each store of `render`: its identities, the
  * principals in its `access`, the CI identities of `bootstrap` and what the cloud grants by default.
  */
-export async function analyzeAccess(
+export function analyzeAccess(
   render: Pick<Render, 'resources'>,
   bootstrap?: Pick<Render, 'resources'>,
 ): Promise<AccessAnalysis> {
+  return accessAnalysisOf(createAnalysisContext(render, bootstrap));
+}
+
+/** analyzeAccess of the context's render and bootstrap render, worked out once per context. */
+export function accessAnalysisOf(context: AnalysisContext): Promise<AccessAnalysis> {
+  context.access ??= analysis(context);
+  return context.access;
+}
+
+async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
+  const render = { resources: context.resources };
+  const { bootstrap } = context;
   const stores: StoreAccess[] = [];
   const byCloud = new Map<Cloud, StoreAccessOf>();
   for (const store of storesOf(render)) {
     let accessOf = byCloud.get(store.cloud);
     if (!accessOf) {
-      accessOf = BY_CLOUD[store.cloud]({ render, bootstrap });
+      accessOf = BY_CLOUD[store.cloud]({ render, bootstrap, context });
       byCloud.set(store.cloud, accessOf);
     }
     const grants = await accessOf(store);

@@ -1,4 +1,5 @@
 import type { Cloud } from '@checkpoints/config';
+import type { AnalysisContext } from '../context';
 import type { Render, RenderedResource, RenderedStore } from '../render';
 
 /**
@@ -76,6 +77,8 @@ export interface StoreAccessInput {
   store: RenderedStore;
   render: Pick<Render, 'resources'>;
   bootstrap: Pick<Render, 'resources'> | undefined;
+  /** The analysis these renders belong to, whose answers are kept for its other questions; a new one without. */
+  context?: AnalysisContext;
 }
 
 /** The renders of one analysis, for all of its stores. */

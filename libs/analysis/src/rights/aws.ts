@@ -1,3 +1,4 @@
+import { createAnalysisContext, type AwsAnswers } from '../context';
 import { memo } from '../memo';
 import type { RenderedResource } from '../render';
 import { stringInput } from '../access/model';
@@ -216,6 +217,7 @@ function requests(
   permission: string,
   { rolesByName, keysByParent }: RenderIndex,
   { partition, region, accountId }: ReturnType<typeof accountOf>,
+  answers: AwsAnswers,
 ): AwsRequest[] {
   const bucket = stringInput(resource, 'bucket');
   // A resource's own `region` input (provider 7.x) places it outside the provider's region: a replica's key.
@@ -270,7 +272,7 @@ function requests(
   }
   // KMS authorises nothing without the key policy: the key's own, or AWS's default.
   const keyPolicyOf = (key: RenderedResource) =>
-    policyDocument(key.inputs['policy']) ?? defaultKeyPolicy(partition, accountId);
+    policyDocument(key.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId);
   if (resource.type === 'aws:kms/key:Key') {
     // A key's ARN is known once it exists: every later call is on it, with its tags.
     if (permission === 'kms:CreateKey')
@@ -308,6 +310,7 @@ export async function awsMissingRights({
   render,
   bootstrap,
   environment,
+  context = createAnalysisContext(render, bootstrap),
 }: RightsInput): Promise<MissingRight[]> {
   const { partition, accountId } = accountOf([...render.resources, ...bootstrap.resources]);
   const identity = (name: string): AwsPrincipal | undefined => {
@@ -317,13 +320,13 @@ export async function awsMissingRights({
     return {
       principal: { id: roleName, label: `ci ${name}`, kind: name === 'preview' ? 'ci-preview' : 'ci-deploy' },
       arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
-      policies: inlinePolicies(bootstrap.resources, roleName),
+      policies: inlinePolicies(bootstrap.resources, roleName, context.aws),
     };
   };
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
   const renderAccount = accountOf(render.resources);
   const renderIndex = indexRender(render.resources);
-  const words = storeWordsOf(render);
+  const words = storeWordsOf(render, context.aws.renaming);
   const missing: MissingRight[] = [];
   const check = async (
     who: string,
@@ -332,8 +335,9 @@ export async function awsMissingRights({
     operation: MissingRight['operation'],
     permission: string,
   ) => {
-    for (const request of requests(resource, permission, renderIndex, renderAccount)) {
-      if (principal && (await allowed(principal, request, words.byResource.get(resource.urn)))) continue;
+    for (const request of requests(resource, permission, renderIndex, renderAccount, context.aws)) {
+      if (principal && (await allowed(principal, request, words.byResource.get(resource.urn), context)))
+        continue;
       missing.push({
         resource: `${resource.type} ${resource.name}`,
         operation,

@@ -1,4 +1,5 @@
 import type { Cloud } from '@checkpoints/config';
+import type { AnalysisContext } from '../context';
 import type { Render } from '../render';
 import { awsMissingRights } from './aws';
 import { azureMissingRights } from './azure';
@@ -26,6 +27,7 @@ export function missingDeployRights(
   render: Pick<Render, 'resources'>,
   bootstrap: Pick<Render, 'resources'>,
   environment: string,
+  context?: AnalysisContext,
 ): Promise<MissingRight[]> {
-  return BY_CLOUD[cloud]({ render, bootstrap, environment });
+  return BY_CLOUD[cloud]({ render, bootstrap, environment, ...(context ? { context } : {}) });
 }

@@ -1,3 +1,4 @@
+import type { AnalysisContext } from '../context';
 import type { Render, RenderedResource } from '../render';
 
 /** What Pulumi asks the provider to do with a resource: each needs its own cloud permissions. */
@@ -37,6 +38,8 @@ export interface RightsInput {
   render: Pick<Render, 'resources'>;
   bootstrap: Pick<Render, 'resources'>;
   environment: string;
+  /** The analysis of these renders, whose IAM answers the rights share; a new one without. */
+  context?: AnalysisContext;
 }
 
 /**

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { getGrantReasons, runSimulation } from '@cloud-copilot/iam-simulate';
-import { awsRequestAllowed, type AwsPrincipal, type PolicyDocument } from '../../src';
+import {
+  awsRequestAllowed,
+  awsStoreTokens,
+  createAnalysisContext,
+  type AnalysisContext,
+  type AwsPrincipal,
+  type PolicyDocument,
+} from '../../src';
 import type { AwsRequest } from '../../src/access/aws';
 import {
   loadArnWords,
@@ -48,15 +55,40 @@ function renderOfStores(names: readonly string[]) {
   };
 }
 
-function tokensOf(names: readonly string[], name: string): StoreTokens {
-  const tokens = tokensIfAny(names, name);
-  if (!tokens) throw new Error(`no tokens for ${name}`);
-  return tokens;
+/** The canonical form of `asked`, a question of store `name`, in `analysis` (undefined: asked on its own). */
+function sharedKey(
+  analysis: ReturnType<typeof analysisOf>,
+  name: string,
+  asked: { principal: AwsPrincipal; request: AwsRequest },
+) {
+  return sharedQuestion(
+    analysis.context.aws.renaming,
+    analysis.tokens(name),
+    asked.principal,
+    asked.request,
+    ACCOUNT,
+    contextOf(asked.request),
+  );
 }
 
-/** A store's tokens; undefined for a name that is a word IAM itself compares (never a token). */
-function tokensIfAny(names: readonly string[], name: string): StoreTokens | undefined {
-  return storeWordsOf(renderOfStores(names)).byStore.get(`urn:store:${name}`);
+/** One analysis of the stores `names`: its context, whose answers its questions share, and a store's tokens in it. */
+function analysisOf(names: readonly string[]): {
+  context: AnalysisContext;
+  tokens(name: string): StoreTokens;
+  /** undefined for a name that is a word IAM itself compares (never a token). */
+  tokensIfAny(name: string): StoreTokens | undefined;
+} {
+  const render = renderOfStores(names);
+  const context = createAnalysisContext(render);
+  return {
+    context,
+    tokens(name) {
+      const tokens = awsStoreTokens(render, `urn:store:${name}`, context);
+      if (!tokens) throw new Error(`no tokens for ${name}`);
+      return tokens;
+    },
+    tokensIfAny: (name) => awsStoreTokens(render, `urn:store:${name}`, context),
+  };
 }
 
 /** A question written once with `{n}` for the store's name, asked for a store. */
@@ -324,11 +356,11 @@ describe('characters a renaming of words cannot see', () => {
       resource: 'resource' in odd ? odd.resource : 'arn:aws:s3:::ckpt-{n}/checkpoint',
     };
     const asked = question(written, 'abc');
-    const tokens = tokensOf(names, 'abc');
+    const analysis = analysisOf(names);
+    expect(sharedKey(analysis, 'abc', asked)).toBeUndefined();
     expect(
-      sharedQuestion(tokens, asked.principal, asked.request, ACCOUNT, contextOf(asked.request)),
-    ).toBeUndefined();
-    expect(await awsRequestAllowed(asked.principal, asked.request, tokens)).toEqual(await simulated(asked));
+      await awsRequestAllowed(asked.principal, asked.request, analysis.tokens('abc'), analysis.context),
+    ).toEqual(await simulated(asked));
   });
 });
 
@@ -353,23 +385,23 @@ describe('an answer shared between stores', () => {
       fc.asyncProperty(template, anyStoreName, anyStoreName, async (written, first, second) => {
         fc.pre(first !== second);
         const names = [first, second];
+        const analysis = analysisOf(names);
         const one = question(written, first);
         const other = question(written, second);
-        const [oneTokens, otherTokens] = [tokensIfAny(names, first), tokensIfAny(names, second)];
-        const keyOf = (tokens: StoreTokens | undefined, asked: typeof one) =>
-          tokens &&
-          sharedQuestion(tokens, asked.principal, asked.request, ACCOUNT, contextOf(asked.request))?.key;
-        const oneKey = keyOf(oneTokens, one);
-        const otherKey = keyOf(otherTokens, other);
+        const [oneTokens, otherTokens] = [analysis.tokensIfAny(first), analysis.tokensIfAny(second)];
+        const oneKey = oneTokens && sharedKey(analysis, first, one)?.key;
+        const otherKey = otherTokens && sharedKey(analysis, second, other)?.key;
         if (oneKey !== undefined && oneKey === otherKey) {
           shared++;
           if (first.length !== second.length) sharedAcrossLengths++;
         }
         // The first store's question answered first, so the second's may reuse it.
-        expect(await awsRequestAllowed(one.principal, one.request, oneTokens)).toEqual(await simulated(one));
-        expect(await awsRequestAllowed(other.principal, other.request, otherTokens)).toEqual(
-          await simulated(other),
+        expect(await awsRequestAllowed(one.principal, one.request, oneTokens, analysis.context)).toEqual(
+          await simulated(one),
         );
+        expect(
+          await awsRequestAllowed(other.principal, other.request, otherTokens, analysis.context),
+        ).toEqual(await simulated(other));
       }),
       { numRuns: 1000 },
     );
@@ -379,11 +411,10 @@ describe('an answer shared between stores', () => {
     expect(sharedAcrossLengths).toBeGreaterThan(10);
   });
 
-  const keyOf = (written: Template, name: string) => {
-    const names = ['abc', 'wxyz'];
-    const { principal, request } = question(written, name);
-    return sharedQuestion(tokensOf(names, name), principal, request, ACCOUNT, contextOf(request))?.key;
-  };
+  // One analysis for both names: keys number their parts in their analysis' numbering.
+  const keyAnalysis = analysisOf(['abc', 'wxyz']);
+  const keyOf = (written: Template, name: string) =>
+    sharedKey(keyAnalysis, name, question(written, name))?.key;
 
   it("keeps no name's length where no `?` covers a name: CI's replication-role pattern against a bucket", () => {
     const written: Template = {
@@ -426,12 +457,15 @@ describe('an answer shared between stores', () => {
       resource: 'arn:aws:s3:::ckpt-{n}/checkpoint',
     };
     const names = ['abc', 'wxyz'];
+    const analysis = analysisOf(names);
     const short = question(written, 'abc');
     const long = question(written, 'wxyz');
-    expect(await awsRequestAllowed(short.principal, short.request, tokensOf(names, 'abc'))).toBe(
-      's3:GetObject: policy access-abc Three',
-    );
-    expect(await awsRequestAllowed(long.principal, long.request, tokensOf(names, 'wxyz'))).toBeUndefined();
+    expect(
+      await awsRequestAllowed(short.principal, short.request, analysis.tokens('abc'), analysis.context),
+    ).toBe('s3:GetObject: policy access-abc Three');
+    expect(
+      await awsRequestAllowed(long.principal, long.request, analysis.tokens('wxyz'), analysis.context),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -451,17 +485,17 @@ describe('an answer shared between stores', () => {
     ['a name in an action', { Effect: 'Allow', Action: 's3:{n}', Resource: '*' }],
   ])('is not shared with %s', (_row, written) => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const one = question(
       { identity: [written], bucketPolicy: [], action: 's3:GetObject', resource: '*' },
       'abc',
     );
-    expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
-    ).toBe(undefined);
+    expect(sharedKey(analysis, 'abc', one)).toBe(undefined);
   });
 
   it('is not shared with a question that differs only in its context: a read from outside the perimeter stays denied', async () => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const written: Template = {
       identity: [
         { Sid: 'Data', Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ckpt-{n}/*' },
@@ -489,17 +523,18 @@ describe('an answer shared between stores', () => {
     const inside = from('abc', '10.1.2.3');
     const outside = from('xyz', '192.0.2.10');
     expect(await simulated(inside)).toBeDefined();
-    expect(await awsRequestAllowed(inside.principal, inside.request, tokensOf(names, 'abc'))).toEqual(
-      await simulated(inside),
-    );
+    expect(
+      await awsRequestAllowed(inside.principal, inside.request, analysis.tokens('abc'), analysis.context),
+    ).toEqual(await simulated(inside));
     expect(await simulated(outside)).toBeUndefined();
     expect(
-      await awsRequestAllowed(outside.principal, outside.request, tokensOf(names, 'xyz')),
+      await awsRequestAllowed(outside.principal, outside.request, analysis.tokens('xyz'), analysis.context),
     ).toBeUndefined();
   });
 
   it('is not shared when a word of the question spells a token in capitals', () => {
     const names = ['abc', 'xyz'];
+    const analysis = analysisOf(names);
     const one = question(
       {
         identity: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }],
@@ -509,8 +544,6 @@ describe('an answer shared between stores', () => {
       },
       'abc',
     );
-    expect(
-      sharedQuestion(tokensOf(names, 'abc'), one.principal, one.request, ACCOUNT, contextOf(one.request)),
-    ).toBe(undefined);
+    expect(sharedKey(analysis, 'abc', one)).toBe(undefined);
   });
 });

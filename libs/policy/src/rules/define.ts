@@ -5,6 +5,7 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
+import { BOOTSTRAP_RENDER_KEY, evaluationOf, type Evaluation } from './evaluation';
 
 /** Where a rule's requirement comes from, shown in the docs and the rule's description. */
 export interface RuleSource {
@@ -15,6 +16,18 @@ export interface RuleSource {
 /** Every rule accepts a `reason` in the policy config file, next to its enforcement level. */
 const reasonSchema = {
   properties: { reason: { type: 'string' as const, description: 'Why this rule is relaxed here.' } },
+};
+
+/** A stack rule also reads the bootstrap render its analyses judge CI's identities from (evaluation.ts). */
+const stackSchema = {
+  properties: {
+    ...reasonSchema.properties,
+    [BOOTSTRAP_RENDER_KEY]: {
+      type: 'string' as const,
+      description:
+        "Path of the bootstrap render (synth's dist/synth/bootstrap/ci.json) whose CI identities the rules judge.",
+    },
+  },
 };
 
 export interface ResourceRule extends RuleSource {
@@ -32,7 +45,12 @@ export interface ResourceRule extends RuleSource {
 export interface StackRule extends RuleSource {
   name: string;
   description: string;
-  validate(args: StackValidationArgs, report: ReportViolation): void | Promise<void>;
+  /** `evaluation`: the evaluation of the pack this call belongs to, shared with its other stack rules. */
+  validate(
+    args: StackValidationArgs,
+    report: ReportViolation,
+    evaluation: () => Evaluation,
+  ): void | Promise<void>;
 }
 
 export type SourcedPolicy = (ResourceValidationPolicy | StackValidationPolicy) & RuleSource;
@@ -61,8 +79,8 @@ export function stackRule(rule: StackRule): StackValidationPolicy & RuleSource {
     description: `${rule.description} (${rule.source})`,
     source: rule.source,
     enforcementLevel: 'mandatory',
-    configSchema: reasonSchema,
-    validateStack: (args, report) => rule.validate(args, report),
+    configSchema: stackSchema,
+    validateStack: (args, report) => rule.validate(args, report, () => evaluationOf(args, rule.name)),
   };
 }
 

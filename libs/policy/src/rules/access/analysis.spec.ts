@@ -1,94 +1,91 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { analyzeAccess, type RenderedResource } from '@checkpoints/analysis';
+import type { PolicyResource as SdkPolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { policyResource } from '../../testing';
-import { accessOfRender, BOOTSTRAP_RENDER_ENV } from './analysis';
+import { beginEvaluation, evaluationOf } from '../evaluation';
+import { accessOf } from './analysis';
 import { azureStore } from './spec-helpers';
 
-/** The store of azureStore(environment), as the render records it. */
-function render(environment: string): RenderedResource[] {
-  return azureStore(environment).map((resource, index) => {
-    const { urn, type, name, props } = policyResource(resource, index);
+/** The resources of azureStore(environment) as the Pulumi analyzer hands a stack rule: a new, unfrozen list. */
+function args(environment: string, config: Record<string, unknown> = {}): StackValidationArgs {
+  const rendered = azureStore(environment).map(policyResource);
+  const resources = rendered.map(({ urn, type, name, props }) => {
     return {
       urn,
       type,
       name,
-      parent: resource.parent ?? null,
-      protect: false,
-      retainOnDelete: false,
-      dependsOn: [],
-      inputs: props,
-    };
+      props,
+      opts: {
+        protect: false,
+        ignoreChanges: [],
+        aliases: [],
+        customTimeouts: {},
+        additionalSecretOutputs: [],
+      },
+      dependencies: [],
+      propertyDependencies: {},
+      isType: () => false,
+      asType: () => undefined,
+    } as unknown as SdkPolicyResource;
   });
+  rendered.forEach(({ opts }, index) => {
+    const parent = resources.find((resource) => resource.urn === opts.parent);
+    if (parent) resources[index]!.parent = parent;
+  });
+  return {
+    resources,
+    stackTags: new Map(),
+    getConfig: <T extends object>() => config as T,
+    notApplicable: () => {
+      throw new Error('not applicable');
+    },
+  } as StackValidationArgs;
 }
 
-describe('accessOfRender: one analysis per render, never another render with the same names', () => {
-  afterEach(() => delete process.env[BOOTSTRAP_RENDER_ENV]);
+const environments = async (call: StackValidationArgs, rule: string) =>
+  (await accessOf(call, evaluationOf(call, rule))).stores.map((store) => store.environment);
 
-  it('two renders with the same URNs and a different input each get their own analysis', async () => {
-    const dev = await accessOfRender(render('dev'));
-    const prod = await accessOfRender(render('prod'));
-    expect(dev.stores.map((store) => store.environment)).toEqual(['dev']);
-    expect(prod.stores.map((store) => store.environment)).toEqual(['prod']);
-  });
-
-  it('a list changed in place between two calls is analysed again (only frozen lists keep their text)', async () => {
-    const resources = render('dev');
-    const dev = await accessOfRender(resources);
-    resources.splice(0, resources.length, ...render('prod'));
-    const prod = await accessOfRender(resources);
-    expect(dev.stores.map((store) => store.environment)).toEqual(['dev']);
-    expect(prod.stores.map((store) => store.environment)).toEqual(['prod']);
-  });
-
-  it('a frozen list, as the engine hands every stack rule, is analysed as its content says', async () => {
-    const frozen = Object.freeze(render('prod')) as RenderedResource[];
-    expect(accessOfRender(frozen)).toBe(accessOfRender(render('prod')));
-    expect((await accessOfRender(frozen)).stores.map((store) => store.environment)).toEqual(['prod']);
-  });
-
-  it('the same render asked twice is analysed once', async () => {
-    const resources = render('prod');
-    expect(accessOfRender(resources)).toBe(accessOfRender(render('prod')));
-  });
-
-  it('the render synth records and the same render as the access rules see it are analysed once', async () => {
-    const stack = (inputs: Record<string, unknown>): RenderedResource => ({
-      urn: 'urn:pulumi:prod::checkpoints-azure::pulumi:pulumi:Stack::checkpoints-azure-prod',
-      type: 'pulumi:pulumi:Stack',
-      name: 'checkpoints-azure-prod',
-      parent: null,
-      protect: false,
-      retainOnDelete: false,
-      dependsOn: [],
-      inputs,
-    });
-    // synth records the root stack without inputs; a policy pack is handed the stack's outputs as its props,
-    // and is not told retainOnDelete.
-    const recorded = [
-      stack({}),
-      ...render('prod').map((resource) => ({ ...resource, protect: true, retainOnDelete: true })),
-    ];
-    const asRulesSeeIt = [stack({ stores: { prod: { account: 'stprod' } } }), ...render('prod')];
-    expect(await analyzeAccess({ resources: recorded })).toEqual(
-      await analyzeAccess({ resources: asRulesSeeIt }),
+describe('evaluationOf: one analysis context per evaluation, never another evaluation', () => {
+  it("shares one context between a pass's rules, each handed its own unfrozen list", async () => {
+    const first = args('prod');
+    const second = args('prod');
+    expect(Object.isFrozen(first.resources)).toBe(false);
+    expect(await environments(first, 'rule-a')).toEqual(['prod']);
+    expect(evaluationOf(second, 'rule-b').context(second)).toBe(evaluationOf(first, 'rule-a').context(first));
+    expect(accessOf(second, evaluationOf(second, 'rule-b'))).toBe(
+      accessOf(first, evaluationOf(first, 'rule-a')),
     );
-    expect(accessOfRender(recorded)).toBe(accessOfRender(asRulesSeeIt));
   });
 
-  it('a bootstrap render rewritten in place is read again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'access-key-'));
-    try {
-      const file = join(dir, 'ci.json');
-      process.env[BOOTSTRAP_RENDER_ENV] = file;
-      writeFileSync(file, JSON.stringify({ resources: [] }));
-      const before = accessOfRender(render('prod'));
-      await before;
-      writeFileSync(file, JSON.stringify({ resources: [render('prod')[0]] }));
-      expect(accessOfRender(render('prod'))).not.toBe(before);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('begins a new evaluation when a rule is called again: two evaluations never share answers', () => {
+    const one = args('prod');
+    const two = args('prod');
+    const evaluation = evaluationOf(one, 'rule-c');
+    expect(evaluationOf(two, 'rule-c')).not.toBe(evaluation);
+    expect(evaluationOf(two, 'rule-c').context(two)).not.toBe(evaluation.context(one));
+  });
+
+  it('begins a new evaluation for a render with the same URNs and another input', async () => {
+    const dev = args('dev');
+    const prod = args('prod');
+    expect(await environments(dev, 'rule-d')).toEqual(['dev']);
+    expect(await environments(prod, 'rule-e')).toEqual(['prod']);
+    expect(evaluationOf(prod, 'rule-e')).not.toBe(evaluationOf(dev, 'rule-d'));
+  });
+
+  it("keeps an evaluation the engine began with its list to that list's calls", () => {
+    const engines = args('prod');
+    const evaluation = beginEvaluation(engines.resources);
+    expect(evaluationOf(engines, 'rule-h')).toBe(evaluation);
+    expect(evaluationOf(engines, 'rule-i')).toBe(evaluation);
+    expect(evaluationOf(args('prod'), 'rule-j')).not.toBe(evaluation);
+  });
+
+  it('keeps one context per bootstrap render the rules name', () => {
+    const none = args('prod');
+    const named = args('prod', { bootstrapRender: '/nonexistent/ci.json' });
+    const evaluation = evaluationOf(none, 'rule-f');
+    expect(evaluation.context(none).bootstrap).toBeUndefined();
+    expect(() => evaluationOf(named, 'rule-g').context(named)).toThrow(
+      'policy config bootstrapRender=/nonexistent/ci.json: no such file',
+    );
   });
 });

@@ -1,154 +1,97 @@
-import { existsSync, readFileSync } from 'node:fs';
-import type { StackValidationArgs } from '@pulumi/policy';
+import type { ReportViolation, StackValidationArgs } from '@pulumi/policy';
 import {
-  analyzeAccess,
-  memoIfFrozen,
+  accessAnalysisOf,
   missingDeployRights,
-  ROOT_STACK_TYPE,
   storesOf,
-  type MissingRight,
   type AccessAnalysis,
   type AccessGrant,
-  type Render,
+  type AnalysisContext,
+  type MissingRight,
   type RenderedResource,
   type StoreAccess,
 } from '@checkpoints/analysis';
 import { stackRule, type RuleSource } from '../define';
+import { BOOTSTRAP_RENDER_KEY, type Evaluation } from '../evaluation';
 
-/**
- * The bootstrap render (synth's `dist/synth/bootstrap/ci.json`) the CI rules judge CI's identities from.
- * synth sets it from `--bootstrap`; on a real preview, set it to check the CI rules there too. Unset, the
- * CI rules are not checked (a preview sees only its own stack) and synth's table says so.
- */
-export const BOOTSTRAP_RENDER_ENV = 'CHECKPOINTS_BOOTSTRAP_RENDER';
+/** Why a rule that reads the bootstrap render could not judge a render (it reports so: it fails closed). */
+export const NO_BOOTSTRAP = `no bootstrap render (set the policy config key '${BOOTSTRAP_RENDER_KEY}' to synth's dist/synth/bootstrap/ci.json)`;
 
-export function bootstrapRender(): Render | undefined {
-  const path = process.env[BOOTSTRAP_RENDER_ENV];
-  if (!path) return undefined;
-  if (!existsSync(path)) {
-    throw new Error(
-      `${BOOTSTRAP_RENDER_ENV}=${path}: no such file; render it with 'npx nx run bootstrap:synth'`,
-    );
-  }
-  return JSON.parse(readFileSync(path, 'utf8')) as Render;
+/** What a CI rule reports for a render with stores when no bootstrap render is configured. */
+export const CI_NOT_JUDGED = `CI identities were not judged: ${NO_BOOTSTRAP}`;
+
+/** The effective access of the render's stores, with CI's identities from the rule's bootstrap render. */
+export function accessOf(args: StackValidationArgs, evaluation: Evaluation): Promise<AccessAnalysis> {
+  return accessAnalysisOf(evaluation.context(args));
 }
 
-type SdkResource = StackValidationArgs['resources'][number];
-
-function rendered(resource: SdkResource): RenderedResource {
-  return {
-    urn: resource.urn,
-    type: resource.type,
-    name: resource.name,
-    parent: resource.parent?.urn ?? null,
-    protect: resource.opts.protect ?? false,
-    retainOnDelete: false,
-    dependsOn: resource.dependencies.map((dependency) => dependency.urn),
-    inputs: resource.props,
-  };
-}
-
-/**
- * What the analyses of a render are a function of: every rendered resource whole and the bootstrap render's
- * file and content. Renders in one process (synth runs in tests) may share every URN and differ in an input,
- * and a bootstrap file may be rewritten in place, so neither names nor the path alone identify one. The text
- * itself is the key (a map compares it whole): a digest of it cost half again the writing, on every rule's call.
- */
-function renderKey(resources: readonly unknown[]): string {
-  return keyOf(resources, renderTexts, () => JSON.stringify(resources));
-}
-
-/**
- * The part of a render the access analysis reads (libs/analysis access: resources by parent, type and name,
- * and their inputs; not the root stack's, which a policy pack is handed as the stack's outputs and synth's
- * render records empty). Keyed on it, the render synth records and the same render as the access rules see
- * it are one analysis, not two. The rights read protect and retainOnDelete too (a policy pack is not told
- * retainOnDelete), so they keep the whole render as their key.
- */
-function accessKey(resources: readonly RenderedResource[]): string {
-  return keyOf(resources, accessTexts, () =>
-    JSON.stringify(
-      resources.map(({ urn, type, name, parent, inputs }) =>
-        type === ROOT_STACK_TYPE ? { urn, type, name, parent } : { urn, type, name, parent, inputs },
-      ),
-    ),
-  );
-}
-
-/**
- * The texts of frozen resource lists: the one list every stack rule of an evaluation is handed (engine.ts,
- * stackResources) is written once, not once per rule (a 200-store AWS render: 4,800 resources, 9.5 MB of
- * text, about 18 ms a rule). A list that is not frozen may change between calls and is written every time.
- */
-const renderTexts = new WeakMap<readonly unknown[], string>();
-const accessTexts = new WeakMap<readonly unknown[], string>();
-
-function keyOf(resources: readonly unknown[], texts: typeof renderTexts, write: () => string): string {
-  const bootstrap = process.env[BOOTSTRAP_RENDER_ENV] ?? '';
-  const content = bootstrap && existsSync(bootstrap) ? readFileSync(bootstrap, 'utf8') : '';
-  const text = memoIfFrozen(texts, resources, write);
-  // JSON holds no raw line break: the first line is the bootstrap's, the rest the resources'.
-  return `${JSON.stringify([bootstrap, content])}\n${text}`;
-}
-
-/** Every access rule judges the same analysis, and so does synth's table: computed once per render and bootstrap render. */
-const analyses = new Map<string, Promise<AccessAnalysis>>();
-
-/** The effective access of a render's stores, with CI's identities from the bootstrap render `BOOTSTRAP_RENDER_ENV` names. */
-export function accessOfRender(resources: readonly RenderedResource[]): Promise<AccessAnalysis> {
-  const key = accessKey(resources);
-  let analysis = analyses.get(key);
-  if (!analysis) {
-    analysis = analyzeAccess({ resources: [...resources] }, bootstrapRender());
-    analyses.clear();
-    analyses.set(key, analysis);
-  }
-  return analysis;
-}
-
-const rights = new Map<string, Promise<MissingRight[] | undefined>>();
+const rights = new WeakMap<AnalysisContext, Promise<MissingRight[] | undefined>>();
 
 /**
  * The rights a deploy of the render needs that its environment's deploy identity (or, for reads, the
  * preview identity) lacks; undefined without a bootstrap render or a store to tell cloud and environment.
  */
-export function missingRightsOfRender(
-  resources: readonly RenderedResource[],
+export function missingRightsOf(
+  args: StackValidationArgs,
+  evaluation: Evaluation,
 ): Promise<MissingRight[] | undefined> {
-  const key = renderKey(resources);
-  let missing = rights.get(key);
+  const context = evaluation.context(args);
+  let missing = rights.get(context);
   if (!missing) {
-    const bootstrap = bootstrapRender();
-    const render = { resources: [...resources] };
+    const { bootstrap } = context;
+    const render = { resources: context.resources };
     const [store] = storesOf(render);
     missing =
       bootstrap && store
-        ? accessOfRender(resources).then((analysis) =>
-            missingDeployRights(store.cloud, render, bootstrap, analysis.stores[0]?.environment ?? 'unknown'),
+        ? accessAnalysisOf(context).then((analysis) =>
+            missingDeployRights(
+              store.cloud,
+              render,
+              bootstrap,
+              analysis.stores[0]?.environment ?? 'unknown',
+              context,
+            ),
           )
         : Promise.resolve(undefined);
-    rights.clear();
-    rights.set(key, missing);
+    rights.set(context, missing);
   }
   return missing;
 }
 
-/**
- * The resources a stack rule is handed, as a render records them, in a frozen list (a rule changes nothing
- * it is given); for the engine's frozen list, one list per evaluation, so its key is written once (keyOf).
- */
-export function renderedOf(args: StackValidationArgs): RenderedResource[] {
-  return memoIfFrozen(
-    renderedLists,
-    args.resources,
-    () => Object.freeze(args.resources.map(rendered)) as RenderedResource[],
-  );
+/** Whether the CI rules can judge the render: they report CI_NOT_JUDGED when it has stores and no bootstrap. */
+export function ciJudged(context: AnalysisContext, report: ReportViolation): boolean {
+  if (context.bootstrap) return true;
+  if (storesOf(context).length > 0) report(CI_NOT_JUDGED);
+  return false;
 }
 
-const renderedLists = new WeakMap<readonly unknown[], RenderedResource[]>();
+/** How the analyses receive a value not known at preview time (evaluation.ts, and synth's render). */
+const UNKNOWN_TEXT = JSON.stringify('[unknown]');
+const unjudged = new WeakMap<AnalysisContext, ReadonlyMap<string, string>>();
 
-function accessOf(args: StackValidationArgs): Promise<AccessAnalysis> {
-  return accessOfRender(renderedOf(args));
+/**
+ * The stores whose access cannot be judged, each with why: an input of theirs (or any of the bootstrap
+ * render's) is unknown on this preview. An unknown policy grants nothing in the analysis, so a rule judging
+ * such a store would pass what it cannot see: the access rules report it instead (they fail closed).
+ */
+export function unjudgedStores(context: AnalysisContext): ReadonlyMap<string, string> {
+  let found = unjudged.get(context);
+  if (found === undefined) {
+    const unknownIn = (resources: readonly RenderedResource[]) =>
+      resources
+        .filter((resource) => JSON.stringify(resource.inputs).includes(UNKNOWN_TEXT))
+        .map((resource) => `${resource.type} ${resource.name}`);
+    const bootstrap = unknownIn(context.bootstrap?.resources ?? []).map((where) => `bootstrap ${where}`);
+    found = new Map(
+      storesOf(context).flatMap((store) => {
+        const where = [...unknownIn(store.resources), ...bootstrap];
+        return where.length > 0
+          ? [[store.name, `access not judged: inputs unknown during preview in ${where.join(', ')}`]]
+          : [];
+      }),
+    );
+    unjudged.set(context, found);
+  }
+  return found;
 }
 
 export interface AccessRule extends RuleSource {
@@ -166,10 +109,14 @@ export function accessRule(rule: AccessRule) {
     name: rule.name,
     description: rule.description,
     source: rule.source,
-    validate: async (args, report) => {
-      const analysis = await accessOf(args);
-      if (rule.needsBootstrap && !analysis.ciChecked) return;
+    validate: async (args, report, evaluation) => {
+      if (rule.needsBootstrap && !ciJudged(evaluation().context(args), report)) return;
+      const context = evaluation().context(args);
+      const notJudged = unjudgedStores(context);
+      for (const [store, why] of notJudged) report(`store ${store}: ${why}`);
+      const analysis = await accessAnalysisOf(context);
       for (const store of analysis.stores) {
+        if (notJudged.has(store.store)) continue;
         for (const grant of store.grants) {
           const why = rule.judge(grant, store);
           if (why)

@@ -16,25 +16,25 @@ describe('ci-deploy-rights', () => {
   ];
 
   it("passes when the deploy identity holds every right of the store's resources and preview reads them", async () => {
-    const restore = withBootstrap(grants, [
+    const bootstrap = withBootstrap(grants, [
       ...deployActions,
       'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
     ]);
     try {
-      expect(await violationsOf(ciDeployRights, azureStore('prod'))).toEqual([]);
+      expect(await violationsOf(ciDeployRights, azureStore('prod'), {}, bootstrap.path)).toEqual([]);
     } finally {
-      restore();
+      bootstrap.remove();
     }
   });
 
   it('names the resource, the permission and the identity of a missing right', async () => {
-    const restore = withBootstrap(grants, deployActions);
+    const bootstrap = withBootstrap(grants, deployActions);
     try {
-      expect(await violationsOf(ciDeployRights, azureStore('prod'))).toEqual([
+      expect(await violationsOf(ciDeployRights, azureStore('prod'), {}, bootstrap.path)).toEqual([
         'azure-native:storage:BlobContainer ckpt-container: ci deploy-prod lacks Microsoft.Storage/storageAccounts/blobServices/containers/delete on /subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/rg-prod/providers/Microsoft.Storage/storageAccounts/ckptacct/blobServices/default/containers/checkpoints, which its delete needs',
       ]);
     } finally {
-      restore();
+      bootstrap.remove();
     }
   });
 });

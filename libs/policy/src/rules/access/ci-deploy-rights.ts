@@ -1,5 +1,5 @@
 import { stackRule } from '../define';
-import { missingRightsOfRender, renderedOf } from './analysis';
+import { ciJudged, missingRightsOf } from './analysis';
 
 export const ciDeployRights = stackRule({
   name: 'ci-deploy-rights',
@@ -7,8 +7,9 @@ export const ciDeployRights = stackRule({
     "The environment's deploy identity holds every permission a deploy of each rendered resource needs (create, update, delete, read, and the linked authorizations), and the preview identity every read",
   source:
     'libs/analysis rights tables (AWS Service Authorization Reference; GCP and Azure permission references)',
-  validate: async (args, report) => {
-    for (const missing of (await missingRightsOfRender(renderedOf(args))) ?? []) {
+  validate: async (args, report, evaluation) => {
+    if (!ciJudged(evaluation().context(args), report)) return;
+    for (const missing of (await missingRightsOf(args, evaluation())) ?? []) {
       report(
         `${missing.resource}: ${missing.identity} lacks ${missing.permission} on ${missing.on}, which its ${missing.operation} needs`,
       );

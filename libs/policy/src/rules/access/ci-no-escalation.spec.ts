@@ -10,7 +10,7 @@ const NOT_ITSELF =
 
 describe('ci-no-escalation', () => {
   it('passes a role assigner that may not name itself', async () => {
-    const restore = withBootstrap([
+    const bootstrap = withBootstrap([
       {
         purpose: 'deploy-prod',
         role: RBAC_ADMIN,
@@ -19,27 +19,27 @@ describe('ci-no-escalation', () => {
       },
     ]);
     try {
-      expect(await violationsOf(ciNoEscalation, azureStore('prod'))).toEqual([]);
+      expect(await violationsOf(ciNoEscalation, azureStore('prod'), {}, bootstrap.path)).toEqual([]);
     } finally {
-      restore();
+      bootstrap.remove();
     }
   });
 
   it('flags a role assigner that may hand itself a data role', async () => {
-    const restore = withBootstrap([
+    const bootstrap = withBootstrap([
       { purpose: 'deploy-prod', role: RBAC_ADMIN, scope: GROUP('prod'), condition: DATA_ROLE_ONLY },
     ]);
     try {
-      expect(await violationsOf(ciNoEscalation, azureStore('prod'))).toEqual([
+      expect(await violationsOf(ciNoEscalation, azureStore('prod'), {}, bootstrap.path)).toEqual([
         'store ckpt (prod): ci deploy-prod can grant itself data access: Microsoft.Authorization/roleAssignments/write from Role Based Access Control Administrator on /subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/rg-prod (RoleAssignment deploy-prod-0), and no condition keeps it from naming itself',
       ]);
     } finally {
-      restore();
+      bootstrap.remove();
     }
   });
 
   it('flags Managed Identity Contributor, which adds federated credentials to the store identities', async () => {
-    const restore = withBootstrap([
+    const bootstrap = withBootstrap([
       { purpose: 'deploy-prod', role: BUILT_IN.managedIdentityContributor, scope: GROUP('prod') },
     ]);
     try {
@@ -52,13 +52,13 @@ describe('ci-no-escalation', () => {
           props: { principalId: '20000000-0000-4000-8000-000000000001', roleDefinitionId: 'x', scope: 'y' },
         },
       ];
-      expect(await violationsOf(ciNoEscalation, store)).toEqual([
+      expect(await violationsOf(ciNoEscalation, store, {}, bootstrap.path)).toEqual([
         expect.stringMatching(
           /^store ckpt \(prod\): ci deploy-prod can add a credential to a store identity: can add a federated credential to writer: Microsoft.ManagedIdentity\/userAssignedIdentities\/federatedIdentityCredentials\/write from Managed Identity Contributor/,
         ),
       ]);
     } finally {
-      restore();
+      bootstrap.remove();
     }
   });
 });

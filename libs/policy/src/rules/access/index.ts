@@ -5,7 +5,7 @@ import { ciNoEscalation } from './ci-no-escalation';
 import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
 import { ciProdNoDestroy } from './ci-prod-no-destroy';
 
-export { accessOfRender, BOOTSTRAP_RENDER_ENV } from './analysis';
+export { CI_NOT_JUDGED } from './analysis';
 
 /** The rules over the effective access of every store (libs/analysis access), CI's identities included. */
 export const accessPolicies = [

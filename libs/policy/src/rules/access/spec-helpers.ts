@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceUnderTest } from '../../testing';
-import { BOOTSTRAP_RENDER_ENV } from './analysis';
 
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 export const GROUP = (environment: string) =>
@@ -64,7 +63,7 @@ const PRINCIPALS: Record<CiGrant['purpose'], string> = {
  * Writes a bootstrap render with these CI role assignments (and a custom role `CUSTOM` of `customActions`)
  * and points the access rules at it; returns a function that restores the environment.
  */
-export function withBootstrap(grants: CiGrant[], customActions: string[] = []): () => void {
+export function withBootstrap(grants: CiGrant[], customActions: string[] = []): BootstrapFile {
   const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
     urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
     type,
@@ -99,19 +98,16 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
   return withBootstrapRender(render);
 }
 
-/**
- * Writes `render` as the bootstrap render the rules read (BOOTSTRAP_RENDER_ENV), for one test; returns a
- * function that restores the environment and removes the file.
- */
-export function withBootstrapRender(render: unknown): () => void {
+/** A bootstrap render written for one test: its path, for the rules' policy config, and its removal. */
+export interface BootstrapFile {
+  path: string;
+  remove(): void;
+}
+
+/** Writes `render` as a bootstrap render file, for one test (see violationsOf's `bootstrapRender`). */
+export function withBootstrapRender(render: unknown): BootstrapFile {
   const dir = mkdtempSync(join(tmpdir(), 'bootstrap-render-'));
-  const file = join(dir, 'ci.json');
-  writeFileSync(file, JSON.stringify(render));
-  const previous = process.env[BOOTSTRAP_RENDER_ENV];
-  process.env[BOOTSTRAP_RENDER_ENV] = file;
-  return () => {
-    if (previous === undefined) delete process.env[BOOTSTRAP_RENDER_ENV];
-    else process.env[BOOTSTRAP_RENDER_ENV] = previous;
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const path = join(dir, 'ci.json');
+  writeFileSync(path, JSON.stringify(render));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

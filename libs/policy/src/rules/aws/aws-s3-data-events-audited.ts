@@ -1,6 +1,5 @@
 import { awsTrailsRecording } from '@checkpoints/analysis';
 import { COMPONENT_TYPES } from '@checkpoints/render';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { awsStoresOf } from './support';
 
@@ -17,16 +16,16 @@ export const awsS3DataEventsAudited = stackRule({
   description:
     'Every audited store has the reads and writes of its objects (S3 and S3 Express One Zone data events) recorded by a logging CloudTrail trail, or the stack names an organization trail',
   source:
-    'CIS AWS Foundations Benchmark v3.0.0 3.8 and 3.9 (S3 object-level read and write events recorded in CloudTrail); issue 14',
-  validate: (args, report) => {
-    const resources = renderedOf(args);
+    'CIS AWS Foundations Benchmark v3.0.0 3.8 and 3.9 (S3 object-level read and write events recorded in CloudTrail)',
+  validate: (args, report, evaluation) => {
+    const { resources } = evaluation();
     const declared = resources.some(
       (r) => r.type === STACK_AUDIT && typeof r.inputs['organizationTrail'] === 'string',
     );
     if (declared) return;
     // The trails, found once: every store's events are judged against the same ones.
     const trails = resources.filter((r) => r.type === 'aws:cloudtrail/trail:Trail');
-    for (const { store, component, directory, bucketArn } of awsStoresOf(resources)) {
+    for (const { store, component, directory, bucketArn } of awsStoresOf(evaluation())) {
       if (component.inputs['audit'] !== true) continue;
       const event = (readOnly: boolean) => ({
         resourceType: directory ? 'AWS::S3Express::Object' : 'AWS::S3::Object',

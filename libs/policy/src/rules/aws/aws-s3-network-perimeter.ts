@@ -1,6 +1,6 @@
 import { awsStoreAccess, environmentOf, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
+import { unjudgedStores } from '../access/analysis';
 import { awsStoresOf } from './support';
 
 /** Networks no perimeter lists: the internet (a documentation address) and an endpoint of an unknown VPC. */
@@ -22,14 +22,20 @@ export const awsS3NetworkPerimeter = stackRule({
   description:
     "In prod, no principal reads, writes or deletes a store's objects from outside the networks its bucket policy lists, unless the store is declared public",
   source:
-    'AWS data perimeter guidance (network perimeter: aws:SourceVpce, aws:SourceVpc, aws:SourceIp); AWS Foundational Security Best Practices S3.2/S3.3; issue 14',
-  validate: async (args, report) => {
-    const resources = renderedOf(args);
-    for (const { store, component } of awsStoresOf(resources)) {
+    'AWS data perimeter guidance (network perimeter: aws:SourceVpce, aws:SourceVpc, aws:SourceIp); AWS Foundational Security Best Practices S3.2/S3.3',
+  validate: async (args, report, evaluation) => {
+    const { resources } = evaluation();
+    const notJudged = unjudgedStores(evaluation().context(args));
+    for (const { store, component } of awsStoresOf(evaluation())) {
       if (environmentOf(store) !== 'prod' || component.inputs['publicNetwork'] === true) continue;
+      const why = notJudged.get(store.name);
+      if (why !== undefined) {
+        report(`store ${store.name}: ${why}`, component.urn);
+        continue;
+      }
       for (const [where, origin] of Object.entries(OUTSIDE)) {
         const grants = await awsStoreAccess(
-          { store, render: { resources }, bootstrap: undefined },
+          { store, render: { resources }, bootstrap: undefined, context: evaluation().context(args) },
           origin,
           PERIMETER_OPERATIONS,
         );

@@ -1,5 +1,4 @@
 import type { RenderedResource } from '@checkpoints/analysis';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import { awsStoresOf } from './support';
@@ -71,14 +70,14 @@ export const awsS3ObjectLockGovernance = stackRule({
   description:
     'A store that states recovery.retentionLock has S3 Object Lock enabled on its bucket with a GOVERNANCE default retention of exactly the stated days; COMPLIANCE mode, which nobody can lift, is refused on every bucket',
   source:
-    'Amazon S3 User Guide: Locking objects with Object Lock (retention modes: governance can be bypassed with s3:BypassGovernanceRetention, compliance by no one, root included); issue 14 item 4',
-  validate: (args, report) => {
-    const resources = renderedOf(args);
+    'Amazon S3 User Guide: Locking objects with Object Lock (retention modes: governance can be bypassed with s3:BypassGovernanceRetention, compliance by no one, root included)',
+  validate: (args, report, evaluation) => {
+    const { resources } = evaluation();
     for (const lock of resources.filter((resource) => LOCK_TYPES.includes(resource.type))) {
       const problem = modeProblem(lock);
       if (problem !== undefined) report(problem, lock.urn);
     }
-    for (const { store, component, bucket } of awsStoresOf(resources)) {
+    for (const { store, component, bucket } of awsStoresOf(evaluation())) {
       const stated = read(component.inputs, 'retentionLock', 'days');
       if (typeof stated !== 'number') continue;
       const locks = store.resources.filter(

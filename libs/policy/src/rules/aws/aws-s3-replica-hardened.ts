@@ -1,6 +1,5 @@
 import type { RenderedResource } from '@checkpoints/analysis';
 import { COMPONENT_TYPES } from '@checkpoints/render';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';
 import { awsStoresOf } from './support';
@@ -74,10 +73,9 @@ export const awsS3ReplicaHardened = stackRule({
   description:
     "A store's replica bucket is versioned, blocks public access, is encrypted with its own KMS key when the store is SSE-KMS, is protected where the store is, and receives no delete markers",
   source:
-    'Amazon S3 User Guide: Replicating objects (versioning on both buckets), Replicating encrypted objects (replica KMS key), Replicating delete markers; issue 14 item 4',
-  validate: (args, report) => {
-    const resources = renderedOf(args);
-    for (const { store, bucket } of awsStoresOf(resources)) {
+    'Amazon S3 User Guide: Replicating objects (versioning on both buckets), Replicating encrypted objects (replica KMS key), Replicating delete markers',
+  validate: (_args, report, evaluation) => {
+    for (const { store, bucket } of awsStoresOf(evaluation())) {
       const component = store.resources.find(
         (resource) => resource.type === REPLICA_COMPONENT && resource.parent === store.urn,
       );

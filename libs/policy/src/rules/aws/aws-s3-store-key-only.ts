@@ -5,7 +5,6 @@ import {
   type AwsPrincipal,
   type PolicyDocument,
 } from '@checkpoints/analysis';
-import { renderedOf } from '../access/analysis';
 import { stackRule } from '../define';
 import { awsStoresOf } from './support';
 
@@ -37,11 +36,11 @@ export const awsS3StoreKeyOnly = stackRule({
   description:
     'A store with a customer-managed key refuses uploads and directory-bucket sessions that ask for SSE-S3 or another KMS key, in its bucket policy',
   source:
-    'AWS Prescriptive Guidance, S3 encryption best practices (deny PutObject without the expected SSE-KMS key); issue 14 item 5',
-  validate: async (args, report) => {
-    const resources = renderedOf(args);
+    'AWS Prescriptive Guidance, S3 encryption best practices (deny PutObject without the expected SSE-KMS key)',
+  validate: async (args, report, evaluation) => {
+    const { resources } = evaluation();
     for (const { store, component, directory, bucketArn, key, bucketPolicy, accountId } of awsStoresOf(
-      resources,
+      evaluation(),
     )) {
       if (key === undefined) continue;
       const policy = parsed(bucketPolicy?.inputs['policy']);
@@ -69,7 +68,8 @@ export const awsS3StoreKeyOnly = stackRule({
             context: { ...network, ...headers, 'aws:SecureTransport': 'true' },
             ...(policy ? { resourcePolicy: policy } : {}),
           },
-          awsStoreTokens({ resources }, store.urn),
+          awsStoreTokens({ resources }, store.urn, evaluation().context(args)),
+          evaluation().context(args),
         );
         if (allowed !== undefined) {
           report(

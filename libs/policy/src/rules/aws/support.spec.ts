@@ -1,6 +1,14 @@
 import type { RenderedResource } from '@checkpoints/analysis';
 import type { StackValidationArgs } from '@pulumi/policy';
-import { ALL_BUCKETS, awsStoresOf, checkBucketSetting, principalsOf, statementsOf } from './support';
+import { Evaluation } from '../evaluation';
+import {
+  ALL_BUCKETS,
+  awsStoresOf,
+  checkBucketSetting,
+  findAwsStores,
+  principalsOf,
+  statementsOf,
+} from './support';
 
 describe('statementsOf and principalsOf', () => {
   it('read single values as lists and name statements by Sid or position', () => {
@@ -107,7 +115,7 @@ describe('awsStoresOf', () => {
   ];
 
   it("finds each store's bucket, key and ARN, the account from the ARNs the render spells", () => {
-    const [store, ...others] = awsStoresOf(Object.freeze(render('ckpt-a')));
+    const [store, ...others] = findAwsStores(render('ckpt-a'));
     expect(others).toEqual([]);
     expect(store).toMatchObject({
       bucketArn: 'arn:aws:s3:::ckpt-a',
@@ -117,10 +125,10 @@ describe('awsStoresOf', () => {
     });
   });
 
-  it('reads a list changed in place again (only a frozen list keeps its stores)', () => {
-    const resources = render('ckpt-a');
-    expect(awsStoresOf(resources)[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-a');
-    resources.splice(0, resources.length, ...render('ckpt-b'));
-    expect(awsStoresOf(resources)[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-b');
+  it('finds them once per evaluation, and each evaluation its own', () => {
+    const first = new Evaluation(render('ckpt-a'));
+    expect(awsStoresOf(first)).toBe(awsStoresOf(first));
+    expect(awsStoresOf(new Evaluation(render('ckpt-b')))[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-b');
+    expect(awsStoresOf(first)[0]?.bucketArn).toBe('arn:aws:s3:::ckpt-a');
   });
 });

@@ -2,7 +2,8 @@
  * What the AWS rules share: finding the settings resources of a bucket through `propertyDependencies`, and
  * reading IAM policy documents. Inputs are read through `../inputs` (unknown values on a preview and in synth).
  */
-import { memoIfFrozen, storesOf, type RenderedResource, type RenderedStore } from '@checkpoints/analysis';
+import { storesOf, type RenderedResource, type RenderedStore } from '@checkpoints/analysis';
+import type { Evaluation } from '../evaluation';
 import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { asJson } from '../define';
 import { inputsOf, UNKNOWN } from '../inputs';
@@ -192,16 +193,21 @@ export interface AwsRenderedStore {
 }
 
 /**
- * The AWS stores of a render; the account and region come from the ARNs the render spells. Found once per
- * frozen list (the one the engine hands every stack rule: five rules read it), where each rule serialised
- * every input of the render (9.5 MB at 200 stores) to find them.
+ * The AWS stores of an evaluation's render, found once for its five rules that read them (each serialised
+ * every input of the render, 9.5 MB at 200 stores, to find them).
  */
-export function awsStoresOf(resources: readonly RenderedResource[]): readonly AwsRenderedStore[] {
-  return memoIfFrozen(storesByRender, resources, () => Object.freeze(findAwsStores(resources)));
+export function awsStoresOf(evaluation: Evaluation): readonly AwsRenderedStore[] {
+  let stores = evaluation.memo.get(AWS_STORES) as readonly AwsRenderedStore[] | undefined;
+  if (stores === undefined) {
+    stores = Object.freeze(findAwsStores(evaluation.resources));
+    evaluation.memo.set(AWS_STORES, stores);
+  }
+  return stores;
 }
-const storesByRender = new WeakMap<readonly RenderedResource[], readonly AwsRenderedStore[]>();
+const AWS_STORES = 'aws stores';
 
-function findAwsStores(resources: readonly RenderedResource[]): AwsRenderedStore[] {
+/** The AWS stores of a render; the account and region come from the ARNs the render spells. */
+export function findAwsStores(resources: readonly RenderedResource[]): AwsRenderedStore[] {
   const stores = storesOf({ resources: [...resources] }).filter((store) => store.cloud === 'aws');
   // The ARNs are read only for a render with AWS stores: the text of every input costs as much as the render.
   if (stores.length === 0) return [];

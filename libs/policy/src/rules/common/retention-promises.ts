@@ -1,21 +1,6 @@
-import { brokenPromiseMessages, retentionOf, type RenderedResource } from '@checkpoints/analysis';
-import type { PolicyResource } from '@pulumi/policy';
+import { brokenPromiseMessages, retentionOf } from '@checkpoints/analysis';
 import { isStoreComponent } from '@checkpoints/render';
 import { stackRule } from '../define';
-
-/** A policy resource in the shape libs/analysis reads (a real preview and synth give the same fields). */
-function rendered(resource: PolicyResource): RenderedResource {
-  return {
-    urn: resource.urn,
-    type: resource.type,
-    name: resource.name,
-    parent: resource.parent?.urn ?? null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs: resource.props,
-  };
-}
 
 export const retentionPromises = stackRule({
   name: 'retention-promises',
@@ -23,8 +8,10 @@ export const retentionPromises = stackRule({
     "Every store's rendered lifecycle keeps the retention promises of its spec (purge, recovery, bounded copies, live data), replayed day by day against the cloud's documented semantics",
   source:
     'DESIGN section 3 retention promises; S3 lifecycle, Cloud Storage Object Lifecycle Management and Azure lifecycle management documentation',
-  validate: (args, report) => {
-    const resources = args.resources.map(rendered);
+  validate: (_args, report, evaluation) => {
+    // The evaluation's resources: a value unknown on a preview is synth's mark there, which the replay
+    // reads as unknown, where the engine's own props would throw and turn the rule advisory.
+    const { resources } = evaluation();
     // Each store's component by name (the first of that name), looked up once for all stores.
     const components = new Map<string, string>();
     for (const resource of resources) {

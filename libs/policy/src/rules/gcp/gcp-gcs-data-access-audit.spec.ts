@@ -1,5 +1,6 @@
 import { violationsOf, type ResourceUnderTest } from '../../testing';
-import { withBootstrapRender } from '../access/spec-helpers';
+import { NO_BOOTSTRAP } from '../access/analysis';
+import { withBootstrapRender, type BootstrapFile } from '../access/spec-helpers';
 import { gcpGcsDataAccessAudit } from './gcp-gcs-data-access-audit';
 
 const PROJECT = 'ml-platform-prod-7310';
@@ -26,7 +27,7 @@ function auditConfig(service: string, auditLogConfigs: unknown[], project = PROJ
 }
 
 /** Points the rule at a bootstrap render holding these resources, for one test. */
-function withBootstrap(resources: unknown[]): () => void {
+function withBootstrap(resources: unknown[]): BootstrapFile {
   return withBootstrapRender({
     project: 'checkpoint-storage-bootstrap',
     stack: 'ci',
@@ -39,32 +40,39 @@ const audited = { enabled: true, project: PROJECT, exemptMembers: [WRITER] };
 const BOTH = [{ logType: 'DATA_READ' }, { logType: 'DATA_WRITE' }];
 
 describe('gcp-gcs-data-access-audit', () => {
-  let restore: (() => void) | undefined;
-  afterEach(() => restore?.());
+  let bootstrap: BootstrapFile | undefined;
+  afterEach(() => {
+    bootstrap?.remove();
+    bootstrap = undefined;
+  });
 
   it('passes an audited store whose project records reads and writes, exempting only declared members', async () => {
-    restore = withBootstrap([
+    bootstrap = withBootstrap([
       auditConfig('storage.googleapis.com', [
         { logType: 'DATA_READ', exemptedMembers: [WRITER] },
         { logType: 'DATA_WRITE', exemptedMembers: [WRITER] },
       ]),
     ]);
-    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited))).toEqual([]);
+    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited), {}, bootstrap?.path)).toEqual([]);
   });
 
   it('adds up allServices and the storage config, and leaves unaudited stores alone', async () => {
-    restore = withBootstrap([
+    bootstrap = withBootstrap([
       auditConfig('allServices', [{ logType: 'DATA_READ' }]),
       auditConfig('storage.googleapis.com', [{ logType: 'DATA_WRITE' }]),
     ]);
-    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited))).toEqual([]);
-    restore();
-    restore = withBootstrap([]);
-    expect(await violationsOf(gcpGcsDataAccessAudit, store({ ...audited, enabled: false }))).toEqual([]);
+    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited), {}, bootstrap?.path)).toEqual([]);
+    bootstrap.remove();
+    bootstrap = withBootstrap([]);
+    expect(
+      await violationsOf(gcpGcsDataAccessAudit, store({ ...audited, enabled: false }), {}, bootstrap?.path),
+    ).toEqual([]);
   });
 
-  it('is not checked without a bootstrap render (a preview sees only its own stack)', async () => {
-    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited))).toEqual([]);
+  it('fails closed without a bootstrap render: it says the audit configs were not judged', async () => {
+    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited), {}, bootstrap?.path)).toEqual([
+      `store llm-pretrain: its project's audit configs were not judged: ${NO_BOOTSTRAP}`,
+    ]);
   });
 
   it.each<[string, unknown[], string]>([
@@ -93,8 +101,8 @@ describe('gcp-gcs-data-access-audit', () => {
       ],
       `store llm-pretrain: the audit config of project ${PROJECT} exempts group:ml-eval@example.com, which checkpoints:auditExemptMembers does not declare`,
     ],
-  ])('flags %s', async (_title, bootstrap, message) => {
-    restore = withBootstrap(bootstrap);
-    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited))).toEqual([message]);
+  ])('flags %s', async (_title, resources, message) => {
+    bootstrap = withBootstrap(resources);
+    expect(await violationsOf(gcpGcsDataAccessAudit, store(audited), {}, bootstrap?.path)).toEqual([message]);
   });
 });

@@ -1,5 +1,5 @@
 import type { RenderedResource } from '@checkpoints/analysis';
-import { bootstrapRender } from '../access/analysis';
+import { NO_BOOTSTRAP } from '../access/analysis';
 import { stackRule } from '../define';
 import { gcpStoresOf } from './store-resources';
 import { PROJECT_AUDIT_CONFIG } from './tokens';
@@ -59,15 +59,21 @@ export function auditProblems(
 export const gcpGcsDataAccessAudit = stackRule({
   name: 'gcp-gcs-data-access-audit',
   description:
-    "Every audited store's project has a Data Access audit config for Cloud Storage (DATA_READ and DATA_WRITE) in the bootstrap render, exempting no member the stack's checkpoints:auditExemptMembers does not declare; checked with the bootstrap render (CHECKPOINTS_BOOTSTRAP_RENDER, synth --bootstrap), like the CI rules",
+    "Every audited store's project has a Data Access audit config for Cloud Storage (DATA_READ and DATA_WRITE) in the bootstrap render, exempting no member the stack's checkpoints:auditExemptMembers does not declare; checked with the bootstrap render (policy config bootstrapRender, synth --bootstrap), like the CI rules",
   source:
-    'Google Cloud: Cloud Storage audit logging and Configure Data Access audit logs (https://cloud.google.com/logging/docs/audit/configure-data-access); CIS Google Cloud Platform Foundation Benchmark v3.0.0 2.1 (Cloud Audit Logging configured for all services and users); issue 14 (audit of data access)',
-  validate: (args, report) => {
-    const bootstrap = bootstrapRender();
-    if (bootstrap === undefined) return;
+    'Google Cloud: Cloud Storage audit logging and Configure Data Access audit logs (https://cloud.google.com/logging/docs/audit/configure-data-access); CIS Google Cloud Platform Foundation Benchmark v3.0.0 2.1 (Cloud Audit Logging configured for all services and users)',
+  validate: (args, report, evaluation) => {
+    const { bootstrap } = evaluation().context(args);
     for (const store of gcpStoresOf(args)) {
       const audit = store.inputs['audit'] as AuditInputs | undefined;
       if (audit?.enabled !== true) continue;
+      if (bootstrap === undefined) {
+        report(
+          `store ${store.name}: its project's audit configs were not judged: ${NO_BOOTSTRAP}`,
+          store.urn,
+        );
+        continue;
+      }
       const project = typeof audit.project === 'string' ? audit.project : undefined;
       if (project === undefined) {
         report(
