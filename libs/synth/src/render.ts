@@ -40,6 +40,8 @@ export class RenderFailure extends Error {
   }
 }
 
+const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
+
 /** What the record reads of a registration request (the SDK's RegisterResourceRequest, proto/resource_pb). */
 interface RegisterRequest {
   getType(): string;
@@ -58,16 +60,14 @@ interface RegisterRequest {
 }
 
 /**
- * The SDK's MockMonitor (what `setMocks` installs), recording every registration as the engine receives
- * it. The `Mocks` it is built with answer each registration and call; the record needs what `Mocks` is
+ * The SDK's MockMonitor (what `setMocks` installs; declared in runtime/mocks.d.ts), recording every
+ * registration as the engine receives it. The `Mocks` it is built with answer each registration and call; the record needs what `Mocks` is
  * not told (MockResourceArgs: type, name, inputs, provider, custom, id): the parent's URN, `protect` and
  * `retainOnDelete` once the SDK applied the parent's, the dependencies the SDK gathered (the explicit
  * ones, components expanded to their children, and those of every input), each input's own, the aliases
  * collapsed to URNs, and the inputs as serialized, secrets still marked. A resource transformation sees
  * the options before the SDK computes any of these, so only the request carries them.
  */
-const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
-
 class RecordingMonitor extends MockMonitor {
   readonly registered: RenderedResource[] = [];
 
