@@ -53,6 +53,21 @@ describe('the render runtime', () => {
     expect((await next).outputs).toEqual({ prefix: 'next' });
   });
 
+  it('records one frame per stack trace during a render, and puts the limit back after one that failed', async () => {
+    const limit = Error.stackTraceLimit;
+    let frames: number | undefined;
+    const failed = render(
+      () => {
+        frames = new Error('during').stack?.split('\n').filter((line) => line.startsWith('    at ')).length;
+        throw new Error('broken on purpose');
+      },
+      { project: 'one', stack: 'dev' },
+    );
+    await expect(failed).rejects.toThrow('broken on purpose');
+    expect(frames).toBe(1);
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
   it('gives the Pulumi runtime back when it ends, and refuses to start while mocks of someone else hold it', async () => {
     await render(bucketsProgram('done', 1), { project: 'one', stack: 'dev' });
     expect(pulumi.runtime.hasMonitor()).toBe(false);
