@@ -1,17 +1,15 @@
 import { MockMonitor } from '@pulumi/pulumi/runtime/mocks';
-import { deserializeProperties, serializeProperties } from '@pulumi/pulumi/runtime/rpc';
-import { getProject, getStack, setMockOptions } from '@pulumi/pulumi/runtime/settings';
-import { setAllConfig } from '@pulumi/pulumi/runtime/config';
-import { registerStackTransformation, runInPulumiStack } from '@pulumi/pulumi/runtime/stack';
-import { deployedStoresConfig, type PreviousRender } from '@checkpoints/config';
-import { SynthMocks } from './mocks';
 import {
-  getStore,
-  waitForRPCs,
-  withOfflineRuntime,
-  withoutForeignTypeAliases,
-  withRenderStore,
-} from './pulumi-internals';
+  disconnect,
+  hasMonitor,
+  registerStackTransformation,
+  runInPulumiStack,
+  setAllConfig,
+  setMockOptions,
+} from '@pulumi/pulumi/runtime';
+import { ConfigError, deployedStoresConfig, type PreviousRender } from '@checkpoints/config';
+import { withoutForeignTypeAliases } from './foreign-type-aliases';
+import { SynthMocks } from './mocks';
 import type { RenderedResource, Snapshot } from './snapshot';
 import { plain } from './values';
 
@@ -42,6 +40,9 @@ export class RenderFailure extends Error {
   }
 }
 
+const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
+
+/** What the record reads of a registration request (the SDK's RegisterResourceRequest, proto/resource_pb). */
 interface RegisterRequest {
   getType(): string;
   getName(): string;
@@ -55,77 +56,33 @@ interface RegisterRequest {
     forEach(callback: (entry: { getUrnsList(): string[] }, key: string) => void): void;
   };
   getProvider(): string;
-  getImportid(): string;
   getObject(): { toJavaScript(): Record<string, unknown> } | undefined;
 }
 
-/** What the SDK reads of the engine's answer to a registration (runtime/resource.js registerResource). */
-interface RegisterResponse {
-  getUrn(): string;
-  getId(): string;
-  getObject(): Struct;
-  getPropertydependenciesMap(): undefined;
-  getResult(): number;
-}
-
-/** The protobuf Struct type the SDK deserializes outputs from. */
-type Struct = Parameters<typeof deserializeProperties>[0];
-
-/** resproto.Result.SUCCESS: the SDK keeps no unknowns in a successful registration's outputs. */
-const RESULT_SUCCESS = 0;
-
 /**
- * A JavaScript value where the SDK reads a protobuf Struct: it only ever calls `toJavaScript()` on one
- * (runtime/rpc.js deserializeProperties), which for a Struct built from that value gives a copy of it.
- * The value itself is handed over: deserializeProperties builds new objects and changes none it reads.
+ * The SDK's MockMonitor (what `setMocks` installs; declared in runtime/mocks.d.ts), recording every
+ * registration as the engine receives it. The `Mocks` it is built with answer each registration and call; the record needs what `Mocks` is
+ * not told (MockResourceArgs: type, name, inputs, provider, custom, id): the parent's URN, `protect` and
+ * `retainOnDelete` once the SDK applied the parent's, the dependencies the SDK gathered (the explicit
+ * ones, components expanded to their children, and those of every input), each input's own, the aliases
+ * collapsed to URNs, and the inputs as serialized, secrets still marked. A resource transformation sees
+ * the options before the SDK computes any of these, so only the request carries them.
  */
-function asStruct(value: Record<string, unknown>): Struct {
-  return { toJavaScript: () => value } as unknown as Struct;
-}
-
-/** The mock engine, recording every registration exactly as the engine would receive it. */
 class RecordingMonitor extends MockMonitor {
   readonly registered: RenderedResource[] = [];
-  stackOutputs: Record<string, unknown> = {};
 
-  /**
-   * MockMonitor's registration (@pulumi/pulumi 3.248 runtime/mocks.js), the same calls in the same order,
-   * with the answer handed over as the values themselves: MockMonitor builds a protobuf response, its
-   * state a Struct made from the serialized outputs that the SDK turns straight back into those values,
-   * and the SDK's debug line (`resp: ${innerResponse}`, built whether or not debug logging is on) prints
-   * the whole message. Together with reading the request's inputs once (for the mocks and the record),
-   * that was about 190 ms of the 2.4 s the 200-store AWS render spends registering (docs/benchmarks.md,
-   * stop 34). The SDK's own answer in test mode is such an object (runtime/resource.js registerResource).
-   */
-  override async registerResource(req: RegisterRequest, callback: (err: unknown, response: unknown) => void) {
-    let response: RegisterResponse;
-    try {
-      const inputs = req.getObject()?.toJavaScript() ?? {};
-      const result = await this.mocks.newResource({
-        type: req.getType(),
-        name: req.getName(),
-        inputs: deserializeProperties(asStruct(inputs)),
-        provider: req.getProvider(),
-        custom: req.getCustom(),
-        id: req.getImportid(),
-      });
-      const urn = newUrn(req.getParent(), req.getType(), req.getName());
-      const state = await serializeProperties('', result.state);
-      this.resources.set(urn, { urn, id: result.id ?? null, state });
-      const id = result.id || '';
-      response = {
-        getUrn: () => urn,
-        getId: () => id,
-        getObject: () => asStruct(state),
-        getPropertydependenciesMap: () => undefined,
-        getResult: () => RESULT_SUCCESS,
-      };
-      this.record(req, urn, inputs);
-    } catch (error) {
-      callback(error, undefined);
-      return;
-    }
-    callback(null, response);
+  override registerResource(req: RegisterRequest, callback: (err: unknown, response: unknown) => void) {
+    return super.registerResource(req, (error: unknown, response: { getUrn(): string } | undefined) => {
+      if (error || !response) return callback(error, response);
+      let recorded: RenderedResource;
+      try {
+        recorded = record(req, response.getUrn());
+      } catch (recordError) {
+        return callback(recordError, undefined);
+      }
+      this.registered.push(recorded);
+      callback(null, response);
+    });
   }
 
   // Without alias specs the SDK resolves every alias, those a child inherits from its parent's included,
@@ -138,42 +95,33 @@ class RecordingMonitor extends MockMonitor {
     else super.supportsFeature(req, callback);
   }
 
-  override registerResourceOutputs(
-    req: { getUrn(): string; getOutputs(): { toJavaScript(): Record<string, unknown> } | undefined },
-    callback: (err: unknown, response: unknown) => void,
-  ) {
-    if (req.getUrn().includes('::pulumi:pulumi:Stack::')) {
-      this.stackOutputs = plain(req.getOutputs()?.toJavaScript() ?? {}) as Record<string, unknown>;
-    }
-    super.registerResourceOutputs(req, callback);
-  }
-
-  private record(req: RegisterRequest, urn: string, inputs: Record<string, unknown>) {
-    const resource: RenderedResource = {
-      urn,
-      type: req.getType(),
-      name: req.getName(),
-      custom: req.getCustom(),
-      parent: req.getParent() || null,
-      protect: req.getProtect() ?? false,
-      retainOnDelete: req.getRetainondelete() ?? false,
-      dependsOn: [...new Set(req.getDependenciesList())].sort(),
-      propertyDependencies: propertyDependencies(req),
-      inputs: plain(inputs) as Record<string, unknown>,
-    };
-    const aliases = [...new Set(req.getAliasurnsList())]
-      .filter((urn) => urnType(urn) === req.getType())
-      .sort();
-    if (aliases.length > 0) resource.aliases = aliases;
-    if (req.getProvider()) resource.provider = req.getProvider();
-    this.registered.push(resource);
+  /** The stack's outputs, as the SDK registered them on the root stack (MockMonitor keeps them as its state). */
+  stackOutputs(): Record<string, unknown> {
+    const stack = this.registered.find((resource) => resource.type === ROOT_STACK_TYPE && !resource.parent);
+    const state = (stack && this.resources.get(stack.urn)?.state) as { toJavaScript(): unknown } | undefined;
+    return plain(state?.toJavaScript() ?? {}) as Record<string, unknown>;
   }
 }
 
-/** The URN MockMonitor gives a resource (its private `newUrn`): a child's type is qualified by its parent's. */
-function newUrn(parent: string, type: string, name: string): string {
-  const qualifiedType = parent ? `${(parent.split('::')[2] ?? '').split('$').pop()}$${type}` : type;
-  return `urn:pulumi:${[getStack(), getProject(), qualifiedType, name].join('::')}`;
+function record(req: RegisterRequest, urn: string): RenderedResource {
+  const resource: RenderedResource = {
+    urn,
+    type: req.getType(),
+    name: req.getName(),
+    custom: req.getCustom(),
+    parent: req.getParent() || null,
+    protect: req.getProtect() ?? false,
+    retainOnDelete: req.getRetainondelete() ?? false,
+    dependsOn: [...new Set(req.getDependenciesList())].sort(),
+    propertyDependencies: propertyDependencies(req),
+    inputs: plain(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+  };
+  const aliases = [...new Set(req.getAliasurnsList())]
+    .filter((alias) => urnType(alias) === req.getType())
+    .sort();
+  if (aliases.length > 0) resource.aliases = aliases;
+  if (req.getProvider()) resource.provider = req.getProvider();
+  return resource;
 }
 
 /**
@@ -199,20 +147,64 @@ function propertyDependencies(req: RegisterRequest): Record<string, string[]> {
  * Runs a Pulumi program against the mock engine, the way `pulumi preview` would run it inside its
  * root stack, and returns every registered resource and the stack outputs, fully awaited.
  * The program's return value (or a module's exports) become the stack outputs.
+ * Renders run one at a time: the SDK keeps its settings, config and root stack per process.
  */
-export async function render(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
-  return withRenderStore(() => withOfflineRuntime(() => renderInStack(program, options)));
+export function render(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+  const rendered = renders.then(() => renderReportingFullStacks(program, options));
+  renders = rendered.catch(() => undefined);
+  return rendered;
 }
 
-async function renderInStack(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+let renders: Promise<unknown> = Promise.resolve();
+
+/**
+ * Frames an Error records during a render: the one it was thrown at. The SDK records a stack trace on
+ * every promise it tracks (runtime/debuggable.js `debuggablePromise`: `new Error().stack`, read at once,
+ * for the leak report of PULUMI_DEBUG_PROMISE_LEAKS), some 44 per registered resource, and the process's
+ * stack-trace hook (ts-node's and jest's source-map-support) maps every frame of each to its source:
+ * with the default 10 frames, most of a render's time (AWS, 50 stores: 16.0 s CPU, 8.5 s at 3 frames).
+ * `Error.stackTraceLimit` is Node's documented setting of how many frames a stack trace collects
+ * (https://nodejs.org/api/errors.html#errorstacktracelimit); the render's own stack traces it sets
+ * itself (`Resource.callsites`). Put back when the render ends, for whatever the process does next.
+ */
+const RENDER_STACK_FRAMES = 1;
+
+/**
+ * A render with short stack traces; one whose program failed (anything but a config error, which names
+ * the key and needs no trace) is run again with the process's own limit, so the failure it reports carries
+ * every frame the program's error would show on `pulumi preview`. A program is a function of its config, so
+ * the second run fails the same way; should it not, the first failure stands.
+ */
+async function renderReportingFullStacks(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+  try {
+    return await withShortStackTraces(() => renderAlone(program, options));
+  } catch (failure) {
+    if (!(failure instanceof RenderFailure) || failure.cause instanceof ConfigError) throw failure;
+    await renderAlone(program, options);
+    throw failure;
+  }
+}
+
+async function withShortStackTraces<T>(callback: () => Promise<T>): Promise<T> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = RENDER_STACK_FRAMES;
+  try {
+    return await callback();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+async function renderAlone(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
+  // Another copy of this module (a test's fresh module registry) shares the SDK's process-wide store.
+  if (hasMonitor()) {
+    throw new Error(
+      'another render (or a test that called pulumi.runtime.setMocks) holds the Pulumi runtime of this process; renders run one at a time',
+    );
+  }
   const config = options.config ?? {};
   const monitor = new RecordingMonitor(new SynthMocks(config));
   setMockOptions(monitor, options.project, options.stack, false);
-  const store = getStore();
-  store.supportsSecrets = true;
-  store.supportsResourceReferences = true;
-  store.supportsDeletedWith = true;
-  store.supportsAliasSpecs = false;
   setAllConfig(
     { ...config, ...(options.base ? deployedStoresConfig(options.base) : {}) },
     options.secretKeys ?? [],
@@ -225,7 +217,7 @@ async function renderInStack(program: () => unknown, options: RenderOptions): Pr
     // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
     // not as the unhandled rejections an aborted root stack would leave behind.
     await runInPulumiStack(async () => {
-      registerStackTransformation(withoutForeignTypeAliases(options.project, options.stack));
+      registerStackTransformation(withoutForeignTypeAliases());
       try {
         return (await program()) as Record<string, unknown>;
       } catch (error) {
@@ -233,18 +225,21 @@ async function renderInStack(program: () => unknown, options: RenderOptions): Pr
         return {};
       }
     });
-    await waitForRPCs();
+    // Waits for every registration the program started (the stack's outputs last) to be answered.
+    await disconnect();
   } catch (error) {
     failures.push(error);
   } finally {
     process.off('unhandledRejection', onUnhandled);
+    // Gives the runtime back: the next render (or a copy of this module) finds no monitor.
+    setMockOptions(undefined, options.project, options.stack, false);
   }
   if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
   return {
     project: options.project,
     stack: options.stack,
     resources: monitor.registered,
-    outputs: monitor.stackOutputs,
+    outputs: monitor.stackOutputs(),
     violations: [],
   };
 }

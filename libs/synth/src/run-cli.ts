@@ -10,36 +10,32 @@ export interface SynthRun {
   stderr: string;
   /** The JSON render synth wrote (`<out>/<stack>.json`). */
   renderPath: string;
+  /** The bootstrap render the run's access rules judged CI's identities from (its `--bootstrap`). */
+  bootstrapPath: string;
 }
 
-interface SynthRuns {
-  /** Every temporary folder the runs of this test file made (their configs and renders). */
-  dirs: string[];
-  /** The clean base runs of runSynthAgainst, by project folder and config. */
-  bases: Map<string, SynthRun>;
-}
-
-const RUNS = Symbol.for('checkpoints.synth.run-cli.runs');
-
-/** This test file's runs; kept on the global object so they survive `jest.resetModules()` like the bootstrap. */
-function synthRuns(): SynthRuns {
-  const holder = globalThis as { [RUNS]?: SynthRuns };
-  holder[RUNS] ??= { dirs: [], bases: new Map() };
-  return holder[RUNS];
-}
+/*
+ * What the runs of this module copy made. A test file keeps the copy it first loaded through
+ * `@checkpoints/synth` (which holds on to it across `jest.resetModules()`), so these outlive a reload.
+ */
+/** Every temporary folder the runs made (their configs and renders). */
+const runDirs: string[] = [];
+/** The clean base runs of runSynthAgainst, by project folder and config. */
+const baseRuns = new Map<string, SynthRun>();
+/** The workspace's bootstrap render, made by the first run that needed one. */
+let bootstrapRenderPath: string | undefined;
 
 function runDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  synthRuns().dirs.push(dir);
+  runDirs.push(dir);
   return dir;
 }
 
 /** Removes every folder the runs of this test file wrote, the bootstrap render's included (call in `afterAll`). */
 export function removeSynthRuns(): void {
-  const runs = synthRuns();
-  for (const dir of runs.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  runs.bases.clear();
-  delete (globalThis as { [BOOTSTRAP_RENDER]?: string })[BOOTSTRAP_RENDER];
+  for (const dir of runDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  baseRuns.clear();
+  bootstrapRenderPath = undefined;
 }
 
 /**
@@ -55,9 +51,9 @@ export async function runSynth(
   extraArgs: readonly string[] = [],
   program?: StackProgram,
 ): Promise<SynthRun> {
-  const bootstrap = extraArgs.some((arg) => arg.startsWith('--bootstrap'))
-    ? []
-    : [`--bootstrap=${await bootstrapRender(projectDir)}`];
+  const given = extraArgs.find((arg) => arg.startsWith('--bootstrap='));
+  const bootstrapPath = given ? given.slice('--bootstrap='.length) : await bootstrapRender(projectDir);
+  const bootstrap = given ? [] : [`--bootstrap=${bootstrapPath}`];
   const dir = runDir('synth-run-');
   const configFile = join(dir, 'Pulumi.dev.yaml');
   writeFileSync(configFile, JSON.stringify({ config }));
@@ -79,6 +75,7 @@ export async function runSynth(
       stdout: stdout.join('\n'),
       stderr: stderr.join('\n'),
       renderPath: join(out, 'dev.json'),
+      bootstrapPath,
     };
   } finally {
     console.log = log;
@@ -106,14 +103,13 @@ async function cleanBaseRun(
   config: Record<string, unknown>,
   program: StackProgram,
 ): Promise<SynthRun> {
-  const { bases } = synthRuns();
   const key = JSON.stringify([projectDir, config]);
-  const cached = bases.get(key);
+  const cached = baseRuns.get(key);
   if (cached) return cached;
   const base = await runSynth(projectDir, config, [], program);
   if (base.status !== 0)
     throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
-  bases.set(key, base);
+  baseRuns.set(key, base);
   return base;
 }
 
@@ -144,16 +140,12 @@ export async function runInProcessAndFresh(
   };
 }
 
-const BOOTSTRAP_RENDER = Symbol.for('checkpoints.synth.run-cli.bootstrap-render');
-
 /**
- * The workspace's bootstrap stack rendered once per test process (it survives `jest.resetModules()`), so
- * the access rules judge CI's identities as `synth` does, without a `dist/` left by an earlier nx run.
+ * The workspace's bootstrap stack rendered once per test file, so the access rules judge CI's identities
+ * as `synth` does, without a `dist/` left by an earlier nx run.
  */
 async function bootstrapRender(projectDir: string): Promise<string> {
-  const cache = globalThis as { [BOOTSTRAP_RENDER]?: string };
-  const cached = cache[BOOTSTRAP_RENDER];
-  if (cached !== undefined) return cached;
+  if (bootstrapRenderPath !== undefined) return bootstrapRenderPath;
   const out = runDir('synth-bootstrap-');
   const printed: string[] = [];
   const log = console.log;
@@ -168,8 +160,8 @@ async function bootstrapRender(projectDir: string): Promise<string> {
     console.log = log;
     console.error = error;
   }
-  cache[BOOTSTRAP_RENDER] = join(out, 'ci.json');
-  return cache[BOOTSTRAP_RENDER];
+  bootstrapRenderPath = join(out, 'ci.json');
+  return bootstrapRenderPath;
 }
 
 /**

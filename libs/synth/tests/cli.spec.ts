@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -39,48 +39,21 @@ async function synthInProcess(...args: string[]) {
   }
 }
 
-/**
- * As a user runs it: a new Node process loading the stack through ts-node, exactly like Pulumi's runner,
- * with a preload that records the heap flags of every Node process (bin/synth.js runs itself again with
- * those it lacks).
- */
-function synth(nodeFlags: string[], ...args: string[]) {
+/** As a user runs it: a new Node process loading the stack through ts-node, exactly like Pulumi's runner. */
+function synth(...args: string[]) {
   const out = outFolder();
-  const record = join(out, 'flags.js');
-  const flagsFile = join(out, 'flags.jsonl');
-  const v8FlagsFile = join(out, 'v8-flags.jsonl');
-  writeFileSync(
-    record,
-    `require('node:fs').appendFileSync(${JSON.stringify(flagsFile)}, JSON.stringify(process.execArgv.filter((arg) => /^--(max.semi.space.size|heap.growing.percent)/.test(arg))) + '\\n');` +
-      `const v8 = require('node:v8'); const set = v8.setFlagsFromString;` +
-      `v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(${JSON.stringify(v8FlagsFile)}, JSON.stringify(flags) + '\\n'); set(flags); };`,
-  );
-  const result = spawnSync(
-    process.execPath,
-    [...nodeFlags, '--require', record, bin, `--out=${out}`, ...args],
-    {
-      cwd: project,
-      encoding: 'utf8',
-      // Its own cache of transpiled TypeScript (bin/cached-swc.js), not the workspace's.
-      env: { ...process.env, CHECKPOINTS_SYNTH_CACHE: join(out, 'swc') },
-    },
-  );
-  const flags = readFileSync(flagsFile, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as string[]);
-  const v8Flags = existsSync(v8FlagsFile)
-    ? readFileSync(v8FlagsFile, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as string)
-    : [];
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, flags, v8Flags };
+  const result = spawnSync(process.execPath, [bin, `--out=${out}`, ...args], {
+    cwd: project,
+    encoding: 'utf8',
+    // Its own cache of transpiled TypeScript (bin/cached-swc.js), not the workspace's.
+    env: { ...process.env, CHECKPOINTS_SYNTH_CACHE: join(out, 'swc') },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out };
 }
 
 /** The dev stack rendered by bin/synth.js, once for the tests of the render and of its Node process. */
 let devRun: ReturnType<typeof synth> | undefined;
-const renderDev = () => (devRun ??= synth([]));
+const renderDev = () => (devRun ??= synth());
 
 describe('synth CLI', () => {
   it('renders the dev stack: table, JSON file, exit 0', () => {
@@ -183,39 +156,18 @@ describe('synth CLI', () => {
   });
 });
 
-describe('synth CLI heap flags', () => {
-  it('renders in a Node process with 64 MB semi-spaces and an old generation grown to twice its live size, passing its exit status and output on', () => {
-    const result = renderDev();
-    expect(result.flags).toEqual([[], ['--max-semi-space-size=64', '--heap-growing-percent=100']]);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain('synth-fixture / dev: 2 resources (2 components)');
-  });
-
-  it('keeps a flag given on the node command line and adds the other', () => {
-    const result = synth(['--max-semi-space-size=32'], '--bogus');
-    expect(result.flags).toEqual([
-      ['--max-semi-space-size=32'],
-      ['--max-semi-space-size=32', '--heap-growing-percent=100'],
-    ]);
+describe('synth CLI process', () => {
+  it("exits with the CLI's status and prints its messages", () => {
+    const result = synth('--bogus');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("unknown flag '--bogus'");
-  });
-
-  it('runs in one process when both flags are given, in either spelling', () => {
-    const result = synth(['--max_semi_space_size=32', '--heap-growing-percent=50'], '--bogus');
-    expect(result.flags).toEqual([['--max_semi_space_size=32', '--heap-growing-percent=50']]);
-    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
   });
 
   it("transpiles the stack's TypeScript through the cache of bin/cached-swc.js (its tsconfig asks for swc)", () => {
     const kept = readdirSync(join(renderDev().out, 'swc'));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.every((entry) => /^[0-9a-f]{64}\.json$/.test(entry))).toBe(true);
-  });
-
-  it('raises the interrupt budget in the render process only, and keeps one given on the command line', () => {
-    expect(renderDev().v8Flags).toEqual(['--interrupt-budget=540672']);
-    expect(synth(['--interrupt-budget=100000'], '--bogus').v8Flags).toEqual([]);
   });
 });
 

@@ -48,7 +48,7 @@ describe('@checkpoints/synth', () => {
 
   it('passes every call and its arguments on to the CLI or runner, and its result back', () => {
     const { synth, loaded, calls } = synthWithStandIns();
-    const run = { status: 0, stdout: '', stderr: '', renderPath: 'dev.json' };
+    const run = { status: 0, stdout: '', stderr: '', renderPath: 'dev.json', bootstrapPath: 'ci.json' };
     const program = () => undefined;
     const reload = () => undefined;
     const results = [

@@ -1,19 +1,12 @@
 import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/aws/s3/bucket';
-import { render } from '../src/render';
-import { getStore, withoutForeignTypeAliases } from '../src/pulumi-internals';
-
-/* eslint-disable @typescript-eslint/no-require-imports */
-const debuggable = require('@pulumi/pulumi/runtime/debuggable') as {
-  debuggablePromise<T>(promise: Promise<T>, context: unknown): Promise<T>;
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-const runtimeGlobals = globalThis as { globalStore?: unknown };
+import { ConfigError } from '@checkpoints/config';
+import { withoutForeignTypeAliases } from '../src/foreign-type-aliases';
+import { render, RenderFailure } from '../src/render';
 
 function bucketsProgram(prefix: string, count: number) {
   return async () => {
-    // Registrations interleave with those of a concurrent render while this one waits.
+    // Registrations would interleave with those of a concurrent render while this one waits.
     for (let index = 0; index < count; index++) {
       new Bucket(`${prefix}-${index}`, { bucket: `${prefix}-${index}` });
       await new Promise((resolve) => setImmediate(resolve));
@@ -23,7 +16,7 @@ function bucketsProgram(prefix: string, count: number) {
 }
 
 describe('the render runtime', () => {
-  it('keeps renders that run at the same time apart: each records its own resources, config and outputs', async () => {
+  it('keeps renders started at the same time apart: each records its own resources, config and outputs', async () => {
     const [first, second] = await Promise.all([
       render(bucketsProgram('first', 3), { project: 'one', stack: 'dev', config: { 'one:key': 'a' } }),
       render(
@@ -49,67 +42,85 @@ describe('the render runtime', () => {
     expect(second.outputs).toEqual({ prefix: 'second', key: 'b' });
   });
 
-  it("gives a render a store of its own and puts the process's store back afterwards", async () => {
-    const before = getStore();
-    let during: unknown;
-    await render(
+  it('starts the next render after one whose program failed', async () => {
+    const failed = render(
       () => {
-        during = getStore();
+        throw new Error('broken on purpose');
       },
-      { project: 'fx', stack: 'dev' },
+      { project: 'one', stack: 'dev' },
     );
-    expect(during).not.toBe(before);
-    expect(getStore()).toBe(before);
-    expect(runtimeGlobals.globalStore).toBe(before);
+    const next = render(bucketsProgram('next', 1), { project: 'two', stack: 'dev' });
+    await expect(failed).rejects.toThrow('broken on purpose');
+    expect((await next).outputs).toEqual({ prefix: 'next' });
   });
 
-  it("settles each promise the SDK tracks in the microtask turn the SDK's own tracking settles it", async () => {
-    /** The turn in which `wrap(make())` settles, and how, counted in microtasks from the call. */
-    async function settledAt(
-      wrap: (promise: Promise<unknown>) => Promise<unknown>,
-      make: () => Promise<unknown>,
-    ) {
-      let turn = 0;
-      let settled: string | undefined;
-      wrap(make()).then(
-        (value) => (settled = `${turn}: ${String(value)}`),
-        (error: unknown) => (settled = `${turn}: ${(error as Error).message}`),
-      );
-      while (settled === undefined && turn < 20) {
-        await Promise.resolve();
-        turn++;
-      }
-      return settled;
-    }
-    const promises = [
-      () => Promise.resolve(1),
-      () => Promise.reject(new Error('refused')),
-      () => Promise.resolve().then(() => Promise.resolve(2)),
-    ];
-    const sdk = debuggable.debuggablePromise;
-    const bySdk: unknown[] = [];
-    for (const make of promises) bySdk.push(await settledAt((p) => sdk(p, 'sdk'), make));
-    const byRender: unknown[] = [];
-    let inRender: unknown;
-    await render(
-      async () => {
-        inRender = debuggable.debuggablePromise;
-        for (const make of promises)
-          byRender.push(await settledAt((p) => debuggable.debuggablePromise(p, 'render'), make));
+  it('records one frame per stack trace during a render, and puts the limit back after one that failed', async () => {
+    const limit = Error.stackTraceLimit;
+    let frames: number | undefined;
+    const failed = render(
+      () => {
+        frames = new Error('during').stack?.split('\n').filter((line) => line.startsWith('    at ')).length;
+        throw new Error('broken on purpose');
       },
-      { project: 'fx', stack: 'dev' },
+      { project: 'one', stack: 'dev' },
     );
-    expect(inRender).not.toBe(sdk);
-    expect(bySdk).toEqual(['2: 1', '2: refused', '5: 2']);
-    expect(byRender).toEqual(bySdk);
-    expect(debuggable.debuggablePromise).toBe(sdk);
+    await expect(failed).rejects.toThrow('broken on purpose');
+    expect(frames).toBe(1);
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
+  it("reports a failed program's error with all its frames, and a config error from the first run", async () => {
+    const framesOf = (error: unknown) =>
+      String((error as Error).stack)
+        .split('\n')
+        .filter((line) => line.startsWith('    at ')).length;
+    const deep = (depth: number): never => {
+      if (depth === 0) throw new Error('broken deep down');
+      return deep(depth - 1);
+    };
+    let runs = 0;
+    const failed = await render(
+      () => {
+        runs += 1;
+        deep(5);
+      },
+      { project: 'one', stack: 'dev' },
+    ).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RenderFailure);
+    expect(framesOf((failed as RenderFailure).cause)).toBeGreaterThan(5);
+    expect(runs).toBe(2);
+
+    runs = 0;
+    const invalid = await render(
+      () => {
+        runs += 1;
+        throw new ConfigError([]);
+      },
+      { project: 'one', stack: 'dev' },
+    ).catch((error: unknown) => error);
+    expect((invalid as RenderFailure).cause).toBeInstanceOf(ConfigError);
+    expect(runs).toBe(1);
+  });
+
+  it('gives the Pulumi runtime back when it ends, and refuses to start while mocks of someone else hold it', async () => {
+    await render(bucketsProgram('done', 1), { project: 'one', stack: 'dev' });
+    expect(pulumi.runtime.hasMonitor()).toBe(false);
+    await pulumi.runtime.setMocks({ newResource: () => ({ id: 'x', state: {} }), call: () => ({}) });
+    try {
+      await expect(render(bucketsProgram('refused', 1), { project: 'one', stack: 'dev' })).rejects.toThrow(
+        'holds the Pulumi runtime of this process',
+      );
+    } finally {
+      pulumi.runtime.setMockOptions(undefined);
+    }
   });
 });
 
 describe('withoutForeignTypeAliases', () => {
-  const transform = withoutForeignTypeAliases('fx', 'dev');
   const TYPE = 'aws:s3/bucket:Bucket';
   const URN = 'urn:pulumi:dev::fx::aws:s3/bucket:Bucket::old';
+  /** A resource as a provider SDK's class has it while its constructor runs: its type recorded. */
+  const providerResource = () => Object.assign(Object.create(Bucket.prototype), { __pulumiType: TYPE });
 
   it.each([
     ['another type only', [{ type: 'aws:s3/bucketV2:BucketV2' }], []],
@@ -128,8 +139,38 @@ describe('withoutForeignTypeAliases', () => {
     ],
     ['an Output', [pulumi.output(URN)], 'kept'],
   ])('an alias naming %s: left out only if it names another type and nothing else', (_, aliases, kept) => {
-    const resource = {} as pulumi.Resource;
-    const result = transform({ resource, type: TYPE, name: 'b', props: {}, opts: { aliases } });
+    const transform = withoutForeignTypeAliases();
+    const result = transform({
+      resource: providerResource(),
+      type: TYPE,
+      name: 'b',
+      props: {},
+      opts: { aliases },
+    });
     expect(result === undefined ? aliases : result.opts.aliases).toEqual(kept === 'kept' ? aliases : kept);
+  });
+
+  it("keeps a component's type aliases: its children inherit them", () => {
+    const transform = withoutForeignTypeAliases();
+    const component = Object.create(pulumi.ComponentResource.prototype) as pulumi.Resource;
+    const aliases = [{ type: 'fixture:index:OldStore' }];
+    const opts = { aliases };
+    expect(transform({ resource: component, type: 'fixture:index:Store', name: 'c', props: {}, opts })).toBe(
+      undefined,
+    );
+  });
+
+  it('fails the render of a child of a provider resource whose type aliases it left out', async () => {
+    const failure = await render(
+      () => {
+        const parent = new Bucket('outer', {});
+        new Bucket('outer-inner', {}, { parent });
+      },
+      { project: 'fx', stack: 'dev' },
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RenderFailure);
+    expect((failure as RenderFailure).message).toBe(
+      "aws:s3/bucket:Bucket 'outer-inner' is a child of aws:s3/bucket:Bucket 'outer', whose aliases to former types the offline render leaves out; the child would not inherit them, so synth cannot render it as Pulumi would register it",
+    );
   });
 });

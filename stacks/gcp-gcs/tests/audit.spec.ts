@@ -14,15 +14,6 @@ const config = stackConfig([store({ dataClassification: 'confidential' })], {
   'gcp:project': 'ml-platform-dev-4821',
 });
 
-/** The bootstrap render runSynth made for this process (libs/synth caches its path under this symbol). */
-function bootstrapRenderPath(): string {
-  const path = (globalThis as Record<symbol, unknown>)[
-    Symbol.for('checkpoints.synth.run-cli.bootstrap-render')
-  ];
-  if (typeof path !== 'string') throw new Error('no bootstrap render yet');
-  return path;
-}
-
 describe('Data Access audit on GCS, judged against the bootstrap render', () => {
   let shipped: SynthRun;
   beforeAll(async () => {
@@ -36,7 +27,7 @@ describe('Data Access audit on GCS, judged against the bootstrap render', () => 
   });
 
   it('fails when the bootstrap render does not configure the audit of the stack project', async () => {
-    const render = JSON.parse(readFileSync(bootstrapRenderPath(), 'utf8')) as {
+    const render = JSON.parse(readFileSync(shipped.bootstrapPath, 'utf8')) as {
       resources: { type: string }[];
     };
     render.resources = render.resources.filter(
