@@ -59,7 +59,7 @@ describe('the render runtime', () => {
     let frames: number | undefined;
     const failed = render(
       () => {
-        frames = new Error('during').stack?.split('\n').filter((line) => line.startsWith('    at ')).length;
+        frames ??= new Error('during').stack?.split('\n').filter((line) => line.startsWith('    at ')).length;
         throw new Error('broken on purpose');
       },
       { project: 'one', stack: 'dev' },
