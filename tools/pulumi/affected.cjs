@@ -8,9 +8,9 @@
  *
  * Projects come from the preview tasks `nx affected -t preview` would run (`nx run-many -t preview`
  * under --all), narrowed for the files of one cloud (`cloudOfFile`): such a file affects only the
- * projects that deploy to that cloud among those nx finds for it; environments from the Pulumi.<env>.yaml files in each project's
- * Pulumi folder (its preview target's cwd, honouring `stackConfigDir`), or the --environments
- * list (kept to the stacks that have a file). Prints a readable table, or with --json the
+ * projects that deploy to that cloud among those nx finds for it. Environments come from the
+ * Pulumi.<env>.yaml files in each project's Pulumi folder (its preview target's cwd, honouring
+ * `stackConfigDir`), or the --environments list (kept to the stacks that have a file). Prints a readable table, or with --json the
  * `{"include": [...]}` object a GitHub matrix takes; --github-output also writes `matrix` and
  * `count` (or `<prefix>-matrix` and `<prefix>-count`) to $GITHUB_OUTPUT. The command line is
  * affected.mjs.
@@ -25,6 +25,7 @@ const { println, processIo } = require('./process-io.cjs');
 
 /** Provider packages that tell which cloud a project deploys to (and so which login it needs). */
 const CLOUD_PACKAGES = { '@pulumi/aws': 'aws', '@pulumi/gcp': 'gcp', '@pulumi/azure-native': 'azure' };
+/** The clouds, as the per-cloud folders and file names of the libs and the bootstrap spell them. */
 const CLOUDS = Object.values(CLOUD_PACKAGES);
 /** Stack config keys holding the region, per cloud. */
 const REGION_KEYS = { aws: 'aws:region', gcp: 'gcp:region', azure: 'azure-native:location' };
@@ -185,12 +186,13 @@ function changedFiles(root, options, env) {
 }
 
 /**
- * A file nx reads at base and at head to see what changed inside it (package.json's dependencies,
- * tsconfig.base.json's path mappings, a lock file's packages): given as a file, nx takes it as changed
- * whole instead (nx 24, dist/src/project-graph/file-utils.js `calculateFileChanges`).
+ * A file nx reads at base and at head to see what changed inside it: the workspace's package.json
+ * (dependencies), tsconfig (path mappings) and lock file (packages); a file in a project counts by its
+ * path alone. Given as a file, nx takes it as changed whole instead (nx 24, dist/src/project-graph/
+ * file-utils.js `calculateFileChanges`, plugins/js/project-graph/affected/).
  * @param {string} file
  */
-const readByContent = (file) => /\.(?:json|ya?ml|lockb?)$/.test(file);
+const readByContent = (file) => !file.includes('/') && /\.(?:json|ya?ml|lockb?)$/.test(file);
 
 /**
  * The preview plan of a change, narrowed by cloud: nx plans the files of no one cloud together, and the

@@ -162,6 +162,10 @@ beforeAll(() => {
     appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// another GCS rule\n');
     appendFileSync(join(repo, 'libs/analysis/src/access/aws.ts'), '// another S3 analysis\n');
   });
+  commit('gcp-rule-and-aws-config', () => {
+    appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// a fourth GCS rule\n');
+    appendFileSync(join(repo, 'stacks/aws-s3/Pulumi.dev.yaml'), '  checkpoints:owner: ml-platform\n');
+  });
   commit('gcp-rule-and-description', () => {
     appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// a third GCS rule\n');
     const root = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -188,6 +192,15 @@ it("a change to one cloud's translation gives only that cloud's stacks; a shared
 
 it('a change to two clouds gives the stacks of both, nothing of the third', () => {
   expect(matrixOf('gcp-rule-and-aws-analysis', '--exclude=bootstrap')).toEqual([
+    'aws-s3/dev',
+    'aws-s3/prod',
+    'gcp-gcs/dev',
+    'gcp-gcs/prod',
+  ]);
+});
+
+it("a change to one cloud and to another stack's config gives the stacks of both", () => {
+  expect(matrixOf('gcp-rule-and-aws-config', '--exclude=bootstrap')).toEqual([
     'aws-s3/dev',
     'aws-s3/prod',
     'gcp-gcs/dev',
