@@ -190,22 +190,14 @@ it("a change to one cloud's translation gives only that cloud's stacks; a shared
   expect(matrixOf('translate-shared', '--exclude=bootstrap')).toEqual(EVERY_STACK);
 });
 
+const AWS_AND_GCP = ['aws-s3/dev', 'aws-s3/prod', 'gcp-gcs/dev', 'gcp-gcs/prod'];
+
 it('a change to two clouds gives the stacks of both, nothing of the third', () => {
-  expect(matrixOf('gcp-rule-and-aws-analysis', '--exclude=bootstrap')).toEqual([
-    'aws-s3/dev',
-    'aws-s3/prod',
-    'gcp-gcs/dev',
-    'gcp-gcs/prod',
-  ]);
+  expect(matrixOf('gcp-rule-and-aws-analysis', '--exclude=bootstrap')).toEqual(AWS_AND_GCP);
 });
 
 it("a change to one cloud and to another stack's config gives the stacks of both", () => {
-  expect(matrixOf('gcp-rule-and-aws-config', '--exclude=bootstrap')).toEqual([
-    'aws-s3/dev',
-    'aws-s3/prod',
-    'gcp-gcs/dev',
-    'gcp-gcs/prod',
-  ]);
+  expect(matrixOf('gcp-rule-and-aws-config', '--exclude=bootstrap')).toEqual(AWS_AND_GCP);
 });
 
 it('a change to one cloud and to package.json is not narrowed: nx judges package.json by its diff', () => {
