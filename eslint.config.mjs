@@ -31,9 +31,4 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
-  {
-    // jest.preset.js's setupFiles run in a test file's realm, where jest provides `jest`.
-    files: ['jest.global-lazy-modules.js'],
-    languageOptions: { globals: { jest: 'readonly' } },
-  },
 );

@@ -7,9 +7,10 @@
  *                        [--github-output] [--output-prefix=NAME]
  *
  * Projects come from the preview tasks `nx affected -t preview` would run (`nx run-many -t preview`
- * under --all); environments from the Pulumi.<env>.yaml files in each project's
- * Pulumi folder (its preview target's cwd, honouring `stackConfigDir`), or the --environments
- * list (kept to the stacks that have a file). Prints a readable table, or with --json the
+ * under --all), narrowed for the files of one cloud (`cloudOfFile`): such a file affects only the
+ * projects that deploy to that cloud among those nx finds for it. Environments come from the
+ * Pulumi.<env>.yaml files in each project's Pulumi folder (its preview target's cwd, honouring
+ * `stackConfigDir`), or the --environments list (kept to the stacks that have a file). Prints a readable table, or with --json the
  * `{"include": [...]}` object a GitHub matrix takes; --github-output also writes `matrix` and
  * `count` (or `<prefix>-matrix` and `<prefix>-count`) to $GITHUB_OUTPUT. The command line is
  * affected.mjs.
@@ -24,6 +25,8 @@ const { println, processIo } = require('./process-io.cjs');
 
 /** Provider packages that tell which cloud a project deploys to (and so which login it needs). */
 const CLOUD_PACKAGES = { '@pulumi/aws': 'aws', '@pulumi/gcp': 'gcp', '@pulumi/azure-native': 'azure' };
+/** The clouds, as the per-cloud folders and file names of the libs and the bootstrap spell them. */
+const CLOUDS = Object.values(CLOUD_PACKAGES);
 /** Stack config keys holding the region, per cloud. */
 const REGION_KEYS = { aws: 'aws:region', gcp: 'gcp:region', azure: 'azure-native:location' };
 
@@ -93,13 +96,17 @@ function lastJson(text) {
  * data, from one nx run: `--graph=stdout` plans the preview tasks without running them, so the graph is
  * computed once rather than once for the list and once for the data.
  * @param {string} root the workspace root
- * @param {{ base?: string, head?: string, all?: boolean }} options
+ * @param {{ base?: string, head?: string, all?: boolean, files?: string[] }} options files: these files
+ *   in place of a change (nx then takes each as changed whole: it diffs a JSON or YAML file, to see which
+ *   keys changed, only between a base and a head)
  * @param {NodeJS.ProcessEnv} [env] nx's environment
  * @returns {PreviewPlan}
  */
 function previewPlan(root, options, env = process.env) {
   const args = options.all ? ['run-many', '-t', 'preview'] : ['affected', '-t', 'preview'];
-  if (!options.all) {
+  if (options.files) {
+    args.push(`--files=${options.files.join(',')}`);
+  } else if (!options.all) {
     if (options.base) args.push(`--base=${options.base}`);
     if (options.head) args.push(`--head=${options.head}`);
   }
@@ -113,6 +120,118 @@ function previewPlan(root, options, env = process.env) {
     /** @type {Record<string, { target: { project: string } }>} */ (plan.tasks.tasks),
   ).map((task) => task.target.project);
   return { names: [...new Set(names)], projects };
+}
+
+/**
+ * The one cloud a file of a lib (libs/<lib>/) or of the bootstrap belongs to, or undefined when it may
+ * touch any: past the project's folder, its path has a folder named after the cloud
+ * (libs/policy/src/rules/gcp/, libs/translate/src/aws/, bootstrap/src/azure/) or its file name starts
+ * with the cloud's name (libs/analysis/src/access/aws-renaming.ts, libs/config/src/clouds/gcp.ts), and no
+ * part of it names another cloud. A file of a stack is its stack's already.
+ * @param {string} path relative to the workspace root, with `/`
+ * @returns {string | undefined}
+ */
+function cloudOfFile(path) {
+  const inProject = /^(?:libs\/[^/]+|bootstrap)\/(.+)$/.exec(path)?.[1];
+  if (inProject === undefined) return undefined;
+  const folders = inProject.split('/');
+  const [first = '', ...rest] = (folders.pop() ?? '').split(/[.-]/);
+  const owners = new Set([...folders, first].filter((part) => CLOUDS.includes(part)));
+  const named = new Set([...owners, ...rest.filter((part) => CLOUDS.includes(part))]);
+  return owners.size === 1 && named.size === 1 ? [...owners][0] : undefined;
+}
+
+/**
+ * The files a change touches, as nx lists them for `nx affected` (nx 24, dist/src/utils/
+ * command-line-utils.js `parseFiles`): base and head default to $NX_BASE and $NX_HEAD, base to nx.json's
+ * defaultBase, and base is moved to its merge base with head; without a head, the work tree's changes
+ * (committed since base, uncommitted, and untracked files).
+ * @param {string} root
+ * @param {{ base?: string, head?: string }} options
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string[]}
+ */
+function changedFiles(root, options, env) {
+  const git = (/** @type {string[]} */ args) => {
+    const result = spawnSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (result.status !== 0)
+      throw new Error(`git ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
+    return result.stdout;
+  };
+  const nxJson = JSON.parse(readFileSync(join(root, 'nx.json'), 'utf8'));
+  const head = options.head ?? env['NX_HEAD'];
+  const base = options.base ?? env['NX_BASE'] ?? nxJson.defaultBase ?? nxJson.affected?.defaultBase ?? 'main';
+  const tryGit = (/** @type {string[]} */ args) => {
+    try {
+      return git(args).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const from =
+    tryGit(['merge-base', base, head ?? 'HEAD']) ??
+    tryGit(['merge-base', '--fork-point', base, head ?? 'HEAD']) ??
+    base;
+  const list = (/** @type {string[]} */ args) => git(args).split('\0').filter(Boolean);
+  const diff = (/** @type {string[]} */ refs) =>
+    list(['diff', '--name-only', '--no-renames', '--relative', '-z', ...refs]);
+  if (head !== undefined) return diff([from, head]);
+  return [
+    ...new Set([
+      ...diff([from, 'HEAD']),
+      ...diff(['HEAD', '.']),
+      ...list(['ls-files', '--others', '--exclude-standard', '-z']),
+    ]),
+  ];
+}
+
+/**
+ * A file nx reads at base and at head to see what changed inside it: the workspace's package.json
+ * (dependencies), tsconfig (path mappings) and lock file (packages); a file in a project counts by its
+ * path alone. Given as a file, nx takes it as changed whole instead (nx 24, dist/src/project-graph/
+ * file-utils.js `calculateFileChanges`, plugins/js/project-graph/affected/).
+ * @param {string} file
+ */
+const readByContent = (file) => !file.includes('/') && /\.(?:json|ya?ml|lockb?)$/.test(file);
+
+/**
+ * The preview plan of a change, narrowed by cloud: nx plans the files of no one cloud together, and the
+ * files of each cloud apart, of which only the projects that deploy to that cloud are kept (a project
+ * whose cloud is unknown is kept for every cloud). A change with no per-cloud file is nx's own plan, and so
+ * is one whose other files include one nx reads by content: nx would judge that file otherwise on its own.
+ * @param {string} root
+ * @param {{ base?: string, head?: string, all?: boolean }} options
+ * @param {{ env?: NodeJS.ProcessEnv, planner?: Planner }} how
+ * @returns {PreviewPlan}
+ */
+function narrowedPlan(root, options, how) {
+  const env = how.env ?? process.env;
+  const planner = how.planner ?? previewPlan;
+  if (options.all) return planner(root, options, env);
+  /** @type {Map<string | undefined, string[]>} */
+  const groups = new Map();
+  for (const file of changedFiles(root, options, env)) {
+    const cloud = cloudOfFile(file);
+    groups.set(cloud, [...(groups.get(cloud) ?? []), file]);
+  }
+  const shared = groups.get(undefined) ?? [];
+  if (groups.size === (shared.length > 0 ? 1 : 0) || shared.some(readByContent)) {
+    return planner(root, options, env);
+  }
+  /** @type {Set<string>} */
+  const names = new Set();
+  /** @type {Record<string, ProjectData>} */
+  let projects = {};
+  for (const [cloud, files] of groups) {
+    const plan = planner(root, { files }, env);
+    projects = plan.projects;
+    for (const name of plan.names) {
+      const project = plan.projects[name];
+      const clouds = project ? cloudsOf(root, project) : [];
+      if (cloud === undefined || clouds.length === 0 || clouds.includes(cloud)) names.add(name);
+    }
+  }
+  return { names: [...names], projects };
 }
 
 /**
@@ -180,7 +299,7 @@ function regionOf(configDir, stack, clouds) {
  */
 function affectedStacks(root, options = {}, how = {}) {
   const exclude = new Set(options.exclude ?? []);
-  const plan = (how.planner ?? previewPlan)(root, options, how.env);
+  const plan = narrowedPlan(root, options, how);
   if (options.projects) {
     const known = Object.keys(plan.projects).filter((name) => plan.projects[name]?.targets?.['preview']);
     const unknown = options.projects.filter((name) => !known.includes(name));
@@ -361,6 +480,8 @@ function findWorkspaceRoot(from) {
 
 module.exports = {
   previewPlan,
+  cloudOfFile,
+  changedFiles,
   pulumiDir,
   stackNames,
   cloudsOf,

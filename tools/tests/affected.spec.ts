@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { main, previewPlan } from '../pulumi/affected.cjs';
+import { cloudOfFile, main, previewPlan } from '../pulumi/affected.cjs';
 import { AFFECTED, inProcess, run, tempDir, WORKSPACE } from './helpers';
 
 interface Entry {
@@ -19,7 +19,7 @@ interface Entry {
   backendVariable: string;
 }
 
-const LIBS = ['config', 'naming', 'policy', 'synth', 'tagging'];
+const LIBS = ['analysis', 'config', 'naming', 'policy', 'synth', 'tagging'];
 const STACK_REGIONS: Record<string, Record<string, string>> = {
   'aws-s3': { 'aws:region': 'us-east-1' },
   'gcp-gcs': { 'gcp:region': 'europe-west4' },
@@ -58,7 +58,13 @@ function commit(name: string, change: () => void) {
 /** nx's plan of each change (base, head, or --all), made on first use. */
 const plans = new Map<string, ReturnType<typeof previewPlan>>();
 const keptPlan: typeof previewPlan = (root, options, env) => {
-  const key = JSON.stringify([root, options.all ?? false, options.base ?? null, options.head ?? null]);
+  const key = JSON.stringify([
+    root,
+    options.all ?? false,
+    options.base ?? null,
+    options.head ?? null,
+    options.files ?? null,
+  ]);
   const plan = plans.get(key) ?? previewPlan(root, options, env);
   plans.set(key, plan);
   return plan;
@@ -103,8 +109,18 @@ beforeAll(() => {
     for (const file of ['package.json', 'project.json']) copy(`libs/${lib}/${file}`);
     write(`libs/${lib}/src/index.ts`, 'export {};\n');
   }
+  // The lib the per-cloud translation moves to, which every stack depends on (as it will).
+  write('libs/translate/package.json', JSON.stringify({ name: '@checkpoints/translate', version: '0.1.0' }));
+  write('libs/translate/project.json', JSON.stringify({ name: 'translate', projectType: 'library' }));
+  write('libs/translate/src/index.ts', 'export {};\n');
+  write('libs/translate/src/azure/storage.ts', 'export {};\n');
+  write('libs/policy/src/rules/gcp/versioning.ts', 'export {};\n');
+  write('libs/analysis/src/access/aws.ts', 'export {};\n');
   for (const [stack, region] of Object.entries(STACK_REGIONS)) {
-    for (const file of ['package.json', 'project.json']) copy(`stacks/${stack}/${file}`);
+    for (const file of ['project.json']) copy(`stacks/${stack}/${file}`);
+    const stackManifest = JSON.parse(readFileSync(join(WORKSPACE, `stacks/${stack}/package.json`), 'utf8'));
+    stackManifest.dependencies['@checkpoints/translate'] = '*';
+    write(`stacks/${stack}/package.json`, JSON.stringify(stackManifest, null, 2));
     write(`stacks/${stack}/index.ts`, 'export {};\n');
     write(`stacks/${stack}/Pulumi.yaml`, `name: checkpoints-${stack}\nruntime: nodejs\n`);
     for (const env of ['dev', 'prod']) {
@@ -130,6 +146,99 @@ beforeAll(() => {
   commit('bootstrap', () =>
     appendFileSync(join(repo, 'bootstrap/index.ts'), '// a change to the CI identities\n'),
   );
+  commit('gcp-rule', () =>
+    appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// a GCS rule\n'),
+  );
+  commit('aws-analysis', () =>
+    appendFileSync(join(repo, 'libs/analysis/src/access/aws.ts'), '// an S3 access analysis\n'),
+  );
+  commit('azure-translate', () =>
+    appendFileSync(join(repo, 'libs/translate/src/azure/storage.ts'), '// an ADLS translation\n'),
+  );
+  commit('translate-shared', () =>
+    appendFileSync(join(repo, 'libs/translate/src/index.ts'), '// shared by every cloud\n'),
+  );
+  commit('gcp-rule-and-aws-analysis', () => {
+    appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// another GCS rule\n');
+    appendFileSync(join(repo, 'libs/analysis/src/access/aws.ts'), '// another S3 analysis\n');
+  });
+  commit('gcp-rule-and-aws-config', () => {
+    appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// a fourth GCS rule\n');
+    appendFileSync(join(repo, 'stacks/aws-s3/Pulumi.dev.yaml'), '  checkpoints:owner: ml-platform\n');
+  });
+  commit('gcp-rule-and-description', () => {
+    appendFileSync(join(repo, 'libs/policy/src/rules/gcp/versioning.ts'), '// a third GCS rule\n');
+    const root = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    write('package.json', JSON.stringify({ ...root, description: 'a new description' }, null, 2));
+  });
+});
+
+/** The matrix of the change made by the commit `name`, on the commit before it. */
+const matrixOf = (name: string, ...args: string[]) =>
+  pairs(matrix([`--base=${commits[name]}~1`, `--head=${commits[name]}`, ...args]));
+
+it("a change to one cloud's rules gives only that cloud's stacks (and the bootstrap, which deploys to all)", () => {
+  expect(matrixOf('gcp-rule')).toEqual(['bootstrap/ci', 'gcp-gcs/dev', 'gcp-gcs/prod']);
+});
+
+it("a change to one cloud's analysis gives only that cloud's stacks", () => {
+  expect(matrixOf('aws-analysis', '--exclude=bootstrap')).toEqual(['aws-s3/dev', 'aws-s3/prod']);
+});
+
+it("a change to one cloud's translation gives only that cloud's stacks; a shared file of the lib, all", () => {
+  expect(matrixOf('azure-translate', '--exclude=bootstrap')).toEqual(['azure-adls/dev', 'azure-adls/prod']);
+  expect(matrixOf('translate-shared', '--exclude=bootstrap')).toEqual(EVERY_STACK);
+});
+
+const AWS_AND_GCP = ['aws-s3/dev', 'aws-s3/prod', 'gcp-gcs/dev', 'gcp-gcs/prod'];
+
+it('a change to two clouds gives the stacks of both, nothing of the third', () => {
+  expect(matrixOf('gcp-rule-and-aws-analysis', '--exclude=bootstrap')).toEqual(AWS_AND_GCP);
+});
+
+it("a change to one cloud and to another stack's config gives the stacks of both", () => {
+  expect(matrixOf('gcp-rule-and-aws-config', '--exclude=bootstrap')).toEqual(AWS_AND_GCP);
+});
+
+it('a change to one cloud and to package.json is not narrowed: nx judges package.json by its diff', () => {
+  // Given package.json alone as a file, nx would take it as changed whole; with base and head it diffs it.
+  expect(matrixOf('gcp-rule-and-description', '--exclude=bootstrap')).toEqual(EVERY_STACK);
+});
+
+it('a change to one cloud and a shared file gives every stack', () => {
+  expect(
+    pairs(
+      matrix([
+        `--base=${commits['gcp-rule']}~1`,
+        `--head=${commits['translate-shared']}`,
+        '--exclude=bootstrap',
+      ]),
+    ),
+  ).toEqual(EVERY_STACK);
+});
+
+it.each([
+  ['libs/policy/src/rules/gcp/versioning.ts', 'gcp'],
+  ['libs/policy/src/aws/bucket.ts', 'aws'],
+  ['libs/translate/src/azure/storage/account.ts', 'azure'],
+  ['libs/analysis/src/access/aws-renaming.ts', 'aws'],
+  ['libs/analysis/src/retention/gcp.ts', 'gcp'],
+  ['libs/analysis/tests/access/azure.spec.ts', 'azure'],
+  ['libs/analysis/data/gcp-roles.json', 'gcp'],
+  ['libs/config/src/clouds/azure.ts', 'azure'],
+  ['libs/config/src/facts/aws.ts', 'aws'],
+  ['bootstrap/src/gcp/identity.ts', 'gcp'],
+  ['libs/config/src/clouds/index.ts', undefined],
+  ['libs/analysis/src/access/model.ts', undefined],
+  ['libs/policy/src/rules/aws/azure-parity.ts', undefined],
+  ['libs/policy/src/aws/gcp/bridge.ts', undefined],
+  ['libs/analysis/src/changes/format-aws.ts', undefined],
+  ['libs/aws/src/index.ts', undefined],
+  ['stacks/gcp-gcs/index.ts', undefined],
+  ['docs/aws.md', undefined],
+  ['libs/policy/src/rules/awsome.ts', undefined],
+])('%s belongs to %s', (path, cloud) => {
+  expect(cloudOfFile(path)).toBe(cloud);
 });
 
 it("a change to bootstrap gives every stack: each stack's synth judges CI's rights from the bootstrap render", () => {

@@ -846,3 +846,70 @@ describe('the identity check before any login', () => {
     ]);
   });
 });
+
+describe('the Node the workflows run on', () => {
+  const setupNodeSteps = () =>
+    WORKFLOWS.flatMap((name) =>
+      Object.entries(load(name).jobs).flatMap(([id, j]) =>
+        j.steps
+          .filter((s) => s.uses?.startsWith('actions/setup-node@'))
+          .map((s) => ({ where: `${name}.yml ${id}`, version: s.with?.['node-version'] })),
+      ),
+    );
+
+  it('every setup-node step of every workflow pins the same Node major, which .ci/run and the README name', () => {
+    const steps = setupNodeSteps();
+    expect(steps.length).toBeGreaterThanOrEqual(WORKFLOWS.length);
+    const versions = new Set(steps.map((s) => s.version));
+    expect([...versions]).toHaveLength(1);
+    const [major] = versions;
+    expect(Number.isInteger(major)).toBe(true);
+    // .ci/run reads the pin the same way: one `node-version: <major>` per step, nothing else on the line.
+    for (const name of WORKFLOWS) {
+      const lines = text(workflowPath(name)).match(/^ *node-version:.*$/gm) ?? [];
+      for (const line of lines) expect(line).toMatch(new RegExp(`^ *node-version: ${String(major)} *$`));
+    }
+    expect(text(join(WORKSPACE, '.ci', 'run'))).toContain('.github/workflows/*.yml');
+    expect(text(join(WORKSPACE, 'README.md'))).toContain(`pin Node ${String(major)}`);
+    expect(JSON.parse(text(join(WORKSPACE, 'package.json'))).engines).toEqual({ node: '>=20' });
+  });
+
+  /** A V8 flag on a command line or in NODE_OPTIONS: the tests and renders run on V8's defaults. */
+  const V8_FLAG = /--(?:interrupt[-_]budget|max[-_]semi[-_]space[-_]size|heap[-_]growing[-_]percent|v8-)/;
+
+  it('the V8 flag check finds a flag, however it is spelled', () => {
+    expect(V8_FLAG.test('node --interrupt_budget=1 x.js')).toBe(true);
+    expect(V8_FLAG.test('NODE_OPTIONS=--max-semi-space-size=64 npm test')).toBe(true);
+    expect(V8_FLAG.test('node --v8-options')).toBe(true);
+    expect(V8_FLAG.test('node --max-old-space-size=4096 x.js')).toBe(false);
+  });
+
+  it('no command a workflow runs passes a V8 flag: its steps, their env, the npm scripts and nx commands', () => {
+    const commands: string[] = [];
+    for (const name of WORKFLOWS) {
+      const workflow = parse(text(workflowPath(name))) as Workflow & { env?: Record<string, string> };
+      commands.push(...Object.values(workflow.env ?? {}));
+      for (const j of Object.values(workflow.jobs)) {
+        commands.push(...Object.values(j.env ?? {}));
+        for (const s of j.steps) commands.push(s.run ?? '', ...Object.values(s.env ?? {}).map(String));
+      }
+    }
+    commands.push(text(ACTION), text(join(WORKSPACE, '.ci', 'run')));
+    const manifest = JSON.parse(text(join(WORKSPACE, 'package.json'))) as { scripts: Record<string, string> };
+    commands.push(...Object.values(manifest.scripts));
+    // What `npx nx ...` runs: every target's command, in nx.json and in each project.json.
+    const projectFiles = run('git', ['ls-files', 'nx.json', '*project.json'], { cwd: WORKSPACE })
+      .stdout.split('\n')
+      .filter(Boolean);
+    expect(projectFiles).toContain('nx.json');
+    expect(projectFiles).toContain('tools/project.json');
+    for (const file of projectFiles) {
+      JSON.stringify(JSON.parse(text(join(WORKSPACE, file))), (key, value: unknown) => {
+        if ((key === 'command' || key === 'commands') && value !== undefined)
+          commands.push(JSON.stringify(value));
+        return value;
+      });
+    }
+    expect(commands.filter((command) => V8_FLAG.test(command))).toEqual([]);
+  });
+});
