@@ -6,14 +6,9 @@ import {
 } from '@cloud-copilot/iam-policy';
 import { getGrantReasons, runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { COMPONENT_TYPES } from '@checkpoints/render';
-import {
-  createAnalysisContext as createContext,
-  newAwsAnswers,
-  type AnalysisContext,
-  type AwsAnswers,
-} from '../context';
+import { createAnalysisContext as createContext, contextMemo, type AnalysisContext } from '../context';
 import { memo, numberOfText } from '../memo';
-import type { Render, RenderedResource } from '../render';
+import type { Render, RenderedResource } from '@checkpoints/render';
 import {
   arnWordsLoaded,
   canonical,
@@ -21,7 +16,9 @@ import {
   loadArnWords,
   restore,
   sharedQuestion,
+  newRenamingState,
   storeWordsOf,
+  type RenamingState,
   type StoreTokens,
 } from './aws-renaming';
 import {
@@ -437,7 +434,7 @@ export function awsStoreTokens(
   storeUrn: string,
   context: AnalysisContext,
 ): StoreTokens | undefined {
-  return storeWordsOf(render, context.aws.renaming).byStore.get(storeUrn);
+  return storeWordsOf(render, awsAnswersOf(context).renaming).byStore.get(storeUrn);
 }
 
 /**
@@ -454,7 +451,7 @@ export function allowed(
 }
 
 function allowedFor(principal: AwsPrincipal, request: AwsRequest, { tokens, context }: Asker) {
-  const answers = context.aws;
+  const answers = awsAnswersOf(context);
   if (answers.answers + answers.shared.size + answers.documents.size >= SIMULATION_CACHE_LIMIT)
     forgetAnswers(answers);
   // A render asks IAM the same question many times (every store's rights and access checks share the CI
@@ -1008,7 +1005,7 @@ function storeTargets(
   origin: AwsNetworkOrigin | undefined,
   { tokens, context }: Asker,
 ): StoreTargets | undefined {
-  const answers = context.aws;
+  const answers = awsAnswersOf(context);
   const bucket = resources.find(
     (r) => r.type === 'aws:s3/bucket:Bucket' || r.type === 'aws:s3/directoryBucket:DirectoryBucket',
   );
@@ -1091,11 +1088,11 @@ function managedPolicies(
         .filter((r) => r.type === 'aws:iam/policy:Policy')
         .map((r) => [
           `${prefix}${stringInput(r, 'name') ?? ''}`,
-          policyDocument(r.inputs['policy'], context.aws) as PolicyDocument,
+          policyDocument(r.inputs['policy'], awsAnswersOf(context)) as PolicyDocument,
         ]),
     );
   return memo(
-    memo(context.roles.managedPolicies, iamResources, () => new Map()),
+    memo(awsRoleDataOf(context).managedPolicies, iamResources, () => new Map()),
     prefix,
     read,
   );
@@ -1154,7 +1151,7 @@ function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
  * store asks about the same identities (and a principal reused is a principal whose key is made once).
  */
 function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
-  const byAccount = memo(targets.context.roles.ciPrincipals, resources, () => new Map());
+  const byAccount = memo(awsRoleDataOf(targets.context).ciPrincipals, resources, () => new Map());
   const account = `arn:${targets.partition}:iam::${targets.accountId}`;
   return memo(byAccount, account, () => ciPrincipalsIn(resources, targets));
 }
@@ -1166,7 +1163,59 @@ function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTa
     const arn = `arn:${targets.partition}:iam::${targets.accountId}:role/${name}`;
     const principal = ciPrincipal(role, arn);
     return principal
-      ? [{ principal, arn, policies: inlinePolicies(resources, name, targets.context.aws) }]
+      ? [{ principal, arn, policies: inlinePolicies(resources, name, awsAnswersOf(targets.context)) }]
       : [];
   });
 }
+
+/** What one analysis context keeps of IAM's answers, and what keys them. */
+export interface AwsAnswers {
+  /** Answers by principal (principalKey), then by request. */
+  simulations: Map<string, Map<string, Promise<string | undefined>>>;
+  /** namesAction by policy document, then by action. */
+  actionsNamed: WeakMap<PolicyDocument, Map<string, boolean>>;
+  /** How many answers `simulations` holds. */
+  answers: number;
+  /** Answers by canonical question (see ./aws-renaming), policy names and Sids in canonical form. */
+  shared: Map<string, Promise<Grant[] | undefined>>;
+  /** The canonical forms the keys of `shared` are made of. */
+  renaming: RenamingState;
+  documents: Map<string, PolicyDocument | null>;
+  numbersByText: Map<string, number>;
+  numbersByPolicy: WeakMap<PolicyDocument, number>;
+  validatedPolicies: Map<string, ValidatedPolicy>;
+  principalKeys: WeakMap<AwsPrincipal, string>;
+}
+
+export function newAwsAnswers(generation = 0): AwsAnswers {
+  return {
+    simulations: new Map(),
+    actionsNamed: new WeakMap(),
+    answers: 0,
+    shared: new Map(),
+    renaming: newRenamingState(generation),
+    documents: new Map(),
+    numbersByText: new Map(),
+    numbersByPolicy: new WeakMap(),
+    validatedPolicies: new Map(),
+    principalKeys: new WeakMap(),
+  };
+}
+
+/**
+ * The IAM data of a render's (or bootstrap render's) resource list, read once per account: every store's
+ * targets look their roles' boundaries up in it, and every store asks about the same CI identities.
+ */
+export interface AwsRoleData {
+  managedPolicies: WeakMap<readonly RenderedResource[], Map<string, ReadonlyMap<string, PolicyDocument>>>;
+  ciPrincipals: WeakMap<readonly RenderedResource[], Map<string, AwsPrincipal[]>>;
+}
+
+/** The IAM answers of a context's render. */
+export const awsAnswersOf = contextMemo(() => newAwsAnswers());
+
+/** The IAM role data of a context's render. */
+export const awsRoleDataOf = contextMemo((): AwsRoleData => ({
+  managedPolicies: new WeakMap(),
+  ciPrincipals: new WeakMap(),
+}));

@@ -1,6 +1,6 @@
 import type { Cloud } from '@checkpoints/config';
-import { createAnalysisContext, type AnalysisContext } from '../context';
-import { storesOf, type Render } from '../render';
+import { contextMemo, createAnalysisContext, type AnalysisContext } from '../context';
+import { storesOf, type Render } from '@checkpoints/render';
 import { awsStoreAccess } from './aws';
 import { azureAccessOf } from './azure';
 import { gcpAccessOf } from './gcp';
@@ -51,10 +51,9 @@ export function analyzeAccess(
 }
 
 /** analyzeAccess of the context's render and bootstrap render, worked out once per context. */
-export function accessAnalysisOf(context: AnalysisContext): Promise<AccessAnalysis> {
-  context.access ??= analysis(context);
-  return context.access;
-}
+export const accessAnalysisOf: (context: AnalysisContext) => Promise<AccessAnalysis> = contextMemo(
+  (context) => analysis(context),
+);
 
 async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
   const render = { resources: context.resources };

@@ -1,11 +1,11 @@
 import type { Cloud } from '@checkpoints/config';
 import { isStoreComponent } from '@checkpoints/render';
-import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '../render';
+import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '@checkpoints/render';
 import { awsChangeRules } from './aws';
 import { azureChangeRules } from './azure';
 import { gcpChangeRules } from './gcp';
 import type { ChangeKind, ChangePlan, DataLoss, ResourceChange, StorePlan } from './model';
-import type { CloudChangeRules, Holding, ReplacingInput, ResourceTypeRules } from './rules';
+import type { CloudChangeRules, Holding, ResourceTypeRules } from './rules';
 
 export type { CloudChangeRules, Holding, ReplacingInput, ResourceTypeRules } from './rules';
 export { awsChangeRules, azureChangeRules, gcpChangeRules };

@@ -1,12 +1,14 @@
-import { createAnalysisContext, type AwsAnswers } from '../context';
+import { createAnalysisContext } from '../context';
 import { memo } from '../memo';
-import type { RenderedResource } from '../render';
+import type { RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import {
   allowed,
+  awsAnswersOf,
   defaultKeyPolicy,
   inlinePolicies,
   policyDocument,
+  type AwsAnswers,
   type AwsPrincipal,
   type AwsRequest,
 } from '../access/aws';
@@ -320,13 +322,13 @@ export async function awsMissingRights({
     return {
       principal: { id: roleName, label: `ci ${name}`, kind: name === 'preview' ? 'ci-preview' : 'ci-deploy' },
       arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
-      policies: inlinePolicies(bootstrap.resources, roleName, context.aws),
+      policies: inlinePolicies(bootstrap.resources, roleName, awsAnswersOf(context)),
     };
   };
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
   const renderAccount = accountOf(render.resources);
   const renderIndex = indexRender(render.resources);
-  const words = storeWordsOf(render, context.aws.renaming);
+  const words = storeWordsOf(render, awsAnswersOf(context).renaming);
   const missing: MissingRight[] = [];
   const check = async (
     who: string,
@@ -335,7 +337,7 @@ export async function awsMissingRights({
     operation: MissingRight['operation'],
     permission: string,
   ) => {
-    for (const request of requests(resource, permission, renderIndex, renderAccount, context.aws)) {
+    for (const request of requests(resource, permission, renderIndex, renderAccount, awsAnswersOf(context))) {
       if (principal && (await allowed(principal, request, words.byResource.get(resource.urn), context)))
         continue;
       missing.push({

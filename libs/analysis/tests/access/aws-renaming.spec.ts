@@ -8,7 +8,7 @@ import {
   type AwsPrincipal,
   type PolicyDocument,
 } from '../../src';
-import type { AwsRequest } from '../../src/access/aws';
+import { awsAnswersOf, type AwsRequest } from '../../src/access/aws';
 import {
   loadArnWords,
   sharedQuestion,
@@ -62,7 +62,7 @@ function sharedKey(
   asked: { principal: AwsPrincipal; request: AwsRequest },
 ) {
   return sharedQuestion(
-    analysis.context.aws.renaming,
+    awsAnswersOf(analysis.context).renaming,
     analysis.tokens(name),
     asked.principal,
     asked.request,
