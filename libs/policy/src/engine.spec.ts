@@ -2,7 +2,7 @@ import { Bucket } from '@pulumi/aws/s3/bucket';
 import { Bucket as GcsBucket } from '@pulumi/gcp/storage/bucket';
 import type { ResourceValidationPolicy, StackValidationPolicy } from '@pulumi/policy';
 import { evaluatePolicies } from './engine';
-import { policyResource } from './testing';
+import { policyResource } from '../testing';
 
 const noOverrides = { file: 'none', entries: {} };
 

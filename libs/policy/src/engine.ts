@@ -7,12 +7,8 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
-import {
-  accessAnalysisOf,
-  ROOT_STACK_TYPE,
-  type AccessAnalysis,
-  type RenderedResource,
-} from '@checkpoints/analysis';
+import { accessAnalysisOf, type AccessAnalysis } from '@checkpoints/analysis';
+import { ROOT_STACK_TYPE, type RenderedResource } from '@checkpoints/render';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
 import { beginEvaluation, BOOTSTRAP_RENDER_KEY } from './rules/evaluation';
 

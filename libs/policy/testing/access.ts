@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResourceUnderTest } from '../../testing';
+import type { ResourceUnderTest } from '.';
 
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 export const GROUP = (environment: string) =>

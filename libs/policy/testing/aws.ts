@@ -1,6 +1,6 @@
 /** Resources for the AWS rules' specs: a compliant store of each kind, linked as a real preview links it. */
-import { standardTagSet, type ResourceUnderTest } from '../../testing';
-import { urnOf } from '../spec-support';
+import { standardTagSet, type ResourceUnderTest } from '.';
+import { urnOf } from './rules';
 
 export const T = {
   bucket: 'aws:s3/bucket:Bucket',

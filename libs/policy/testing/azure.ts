@@ -1,7 +1,7 @@
 /** Resources for the Azure rules' specs: a compliant ADLS Gen2 store, linked as a real preview links it. */
-import type { ResourceUnderTest } from '../../testing';
-import { UNKNOWN_STRING, urnOf } from '../spec-support';
-import { ROLES, T } from './support';
+import type { ResourceUnderTest } from '.';
+import { UNKNOWN_STRING, urnOf } from './rules';
+import { ROLES, T } from '../src/rules/azure/support';
 
 export const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 export const GROUP = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg-checkpoints-prod`;

@@ -1,5 +1,5 @@
 /** Spec helpers of the GCP rules: compliant resources shaped like the gcp-gcs stack's. */
-import { standardTagSet } from '../../testing';
+import { standardTagSet } from '.';
 
 const KEY_ID =
   'projects/ml-platform-prod-7310/locations/us-central1/keyRings/checkpoints-gcp-prod-llm-pretrain-4300f0/cryptoKeys/checkpoints-llm-pretrain';

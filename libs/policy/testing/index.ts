@@ -1,7 +1,7 @@
 /** Spec helpers: run one rule against hand-written resources, the way synth and the engine run it. */
-import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
-import { evaluatePolicies, type PolicyResource } from './engine';
-import type { SourcedPolicy } from './rules/define';
+import { ROOT_STACK_TYPE } from '@checkpoints/render';
+import { evaluatePolicies, type PolicyResource } from '../src/engine';
+import type { SourcedPolicy } from '../src/rules/define';
 
 export interface ResourceUnderTest {
   type: string;

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as proxyModule from '@pulumi/policy/proxy';
-import { policyResource, type ResourceUnderTest } from '../testing';
-import type { SourcedPolicy } from './define';
+import { policyResource, type ResourceUnderTest } from '.';
+import type { SourcedPolicy } from '../src/rules/define';
 
 // @pulumi/policy marks these @internal (absent from its typings); they are what its server hands to policies.
 const proxy = proxyModule as unknown as {
@@ -44,7 +44,7 @@ export function urnOf(resource: ResourceUnderTest): string {
   return policyResource(resource).urn;
 }
 
-const DOCS = join(__dirname, '..', '..', '..', '..', 'docs');
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
 
 /** A rule's row in a docs page's table: `| \`name\` | what it enforces | [resource types |] source |`. */
 export interface DocumentedRule {

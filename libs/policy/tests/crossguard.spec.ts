@@ -16,7 +16,7 @@ import * as analyzerProto from '@pulumi/pulumi/proto/analyzer_pb';
 import * as analyzerRpc from '@pulumi/pulumi/proto/analyzer_grpc_pb';
 import { unknownValue } from '@pulumi/pulumi/runtime/rpc';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import type { Render, RenderedResource } from '@checkpoints/analysis';
+import type { Render, RenderedResource } from '@checkpoints/render';
 import {
   baselinePolicies,
   CI_NOT_JUDGED,

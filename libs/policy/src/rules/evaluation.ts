@@ -1,12 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { StackValidationArgs } from '@pulumi/policy';
-import {
-  createAnalysisContext,
-  type AnalysisContext,
-  type Render,
-  type RenderedResource,
-} from '@checkpoints/analysis';
+import { createAnalysisContext, type AnalysisContext } from '@checkpoints/analysis';
+import { UNKNOWN_MARK, type Render, type RenderedResource } from '@checkpoints/render';
 import { isUnknownValueError } from './inputs';
 
 /**
@@ -18,7 +14,6 @@ import { isUnknownValueError } from './inputs';
 export const BOOTSTRAP_RENDER_KEY = 'bootstrapRender';
 
 /** How synth renders a value not known at preview time: the access analyses read it as such. */
-const UNKNOWN_MARK = '[unknown]';
 
 /**
  * One evaluation of the pack over a stack: its resources as a render records them, and the analysis context

@@ -1,6 +1,6 @@
 import { baselinePolicies } from '.';
 import { commonPolicies } from './common';
-import { docsPageOf, documentedRules, sourceDrift } from './spec-support';
+import { docsPageOf, documentedRules, sourceDrift } from '../../testing/rules';
 
 /** Where the rules are documented: the common ones first, then each cloud's, as the pack orders them. */
 const PAGES = ['policies.md', 'policies-aws.md', 'policies-gcp.md', 'policies-azure.md'];

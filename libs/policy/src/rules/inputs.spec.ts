@@ -7,7 +7,7 @@ import {
   UNKNOWN_OBJECT,
   UNKNOWN_STRING,
   UnknownValueError,
-} from './spec-support';
+} from '../../testing/rules';
 
 describe('read', () => {
   const [resource] = onPreview([

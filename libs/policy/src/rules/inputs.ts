@@ -17,12 +17,13 @@
  * decides what `UNKNOWN` means for it: a violation where the baseline requires a literal, otherwise left to
  * the check at `pulumi up`.
  */
+import { SECRET_MARK, UNKNOWN_MARK } from '@checkpoints/render';
 
 /** A value not known at preview time (or a secret synth cannot see). */
 export const UNKNOWN: unique symbol = Symbol('unknown during preview');
 
-/** How `libs/synth` renders an unknown value and a secret (its UNKNOWN_MARK and SECRET_MARK). */
-const SYNTH_MARKS: ReadonlySet<string> = new Set(['[unknown]', '[secret]']);
+/** How a render writes an unknown value and a secret. */
+const SYNTH_MARKS: ReadonlySet<string> = new Set([UNKNOWN_MARK, SECRET_MARK]);
 
 /** @pulumi/policy's UnknownValueError, recognised without loading the policy SDK's server. */
 export function isUnknownValueError(error: unknown): boolean {

@@ -28,7 +28,7 @@ export const DATA_RESOURCES: readonly string[] = [
   'azure-native:keyvault:Key',
 ];
 
-/** The tags every taggable resource carries (DESIGN section 3); `checkpoint-store` only on a store's resources. */
+/** The tags every taggable resource carries (README, Security baseline); `checkpoint-store` only on a store's resources. */
 export const REQUIRED_TAGS: readonly string[] = [
   'owner',
   'cost-center',

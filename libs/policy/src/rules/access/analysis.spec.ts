@@ -1,8 +1,8 @@
 import type { PolicyResource as SdkPolicyResource, StackValidationArgs } from '@pulumi/policy';
-import { policyResource } from '../../testing';
+import { policyResource } from '../../../testing';
 import { beginEvaluation, evaluationOf } from '../evaluation';
 import { accessOf } from './analysis';
-import { azureStore } from './spec-helpers';
+import { azureStore } from '../../../testing/access';
 
 /** The resources of azureStore(environment) as the Pulumi analyzer hands a stack rule: a new, unfrozen list. */
 function args(environment: string, config: Record<string, unknown> = {}): StackValidationArgs {

@@ -2,14 +2,13 @@ import type { ReportViolation, StackValidationArgs } from '@pulumi/policy';
 import {
   accessAnalysisOf,
   missingDeployRights,
-  storesOf,
   type AccessAnalysis,
   type AccessGrant,
   type AnalysisContext,
   type MissingRight,
-  type RenderedResource,
   type StoreAccess,
 } from '@checkpoints/analysis';
+import { storesOf, type RenderedResource } from '@checkpoints/render';
 import { stackRule, type RuleSource } from '../define';
 import { BOOTSTRAP_RENDER_KEY, type Evaluation } from '../evaluation';
 

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciDeployRights } from './ci-deploy-rights';
-import { azureStore, BUILT_IN, CUSTOM, GROUP, withBootstrap } from './spec-helpers';
+import { azureStore, BUILT_IN, CUSTOM, GROUP, withBootstrap } from '../../../testing/access';
 
 describe('ci-deploy-rights', () => {
   const deployActions = [

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciEnvironmentIsolation } from './ci-environment-isolation';
-import { azureStore, CUSTOM, GROUP, withBootstrap } from './spec-helpers';
+import { azureStore, CUSTOM, GROUP, withBootstrap } from '../../../testing/access';
 
 describe('ci-environment-isolation', () => {
   const write = ['Microsoft.Storage/storageAccounts/write'];

@@ -19,7 +19,7 @@ export const ciEnvironmentIsolation = accessRule({
   name: 'ci-environment-isolation',
   description: "No deploy identity of one environment can change another environment's stores or keys",
   source:
-    'DESIGN 5a (a deploy identity never touches another environment); AWS Well-Architected SEC01-BP01 (separate workloads by environment)',
+    'Checkpoint CI rights (a deploy identity never touches another environment); AWS Well-Architected SEC01-BP01 (separate workloads by environment)',
   needsBootstrap: true,
   judge: (grant, store) =>
     grant.principal.kind === 'ci-deploy' &&

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciNoDataAccess } from './ci-no-data-access';
 import { CI_NOT_JUDGED } from './analysis';
-import { azureStore, BUILT_IN, GROUP, withBootstrap } from './spec-helpers';
+import { azureStore, BUILT_IN, GROUP, withBootstrap } from '../../../testing/access';
 
 describe('ci-no-data-access', () => {
   it('passes a deploy identity that reads configuration only', async () => {

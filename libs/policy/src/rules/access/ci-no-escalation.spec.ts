@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciNoEscalation } from './ci-no-escalation';
-import { azureStore, BUILT_IN, GROUP, withBootstrap } from './spec-helpers';
+import { azureStore, BUILT_IN, GROUP, withBootstrap } from '../../../testing/access';
 
 const RBAC_ADMIN = 'f58310d9-a9f6-439a-9e8d-f62e7b41a168';
 const DATA_ROLE_ONLY =

@@ -12,7 +12,7 @@ export const ciNoEscalation = accessRule({
   description:
     'No CI identity can act as another identity, grant itself data access, or add a credential to a store identity',
   source:
-    'DESIGN 5a (never acts as another identity, never grants itself access); MITRE ATT&CK T1098 (account manipulation)',
+    'Checkpoint CI rights (never acts as another identity, never grants itself access); MITRE ATT&CK T1098 (account manipulation)',
   needsBootstrap: true,
   judge: (grant) => (isCi(grant.principal) ? ESCALATIONS[grant.operation] : undefined),
 });

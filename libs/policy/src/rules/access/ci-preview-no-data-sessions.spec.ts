@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
-import { azureStore, CUSTOM, GROUP, withBootstrap, BUILT_IN } from './spec-helpers';
+import { azureStore, CUSTOM, GROUP, withBootstrap, BUILT_IN } from '../../../testing/access';
 
 describe('ci-preview-no-data-sessions', () => {
   it('passes a preview identity with Reader', async () => {

@@ -8,7 +8,7 @@ export const ciPreviewNoDataSessions = accessRule({
   description:
     'The preview identity (pull requests, drift) cannot open a data session, touch data or use a store key',
   source:
-    'DESIGN 5a (CI preview reads configuration, never data); GitHub Actions security hardening (pull requests are untrusted)',
+    'Checkpoint CI rights (CI preview reads configuration, never data); GitHub Actions security hardening (pull requests are untrusted)',
   needsBootstrap: true,
   judge: (grant) =>
     grant.principal.kind === 'ci-preview' && SESSIONS.includes(grant.operation)

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { ciProdNoDestroy } from './ci-prod-no-destroy';
-import { azureStore, CUSTOM, GROUP, withBootstrap } from './spec-helpers';
+import { azureStore, CUSTOM, GROUP, withBootstrap } from '../../../testing/access';
 
 describe('ci-prod-no-destroy', () => {
   const deleteAccounts = ['Microsoft.Storage/storageAccounts/delete'];

@@ -6,7 +6,7 @@ export const ciProdNoDestroy = accessRule({
   description:
     'In prod, no CI identity can delete a data-holding resource or destroy a key: that is a break-glass action for an administrator',
   source:
-    'DESIGN 4 (data never lost to a deploy) and 5a; AWS Well-Architected REL09 (back up and protect data)',
+    'Checkpoint security baseline (data never lost to a deploy) and CI rights; AWS Well-Architected REL09 (back up and protect data)',
   needsBootstrap: true,
   judge: (grant, store) => {
     if (!isCi(grant.principal) || store.environment !== 'prod') return undefined;

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsIamNoAwsManagedPolicies } from './aws-iam-no-aws-managed-policies';
-import { T } from './spec-helpers';
+import { T } from '../../../testing/aws';
 
 describe('aws-iam-no-aws-managed-policies', () => {
   it("passes the program's own policies, known or computed", async () => {

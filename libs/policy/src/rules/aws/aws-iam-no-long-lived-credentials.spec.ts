@@ -1,6 +1,6 @@
-import { standardTagSet, violationsOf } from '../../testing';
+import { standardTagSet, violationsOf } from '../../../testing';
 import { awsIamNoLongLivedCredentials } from './aws-iam-no-long-lived-credentials';
-import { doc, T } from './spec-helpers';
+import { doc, T } from '../../../testing/aws';
 
 const ROLES_INSTEAD =
   'expected none: grant access through a role (trust a role, a service or an OIDC provider) so only temporary credentials exist';

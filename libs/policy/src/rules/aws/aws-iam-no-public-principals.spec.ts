@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { awsIamNoPublicPrincipals } from './aws-iam-no-public-principals';
-import { BUCKET_ARN, doc, T, tlsDenyStatement } from './spec-helpers';
+import { BUCKET_ARN, doc, T, tlsDenyStatement } from '../../../testing/aws';
 
 const NAMED = 'expected named accounts, roles or services';
 

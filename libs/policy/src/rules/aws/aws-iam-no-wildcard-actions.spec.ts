@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsIamNoWildcardActions, isServiceWideAction } from './aws-iam-no-wildcard-actions';
-import { BUCKET_ARN, doc, T, tlsDenyStatement } from './spec-helpers';
+import { BUCKET_ARN, doc, T, tlsDenyStatement } from '../../../testing/aws';
 
 describe('aws-iam-no-wildcard-actions', () => {
   it('passes named actions, partial wildcards, Deny wildcards and key policies', async () => {

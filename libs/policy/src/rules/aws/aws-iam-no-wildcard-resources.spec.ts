@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { awsIamNoWildcardResources } from './aws-iam-no-wildcard-resources';
-import { BUCKET_ARN, doc, T, tlsDenyStatement } from './spec-helpers';
+import { BUCKET_ARN, doc, T, tlsDenyStatement } from '../../../testing/aws';
 
 const EXPECTED = 'expected the ARNs it needs ("*" only for actions that support no resource type)';
 

@@ -1,7 +1,7 @@
-import { standardTagSet, violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
+import { standardTagSet, violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { awsKmsKeyRotation } from './aws-kms-key-rotation';
-import { T } from './spec-helpers';
+import { T } from '../../../testing/aws';
 
 describe('aws-kms-key-rotation', () => {
   it('passes a rotated symmetric key, and ignores keys AWS cannot rotate', async () => {

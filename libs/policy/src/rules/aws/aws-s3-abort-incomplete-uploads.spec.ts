@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsS3AbortIncompleteUploads } from './aws-s3-abort-incomplete-uploads';
-import { compliantBucket, compliantDirectoryBucket } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket } from '../../../testing/aws';
 
 const EXPECTED =
   'expected an enabled rule for every object (no filter, or an empty one) with abortIncompleteMultipartUpload.daysAfterInitiation';

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview } from '../../../testing/rules';
 import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
-import { compliantBucket, compliantDirectoryBucket } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket } from '../../../testing/aws';
 
 describe('aws-s3-bucket-owner-enforced', () => {
   it('passes a bucket with BucketOwnerEnforced, also on a preview', async () => {

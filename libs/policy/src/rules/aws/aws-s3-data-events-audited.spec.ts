@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { awsS3DataEventsAudited } from './aws-s3-data-events-audited';
-import { storeFixture } from './spec-helpers';
+import { storeFixture } from '../../../testing/aws';
 
 const trail = (fieldSelectors: object[], extra: Record<string, unknown> = {}) => ({
   type: 'aws:cloudtrail/trail:Trail',

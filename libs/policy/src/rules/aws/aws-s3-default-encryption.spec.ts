@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsS3DefaultEncryption } from './aws-s3-default-encryption';
-import { compliantBucket, compliantDirectoryBucket, KEY_ARN } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket, KEY_ARN } from '../../../testing/aws';
 
 const EXPECTED =
   'expected sseAlgorithm "aws:kms" with the store\'s key and bucketKeyEnabled true, or "AES256"';

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { awsS3NetworkPerimeter } from './aws-s3-network-perimeter';
-import { FIXTURE_BUCKET, storeFixture } from './spec-helpers';
+import { FIXTURE_BUCKET, storeFixture } from '../../../testing/aws';
 
 const OBJECTS = `arn:aws:s3:::${FIXTURE_BUCKET}/*`;
 const writer = [

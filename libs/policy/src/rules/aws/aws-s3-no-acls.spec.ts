@@ -1,7 +1,7 @@
-import { standardTagSet, violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { standardTagSet, violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsS3NoAcls } from './aws-s3-no-acls';
-import { BUCKET, T } from './spec-helpers';
+import { BUCKET, T } from '../../../testing/aws';
 
 const INSTEAD = 'access is granted by IAM and bucket policies only (object ownership BucketOwnerEnforced)';
 

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
-import { BUCKET, DIRECTORY_BUCKET, T } from './spec-helpers';
+import { BUCKET, DIRECTORY_BUCKET, T } from '../../../testing/aws';
 
 const EXPECTED = 'expected false or not set, so a non-empty bucket is never deleted';
 

@@ -7,7 +7,7 @@ export const awsS3NoForceDestroy = resourceRule({
   description:
     'No bucket sets forceDestroy: deleting a bucket never deletes the checkpoints (and their versions) in it',
   source:
-    'DESIGN section 4 (data never lost to a deploy); AWS Well-Architected Reliability Pillar REL09 (back up data); Pulumi AWS provider docs: aws.s3.Bucket forceDestroy',
+    'Checkpoint security baseline (data never lost to a deploy); AWS Well-Architected Reliability Pillar REL09 (back up data); Pulumi AWS provider docs: aws.s3.Bucket forceDestroy',
   types: ALL_BUCKETS,
   validate: (_props, args, report) => {
     const forceDestroy = inputsOf(args)['forceDestroy'];

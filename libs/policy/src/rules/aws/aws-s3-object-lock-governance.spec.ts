@@ -1,6 +1,6 @@
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { awsS3ObjectLockGovernance } from './aws-s3-object-lock-governance';
-import { FIXTURE_BUCKET, STORE_URN, storeFixture } from './spec-helpers';
+import { FIXTURE_BUCKET, STORE_URN, storeFixture } from '../../../testing/aws';
 
 const LOCK = 'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration';
 

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { awsS3PublicAccessBlock } from './aws-s3-public-access-block';
-import { BUCKET, compliantBucket, compliantDirectoryBucket, T } from './spec-helpers';
+import { BUCKET, compliantBucket, compliantDirectoryBucket, T } from '../../../testing/aws';
 
 const FLAGS = 'blockPublicAcls, blockPublicPolicy, ignorePublicAcls, restrictPublicBuckets';
 

@@ -1,6 +1,6 @@
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { awsS3ReplicaHardened } from './aws-s3-replica-hardened';
-import { FIXTURE_KEY, STORE_URN, storeFixture } from './spec-helpers';
+import { FIXTURE_KEY, STORE_URN, storeFixture } from '../../../testing/aws';
 
 const REPLICA_URN = 'urn:pulumi:test::spec::checkpoints:aws:StoreReplica::ckpt-replica';
 const REPLICA_BUCKET = 'ckpt-replica';

@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/analysis';
+import type { RenderedResource } from '@checkpoints/render';
 import { COMPONENT_TYPES } from '@checkpoints/render';
 import { stackRule } from '../define';
 import { read, UNKNOWN } from '../inputs';

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { awsS3StoreKeyOnly } from './aws-s3-store-key-only';
-import { FIXTURE_BUCKET, FIXTURE_KEY, storeFixture } from './spec-helpers';
+import { FIXTURE_BUCKET, FIXTURE_KEY, storeFixture } from '../../../testing/aws';
 
 const OBJECTS = `arn:aws:s3:::${FIXTURE_BUCKET}/*`;
 const DIRECTORY = `arn:aws:s3express:us-east-1:123456789012:bucket/${FIXTURE_BUCKET}--use1-az4--x-s3`;

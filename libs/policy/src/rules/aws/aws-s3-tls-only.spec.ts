@@ -1,5 +1,5 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsS3TlsOnly } from './aws-s3-tls-only';
 import {
   BUCKET_ARN,
@@ -8,7 +8,7 @@ import {
   DIRECTORY_ARN,
   doc,
   tlsDenyStatement,
-} from './spec-helpers';
+} from '../../../testing/aws';
 
 const GENERAL =
   'expected a Deny for Principal "*" of s3:* on the bucket and its objects when aws:SecureTransport is "false"';

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { awsS3Versioning } from './aws-s3-versioning';
-import { compliantBucket, compliantDirectoryBucket, T } from './spec-helpers';
+import { compliantBucket, compliantDirectoryBucket, T } from '../../../testing/aws';
 
 describe('aws-s3-versioning', () => {
   it('passes a versioned bucket, also on a preview', async () => {

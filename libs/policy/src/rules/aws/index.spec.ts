@@ -1,5 +1,5 @@
 import { awsPolicies } from '.';
-import { describeCloudRules } from '../spec-support';
+import { describeCloudRules } from '../../../testing/rules';
 
 describe('awsPolicies', () => {
   describeCloudRules({

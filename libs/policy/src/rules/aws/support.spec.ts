@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/analysis';
+import type { RenderedResource } from '@checkpoints/render';
 import type { StackValidationArgs } from '@pulumi/policy';
 import { Evaluation } from '../evaluation';
 import {

@@ -2,7 +2,7 @@
  * What the AWS rules share: finding the settings resources of a bucket through `propertyDependencies`, and
  * reading IAM policy documents. Inputs are read through `../inputs` (unknown values on a preview and in synth).
  */
-import { storesOf, type RenderedResource, type RenderedStore } from '@checkpoints/analysis';
+import { storesOf, type RenderedResource, type RenderedStore } from '@checkpoints/render';
 import type { Evaluation } from '../evaluation';
 import type { PolicyResource, StackValidationArgs } from '@pulumi/policy';
 import { asJson } from '../define';

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, urnOf } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, urnOf } from '../../../testing/rules';
 import { azureDeletionLock } from './azure-deletion-lock';
-import { ACCOUNT_ID, accountProps, vaultProps } from './spec-helpers';
+import { ACCOUNT_ID, accountProps, vaultProps } from '../../../testing/azure';
 import { T } from './support';
 
 const account = { type: T.storageAccount, name: 'llm-pretrain', props: accountProps(), protect: true };

@@ -7,7 +7,7 @@ export const azureDeletionLock = stackRule({
   description:
     'Every protected storage account and key vault (protect: the prod default) carries a CanNotDelete management lock, which the deploy identity can create but not remove, so neither CI nor a portal click deletes checkpoints or their key outside Pulumi',
   source:
-    'Issue 14 (deletion guards outside Pulumi); Microsoft Learn: Lock your resources to protect your infrastructure; Azure Verified Modules storage account (lock parameter)',
+    'Checkpoint security baseline (deletion guards outside Pulumi); Microsoft Learn: Lock your resources to protect your infrastructure; Azure Verified Modules storage account (lock parameter)',
   validate: (args, report) => {
     const locks = args.resources.filter(
       (r) => isAnyAzureType(r.type, [T.lock]) && read(r.props, 'level') === 'CanNotDelete',

@@ -1,5 +1,5 @@
-import { violationsOf } from '../../testing';
-import { onPreview } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview } from '../../../testing/rules';
 import { azureKeyvaultKeyRotation, durationDays } from './azure-keyvault-key-rotation';
 import { T } from './support';
 

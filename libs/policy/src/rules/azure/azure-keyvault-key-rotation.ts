@@ -15,7 +15,7 @@ export const azureKeyvaultKeyRotation = azureResourceRule({
   description:
     'Every Key Vault key expires and is rotated before it does: rotationPolicy.attributes.expiryTime set, a rotate action triggered earlier than the expiry, and a notify action before the expiry (the near-expiry event)',
   source:
-    'Issue 14 item 5 (key hygiene); CIS Microsoft Azure Foundations Benchmark v3.0.0 8.1 / 8.3 (expiration date on keys), 8.6 (automatic key rotation); Microsoft Learn: Configure cryptographic key auto-rotation in Azure Key Vault',
+    'Checkpoint security baseline (key hygiene); CIS Microsoft Azure Foundations Benchmark v3.0.0 8.1 / 8.3 (expiration date on keys), 8.6 (automatic key rotation); Microsoft Learn: Configure cryptographic key auto-rotation in Azure Key Vault',
   types: [T.key],
   validate: (props, _args, report) => {
     const expiryTime = read(props, 'properties', 'rotationPolicy', 'attributes', 'expiryTime');

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview } from '../../../testing/rules';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
-import { vaultProps } from './spec-helpers';
+import { vaultProps } from '../../../testing/azure';
 import { T } from './support';
 
 const vault = (overrides: Record<string, unknown> = {}) => ({

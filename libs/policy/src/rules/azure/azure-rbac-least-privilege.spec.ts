@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
-import { assignment, GROUP, roleDefinitionId } from './spec-helpers';
+import { assignment, GROUP, roleDefinitionId } from '../../../testing/azure';
 import { ROLES, T } from './support';
 
 /** What the bootstrap project grants its CI identities, on the stacks' resource groups. */

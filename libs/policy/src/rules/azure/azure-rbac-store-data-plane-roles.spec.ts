@@ -1,6 +1,6 @@
 import { checkpointWriterRoleGuid } from '@checkpoints/config';
-import { violationsOf, type ResourceUnderTest } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { azureRbacStoreDataPlaneRoles } from './azure-rbac-store-data-plane-roles';
 import {
   account,
@@ -11,7 +11,7 @@ import {
   KEY_ID,
   roleDefinitionId,
   SUBSCRIPTION,
-} from './spec-helpers';
+} from '../../../testing/azure';
 import { ROLES, T } from './support';
 
 const filesystem: ResourceUnderTest = { type: T.blobContainer, name: 'llm-pretrain', props: {} };

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, urnOf } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, urnOf } from '../../../testing/rules';
 import { azureStorageAudit } from './azure-storage-audit';
-import { ACCOUNT_ID, accountProps, VAULT_ID, vaultProps } from './spec-helpers';
+import { ACCOUNT_ID, accountProps, VAULT_ID, vaultProps } from '../../../testing/azure';
 import { T } from './support';
 
 const WORKSPACE =

@@ -39,7 +39,7 @@ export const azureStorageAudit = stackRule({
   description:
     "Every prod, confidential or restricted store records who reads and writes it: a diagnostic setting on the account's blob service with StorageRead, StorageWrite and StorageDelete, and one on its key vault with AuditEvent, each sent to a Log Analytics workspace",
   source:
-    'Issue 14 (audit of data access); CIS Microsoft Azure Foundations Benchmark v3.0.0 3.14 (Ensure Storage Logging is Enabled for Blob Service for Read, Write, and Delete requests) and 5.1.5 / 8.5 (Key Vault logging); Microsoft Learn: Azure Blob Storage monitoring data reference (resource logs)',
+    'Checkpoint security baseline (audit of data access); CIS Microsoft Azure Foundations Benchmark v3.0.0 3.14 (Ensure Storage Logging is Enabled for Blob Service for Read, Write, and Delete requests) and 5.1.5 / 8.5 (Key Vault logging); Microsoft Learn: Azure Blob Storage monitoring data reference (resource logs)',
   validate: (args, report) => {
     const settings = args.resources.filter((r) => isAzureType(r.type, T.diagnosticSetting));
     for (const kind of AUDITED) {

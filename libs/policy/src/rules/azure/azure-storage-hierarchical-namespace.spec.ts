@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview } from '../../../testing/rules';
 import { azureStorageHierarchicalNamespace } from './azure-storage-hierarchical-namespace';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 
 describe('azure-storage-hierarchical-namespace', () => {
   it('passes an ADLS Gen2 account, standard or premium block blob', async () => {

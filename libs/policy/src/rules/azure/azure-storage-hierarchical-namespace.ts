@@ -6,7 +6,7 @@ export const azureStorageHierarchicalNamespace = azureResourceRule({
   description:
     'Storage accounts have a hierarchical namespace (isHnsEnabled true): that is what makes them ADLS Gen2, with atomic directory renames and POSIX ACLs, and it can only be chosen when the account is created',
   source:
-    'DESIGN section 4 (hierarchical namespace: always on ADLS Gen2); Microsoft Learn: Azure Data Lake Storage hierarchical namespace',
+    'Checkpoint security baseline (hierarchical namespace: always on ADLS Gen2); Microsoft Learn: Azure Data Lake Storage hierarchical namespace',
   types: [T.storageAccount],
   validate: (props, _args, report) => {
     const hns = read(props, 'isHnsEnabled');

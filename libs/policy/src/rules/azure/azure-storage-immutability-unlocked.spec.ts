@@ -1,5 +1,5 @@
-import { violationsOf } from '../../testing';
-import { urnOf } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { urnOf } from '../../../testing/rules';
 import { azureStorageImmutabilityUnlocked } from './azure-storage-immutability-unlocked';
 import { T } from './support';
 

@@ -17,7 +17,7 @@ export const azureStorageImmutabilityUnlocked = stackRule({
   description:
     "Every store that states recovery.retentionLock (recorded in the store component's inputs) has a BlobContainerImmutabilityPolicy of exactly retentionLock.days, with allowProtectedAppendWrites false and allowProtectedAppendWritesAll not true; no immutability policy of the stack is in the Locked state (irreversible, even for the account owner)",
   source:
-    'Issue 14 item 4 (retention lock, relaxable mode only); Microsoft Learn: Time-based retention policies for immutable blob data (locked versus unlocked policies); Microsoft Learn: Container-level WORM policies (allow protected append blobs writes)',
+    'Checkpoint security baseline (retention lock, relaxable mode only); Microsoft Learn: Time-based retention policies for immutable blob data (locked versus unlocked policies); Microsoft Learn: Container-level WORM policies (allow protected append blobs writes)',
   validate: (args, report) => {
     const policies = args.resources.filter((r) => isAzureType(r.type, T.immutabilityPolicy));
     for (const store of args.resources.filter((r) => r.type === STORE)) {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_OBJECT, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_OBJECT, UNKNOWN_STRING } from '../../../testing/rules';
 import { azureStorageInfrastructureEncryption } from './azure-storage-infrastructure-encryption';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 
 describe('azure-storage-infrastructure-encryption', () => {
   it('passes Microsoft-managed and customer-managed keys with infrastructure encryption, also on a preview', async () => {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_ARRAY } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_ARRAY } from '../../../testing/rules';
 import { azureStorageLifecyclePolicy } from './azure-storage-lifecycle-policy';
-import { account, companion, lifecycleProps } from './spec-helpers';
+import { account, companion, lifecycleProps } from '../../../testing/azure';
 import { T } from './support';
 
 const lifecycle = (props: Record<string, unknown> = lifecycleProps, name?: string) =>

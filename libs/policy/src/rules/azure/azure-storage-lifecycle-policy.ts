@@ -7,7 +7,7 @@ export const azureStorageLifecyclePolicy = stackRule({
   description:
     'Every storage account has a ManagementPolicy (linked through accountName) with at least one enabled rule, so checkpoints are tiered or expired rather than kept forever. (Azure has no incomplete-upload rule: uncommitted blocks are discarded by the service after 7 days.)',
   source:
-    'DESIGN section 4 (lifecycle: management policy); Microsoft Learn: Azure Blob Storage lifecycle management overview; Azure Well-Architected Framework service guide for Azure Blob Storage (cost optimization)',
+    'Checkpoint security baseline (lifecycle: management policy); Microsoft Learn: Azure Blob Storage lifecycle management overview; Azure Well-Architected Framework service guide for Azure Blob Storage (cost optimization)',
   validate: (args, report) =>
     checkAccountCompanion(
       {

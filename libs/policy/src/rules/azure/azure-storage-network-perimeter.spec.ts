@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, urnOf } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, urnOf } from '../../../testing/rules';
 import { azureStorageNetworkPerimeter } from './azure-storage-network-perimeter';
-import { accountProps } from './spec-helpers';
+import { accountProps } from '../../../testing/azure';
 import { T } from './support';
 
 const SUBNET =

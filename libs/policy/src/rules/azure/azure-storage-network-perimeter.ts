@@ -7,7 +7,7 @@ export const azureStorageNetworkPerimeter = stackRule({
   description:
     "Every prod storage account refuses networks outside its perimeter: networkRuleSet.defaultAction 'Deny' or publicNetworkAccess 'Disabled' (private endpoints only), unless its store declares network: { public: true } (recorded in the store component's inputs)",
   source:
-    'Issue 14 (network perimeter); CIS Microsoft Azure Foundations Benchmark v3.0.0 4.6 (Ensure Default Network Access Rule for Storage Accounts is Set to Deny); Microsoft Learn: Azure Storage firewall rules',
+    'Checkpoint security baseline (network perimeter); CIS Microsoft Azure Foundations Benchmark v3.0.0 4.6 (Ensure Default Network Access Rule for Storage Accounts is Set to Deny); Microsoft Learn: Azure Storage firewall rules',
   validate: (args, report) => {
     for (const account of args.resources.filter((r) => isAzureType(r.type, T.storageAccount))) {
       if (environmentTag(account) !== 'prod') continue;

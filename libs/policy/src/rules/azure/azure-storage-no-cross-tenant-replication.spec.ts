@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview } from '../../../testing/rules';
 import { azureStorageNoCrossTenantReplication } from './azure-storage-no-cross-tenant-replication';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 
 describe('azure-storage-no-cross-tenant-replication', () => {
   it('passes an account that keeps replication in its tenant', async () => {

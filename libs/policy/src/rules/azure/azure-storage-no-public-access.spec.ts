@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { azureStorageNoPublicAccess } from './azure-storage-no-public-access';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 import { T } from './support';
 
 const container = (props: Record<string, unknown>) => ({

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { azureStorageNoSharedKey } from './azure-storage-no-shared-key';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 
 describe('azure-storage-no-shared-key', () => {
   it('passes an Entra-ID-only account, also on a preview', async () => {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, urnOf } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, urnOf } from '../../../testing/rules';
 import { azureStoragePrivateEndpointDns } from './azure-storage-private-endpoint-dns';
-import { ACCOUNT_ID } from './spec-helpers';
+import { ACCOUNT_ID } from '../../../testing/azure';
 import { T } from './support';
 
 const SUBNET =

@@ -11,7 +11,7 @@ export const azureStoragePrivateEndpointDns = stackRule({
   description:
     "Every prod private endpoint of a store has a DNS zone group naming the private DNS zone of its sub-resource (privatelink.blob.core.windows.net for blob, privatelink.dfs.core.windows.net for dfs), unless its store declares network.privateDnsZones: managed-by-policy (Azure Policy creates the zone groups; recorded in the store component's inputs): without the records a job resolves the account to its public endpoint",
   source:
-    'Issue 14 (private endpoints with their DNS zone groups); Microsoft Learn: Azure Private Endpoint private DNS zone values (https://learn.microsoft.com/azure/private-link/private-endpoint-dns); Cloud Adoption Framework: Private Link and DNS integration at scale',
+    'Checkpoint security baseline (private endpoints with their DNS zone groups); Microsoft Learn: Azure Private Endpoint private DNS zone values (https://learn.microsoft.com/azure/private-link/private-endpoint-dns); Cloud Adoption Framework: Private Link and DNS integration at scale',
   validate: (args, report) => {
     const groups = args.resources.filter((r) => isAzureType(r.type, T.privateDnsZoneGroup));
     for (const endpoint of args.resources.filter((r) => isAzureType(r.type, T.privateEndpoint))) {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { azureStorageSecureTransport } from './azure-storage-secure-transport';
-import { account, accountProps } from './spec-helpers';
+import { account, accountProps } from '../../../testing/azure';
 
 describe('azure-storage-secure-transport', () => {
   it('passes HTTPS only with TLS 1.2, or 1.3', async () => {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { onPreview, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { onPreview, UNKNOWN_STRING } from '../../../testing/rules';
 import { azureStorageSoftDelete } from './azure-storage-soft-delete';
-import { account, accountProps, ACCOUNT_NAME, companion, softDeleteProps } from './spec-helpers';
+import { account, accountProps, ACCOUNT_NAME, companion, softDeleteProps } from '../../../testing/azure';
 import { T } from './support';
 
 const NAME = 'llm-pretrain-BlobServiceProperties';

@@ -1,5 +1,5 @@
 import { azurePolicies } from '.';
-import { describeCloudRules, sdkTypeTokens } from '../spec-support';
+import { describeCloudRules, sdkTypeTokens } from '../../../testing/rules';
 import { T } from './support';
 
 const SDK = {

@@ -18,7 +18,7 @@ import { azureStorageNoSharedKey } from './azure-storage-no-shared-key';
 import { azureStorageSecureTransport } from './azure-storage-secure-transport';
 import { azureStorageSoftDelete } from './azure-storage-soft-delete';
 
-/** The Azure rules, in the order docs/policies-azure.md lists them (DESIGN section 4 rows, then least privilege). */
+/** The Azure rules, in the order docs/policies-azure.md lists them (the security baseline's rows, then least privilege). */
 export const azurePolicies: SourcedPolicy[] = [
   azureStorageNoPublicAccess,
   azureStorageNoCrossTenantReplication,

@@ -1,4 +1,4 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { noCredentialsInOutputs } from './no-credentials-in-outputs';
 
 describe('no-credentials-in-outputs', () => {

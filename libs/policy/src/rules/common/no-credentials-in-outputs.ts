@@ -1,4 +1,4 @@
-import { ROOT_STACK_TYPE } from '@checkpoints/analysis';
+import { ROOT_STACK_TYPE } from '@checkpoints/render';
 import { stackRule } from '../define';
 
 /** Shapes of credentials that must never reach a stack output in clear text. */

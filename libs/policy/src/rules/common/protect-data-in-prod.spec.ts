@@ -1,4 +1,4 @@
-import { standardTagSet, violationsOf } from '../../testing';
+import { standardTagSet, violationsOf } from '../../../testing';
 import { protectDataInProd } from './protect-data-in-prod';
 
 describe('protect-data-in-prod', () => {

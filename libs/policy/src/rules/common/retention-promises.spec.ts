@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/analysis';
+import type { RenderedResource } from '@checkpoints/render';
 import { RETENTION_DEFAULTS, type Cloud, type RetentionSpec } from '@checkpoints/config';
 import { adlsManagementPolicy, gcsLifecycleRules, s3LifecycleRules } from '@checkpoints/translate';
 import {
@@ -7,7 +7,7 @@ import {
   gcsResources,
   s3Resources,
 } from '@checkpoints/translate/testing/retention';
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { retentionPromises } from './retention-promises';
 
 const s3Spec: RetentionSpec = { ...RETENTION_DEFAULTS, softDeleteDays: 0 };

@@ -7,7 +7,7 @@ export const retentionPromises = stackRule({
   description:
     "Every store's rendered lifecycle keeps the retention promises of its spec (purge, recovery, bounded copies, live data), replayed day by day against the cloud's documented semantics",
   source:
-    'DESIGN section 3 retention promises; S3 lifecycle, Cloud Storage Object Lifecycle Management and Azure lifecycle management documentation',
+    'Checkpoint retention promises (docs/config.md); S3 lifecycle, Cloud Storage Object Lifecycle Management and Azure lifecycle management documentation',
   validate: (_args, report, evaluation) => {
     // The evaluation's resources: a value unknown on a preview is synth's mark there, which the replay
     // reads as unknown, where the engine's own props would throw and turn the rule advisory.

@@ -1,4 +1,4 @@
-import { standardTagSet, violationsOf } from '../../testing';
+import { standardTagSet, violationsOf } from '../../../testing';
 import { standardTags } from './standard-tags';
 
 describe('standard-tags', () => {

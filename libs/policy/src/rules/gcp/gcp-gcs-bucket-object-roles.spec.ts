@@ -1,5 +1,5 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_STRING } from '../../../testing/rules';
 import { gcpGcsBucketObjectRoles } from './gcp-gcs-bucket-object-roles';
 
 const EXPECTED =

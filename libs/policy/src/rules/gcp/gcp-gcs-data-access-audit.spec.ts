@@ -1,6 +1,6 @@
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { NO_BOOTSTRAP } from '../access/analysis';
-import { withBootstrapRender, type BootstrapFile } from '../access/spec-helpers';
+import { withBootstrapRender, type BootstrapFile } from '../../../testing/access';
 import { gcpGcsDataAccessAudit } from './gcp-gcs-data-access-audit';
 
 const PROJECT = 'ml-platform-prod-7310';

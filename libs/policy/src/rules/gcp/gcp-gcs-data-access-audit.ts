@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/analysis';
+import type { RenderedResource } from '@checkpoints/render';
 import { NO_BOOTSTRAP } from '../access/analysis';
 import { stackRule } from '../define';
 import { gcpStoresOf } from './store-resources';

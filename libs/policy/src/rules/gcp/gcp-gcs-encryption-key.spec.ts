@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_STRING } from '../../../testing/rules';
 import { gcpGcsEncryptionKey } from './gcp-gcs-encryption-key';
-import { BUCKET, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from '../../../testing/gcp';
 
 const EXPECTED =
   'must be a Cloud KMS key ID projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>, or encryption left unset for Google-managed encryption';

@@ -10,7 +10,7 @@ export const gcpGcsEncryptionKey = resourceRule({
   description:
     'A bucket encrypted with a customer-managed key names it in full (encryption.defaultKmsKeyName = projects/…/locations/…/keyRings/…/cryptoKeys/…); a bucket without it uses Google-managed encryption. A key created in the same update is unknown during preview and passes',
   source:
-    'Google Cloud: Cloud Storage customer-managed encryption keys; DESIGN section 4 (encryption: CMEK or Google-managed)',
+    'Google Cloud: Cloud Storage customer-managed encryption keys; Checkpoint security baseline (encryption: CMEK or Google-managed)',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     const key = read(props, 'encryption', 'defaultKmsKeyName');

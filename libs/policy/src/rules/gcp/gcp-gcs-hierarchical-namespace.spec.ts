@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { gcpGcsHierarchicalNamespace } from './gcp-gcs-hierarchical-namespace';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-hierarchical-namespace', () => {
   it('passes a hierarchical-namespace bucket with versioning off or unset, and a flat versioned bucket', async () => {

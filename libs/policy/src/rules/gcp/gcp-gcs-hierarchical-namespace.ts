@@ -7,7 +7,7 @@ export const gcpGcsHierarchicalNamespace = resourceRule({
   description:
     'A hierarchical-namespace bucket (the high-throughput tier) leaves Object Versioning off: Cloud Storage rejects versioning on such a bucket, and soft delete is its recovery',
   source:
-    'Google Cloud: Cloud Storage hierarchical namespace — incompatible features (Object Versioning); DESIGN section 4 (hierarchical namespace on for high-throughput)',
+    'Google Cloud: Cloud Storage hierarchical namespace — incompatible features (Object Versioning); Checkpoint security baseline (hierarchical namespace on for high-throughput)',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     if (read(props, 'hierarchicalNamespace', 'enabled') !== true) return;

@@ -1,4 +1,4 @@
-import { standardTagSet, violationsOf, type ResourceUnderTest } from '../../testing';
+import { standardTagSet, violationsOf, type ResourceUnderTest } from '../../../testing';
 import { gcpGcsIpFilter } from './gcp-gcs-ip-filter';
 
 const COMPONENT = 'checkpoints:gcp:CheckpointStore';

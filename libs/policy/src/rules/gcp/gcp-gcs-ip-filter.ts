@@ -42,7 +42,7 @@ export const gcpGcsIpFilter = stackRule({
   description:
     'In prod, every store bucket has an IP filter in mode Enabled that admits only declared networks: at least one VPC network or public range, no 0.0.0.0/0 or ::/0, allowAllServiceAgentAccess not true; a store whose spec says network: { public: true } is exempt',
   source:
-    'Google Cloud: Cloud Storage bucket IP filtering (https://cloud.google.com/storage/docs/ip-filtering-overview); DESIGN section 4 (perimeter: IP filtering); issue 14 (in prod a store declares its network or says public: true)',
+    'Google Cloud: Cloud Storage bucket IP filtering (https://cloud.google.com/storage/docs/ip-filtering-overview); Checkpoint security baseline (perimeter: IP filtering); Checkpoint security baseline (in prod a store declares its network or says public: true)',
   validate: (args, report) => {
     for (const store of gcpStoresOf(args)) {
       const network = store.inputs['network'] as { public?: unknown } | undefined;

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_ARRAY, UNKNOWN_NUMBER } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_ARRAY, UNKNOWN_NUMBER } from '../../../testing/rules';
 import { gcpGcsLifecycleAbortIncompleteUploads } from './gcp-gcs-lifecycle-abort-incomplete-uploads';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 const MISSING =
   'lifecycleRules has no AbortIncompleteMultipartUpload action; must include one, e.g. { action: { type: "AbortIncompleteMultipartUpload" }, condition: { age: 1 } }';

@@ -8,7 +8,7 @@ export const gcpGcsLifecycleAbortIncompleteUploads = resourceRule({
   name: 'gcp-gcs-lifecycle-abort-incomplete-uploads',
   description: `Every Cloud Storage bucket has a lifecycle rule with the ${ABORT} action, so the parts of an interrupted checkpoint upload are not kept and billed forever`,
   source:
-    'Google Cloud: Object Lifecycle Management — AbortIncompleteMultipartUpload action; DESIGN section 4 (lifecycle rules)',
+    'Google Cloud: Object Lifecycle Management — AbortIncompleteMultipartUpload action; Checkpoint security baseline (lifecycle rules)',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     const rules = readList(props, 'lifecycleRules');

@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { gcpGcsNoBucketObjects } from './gcp-gcs-no-bucket-objects';
-import { BUCKET, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-no-bucket-objects', () => {
   it('passes a bucket', async () => {

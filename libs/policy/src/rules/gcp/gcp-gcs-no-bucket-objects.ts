@@ -6,7 +6,7 @@ export const gcpGcsNoBucketObjects = resourceRule({
   description:
     'The infrastructure creates no objects in buckets: checkpoints are written by training jobs, and an object owned by a stack is replaced or deleted by the deploy that changes it',
   source:
-    'DESIGN section 4 (data never lost to a deploy); Google Cloud: Cloud Storage data protection options',
+    'Checkpoint security baseline (data never lost to a deploy); Google Cloud: Cloud Storage data protection options',
   types: [GCS_BUCKET_OBJECT],
   validate: (_props, args, report) => {
     report(

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { gcpGcsNoForceDestroy } from './gcp-gcs-no-force-destroy';
-import { BUCKET, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-no-force-destroy', () => {
   it('passes forceDestroy false or unset', async () => {

@@ -7,7 +7,7 @@ export const gcpGcsNoForceDestroy = resourceRule({
   description:
     'No Cloud Storage bucket sets forceDestroy: deleting a bucket that still holds checkpoints must fail rather than delete them all',
   source:
-    'DESIGN section 4 (data never lost to a deploy); Pulumi Registry: gcp.storage.Bucket forceDestroy; Google Cloud: Cloud Storage data protection options',
+    'Checkpoint security baseline (data never lost to a deploy); Pulumi Registry: gcp.storage.Bucket forceDestroy; Google Cloud: Cloud Storage data protection options',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     const value = read(props, 'forceDestroy');

@@ -1,4 +1,4 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { gcpGcsNoHmacKeys } from './gcp-gcs-no-hmac-keys';
 
 describe('gcp-gcs-no-hmac-keys', () => {

@@ -6,7 +6,7 @@ export const gcpGcsNoHmacKeys = resourceRule({
   description:
     'No Cloud Storage HMAC keys: they are long-lived shared secrets; jobs authenticate as their service account with short-lived OAuth 2.0 tokens (Workload Identity, attached service accounts)',
   source:
-    'Google Cloud: Cloud Storage HMAC keys (prefer OAuth 2.0 service-account credentials); DESIGN section 4 (no shared secrets: no HMAC keys)',
+    'Google Cloud: Cloud Storage HMAC keys (prefer OAuth 2.0 service-account credentials); Checkpoint security baseline (no shared secrets: no HMAC keys)',
   types: [GCS_HMAC_KEY],
   validate: (_props, args, report) => {
     report(

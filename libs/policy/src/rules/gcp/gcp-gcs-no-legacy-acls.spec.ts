@@ -1,6 +1,6 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { gcpGcsNoLegacyAcls } from './gcp-gcs-no-legacy-acls';
-import { BUCKET, versionedBucket } from './testing';
+import { BUCKET, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-no-legacy-acls', () => {
   it('passes a bucket and its IAM grants', async () => {

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_STRING } from '../../../testing/rules';
 import { gcpGcsPublicAccessPrevention } from './gcp-gcs-public-access-prevention';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-public-access-prevention', () => {
   it('passes both tiers of the store bucket', async () => {

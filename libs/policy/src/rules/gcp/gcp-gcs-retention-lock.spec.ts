@@ -1,4 +1,4 @@
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { gcpGcsRetentionLock } from './gcp-gcs-retention-lock';
 
 const COMPONENT = 'checkpoints:gcp:CheckpointStore';

@@ -49,7 +49,7 @@ export const gcpGcsRetentionLock = stackRule({
   description:
     'A bucket whose store states recovery.retentionLock has an unlocked retention policy (isLocked false) of exactly retentionLock.days; a locked policy (isLocked true, irreversible) is non-compliant on every bucket, and so is a retention policy the store does not state',
   source:
-    'Google Cloud: Cloud Storage Bucket Lock (https://cloud.google.com/storage/docs/bucket-lock); Cloud Storage JSON API buckets.lockRetentionPolicy (locking is irreversible); issue 14 (a retention lock of released checkpoints, in the relaxable mode)',
+    'Google Cloud: Cloud Storage Bucket Lock (https://cloud.google.com/storage/docs/bucket-lock); Cloud Storage JSON API buckets.lockRetentionPolicy (locking is irreversible); Checkpoint security baseline (a retention lock of released checkpoints, in the relaxable mode)',
   validate: (args, report) => {
     for (const store of gcpStoresOf(args)) {
       const days = read(store.inputs, 'retentionLock', 'days');

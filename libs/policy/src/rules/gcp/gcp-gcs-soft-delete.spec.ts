@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_NUMBER } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_NUMBER } from '../../../testing/rules';
 import { gcpGcsSoftDelete } from './gcp-gcs-soft-delete';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 const withRetention = (retentionDurationSeconds: unknown) =>
   versionedBucket({ softDeletePolicy: { retentionDurationSeconds } });

@@ -12,7 +12,7 @@ export const gcpGcsSoftDelete = resourceRule({
   name: 'gcp-gcs-soft-delete',
   description: `Every Cloud Storage bucket sets an explicit soft-delete policy of 7 to 90 days (retentionDurationSeconds ${MIN_SOFT_DELETE_SECONDS} to ${MAX_SOFT_DELETE_SECONDS}), never the project default, so deleted checkpoints can be restored; on hierarchical-namespace buckets it is the only recovery`,
   source:
-    'Google Cloud: Cloud Storage soft delete; Google Cloud: Cloud Storage data protection options; DESIGN section 4 (recover from mistakes)',
+    'Google Cloud: Cloud Storage soft delete; Google Cloud: Cloud Storage data protection options; Checkpoint security baseline (recover from mistakes)',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     const seconds = read(props, 'softDeletePolicy', 'retentionDurationSeconds');

@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_BOOLEAN } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_BOOLEAN } from '../../../testing/rules';
 import { gcpGcsUniformBucketLevelAccess } from './gcp-gcs-uniform-bucket-level-access';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-uniform-bucket-level-access', () => {
   it('passes both tiers of the store bucket', async () => {

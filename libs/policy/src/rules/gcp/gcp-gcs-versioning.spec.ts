@@ -1,7 +1,7 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_OBJECT } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_OBJECT } from '../../../testing/rules';
 import { gcpGcsVersioning } from './gcp-gcs-versioning';
-import { BUCKET, hierarchicalBucket, versionedBucket } from './testing';
+import { BUCKET, hierarchicalBucket, versionedBucket } from '../../../testing/gcp';
 
 describe('gcp-gcs-versioning', () => {
   it('passes a versioned bucket, a hierarchical-namespace bucket and a bucket with a retention policy, without versions', async () => {

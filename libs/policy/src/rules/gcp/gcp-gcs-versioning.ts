@@ -7,7 +7,7 @@ export const gcpGcsVersioning = resourceRule({
   description:
     'A Cloud Storage bucket without a hierarchical namespace keeps object versions, so an overwritten or deleted checkpoint is recovered from its previous version (hierarchical-namespace buckets cannot be versioned: soft delete recovers them, see gcp-gcs-soft-delete; a bucket with a retention policy cannot be versioned either: the policy holds every object, see gcp-gcs-retention-lock)',
   source:
-    'Google Cloud: Cloud Storage data protection options — Object Versioning; DESIGN section 4 (recover from mistakes: versioning or soft delete)',
+    'Google Cloud: Cloud Storage data protection options — Object Versioning; Checkpoint security baseline (recover from mistakes: versioning or soft delete)',
   types: [GCS_BUCKET],
   validate: (props, _args, report) => {
     if (read(props, 'hierarchicalNamespace', 'enabled') === true) return;

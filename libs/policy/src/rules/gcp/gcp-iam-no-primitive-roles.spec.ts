@@ -1,4 +1,4 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { gcpIamNoPrimitiveRoles } from './gcp-iam-no-primitive-roles';
 
 const EXPECTED = 'must be the narrowest predefined role that does the job';

@@ -1,5 +1,5 @@
-import { violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_ARRAY, UNKNOWN_STRING } from '../spec-support';
+import { violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_ARRAY, UNKNOWN_STRING } from '../../../testing/rules';
 import { gcpIamNoPublicMembers } from './gcp-iam-no-public-members';
 
 const EXPECTED = 'must name specific principals (user:, group:, serviceAccount:, principal://…)';

@@ -1,4 +1,4 @@
-import { violationsOf } from '../../testing';
+import { violationsOf } from '../../../testing';
 import { gcpIamNoServiceAccountKeys } from './gcp-iam-no-service-account-keys';
 
 describe('gcp-iam-no-service-account-keys', () => {

@@ -1,4 +1,4 @@
-import { violationsOf, type ResourceUnderTest } from '../../testing';
+import { violationsOf, type ResourceUnderTest } from '../../../testing';
 import { gcpKmsKeyProtection } from './gcp-kms-key-protection';
 
 const COMPONENT = 'checkpoints:gcp:CheckpointStore';

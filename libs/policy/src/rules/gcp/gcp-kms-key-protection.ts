@@ -11,7 +11,7 @@ export const gcpKmsKeyProtection = stackRule({
   description:
     "A store whose bucket is protected has its key ring, crypto key and the storage service agent's key grant protected too: the key is as much a data holder as the bucket",
   source:
-    'Google Cloud KMS: Destroy and restore key versions (data encrypted with a destroyed version cannot be recovered); Google Cloud: Cloud Storage customer-managed encryption keys (the service agent needs the key); issue 14 item 5 (keys of protected stores protected like the data)',
+    'Google Cloud KMS: Destroy and restore key versions (data encrypted with a destroyed version cannot be recovered); Google Cloud: Cloud Storage customer-managed encryption keys (the service agent needs the key); Checkpoint security baseline (keys of protected stores protected like the data)',
   validate: (args, report) => {
     const childrenOf = childrenByParent(args);
     for (const component of args.resources.filter((resource) => isStoreComponent(resource.type))) {

@@ -1,5 +1,5 @@
-import { standardTagSet, violationsOf } from '../../testing';
-import { previewProps, UNKNOWN_STRING } from '../spec-support';
+import { standardTagSet, violationsOf } from '../../../testing';
+import { previewProps, UNKNOWN_STRING } from '../../../testing/rules';
 import { gcpKmsKeyRotation } from './gcp-kms-key-rotation';
 
 const KEY = 'gcp:kms/cryptoKey:CryptoKey';

@@ -1,5 +1,5 @@
 import { gcpPolicies } from '.';
-import { describeCloudRules, sdkTypeTokens } from '../spec-support';
+import { describeCloudRules, sdkTypeTokens } from '../../../testing/rules';
 import { GCP_IAM_TYPES, GCS_BUCKET_IAM_TYPES } from './iam';
 import {
   GCS_ACL_TYPES,

@@ -20,7 +20,7 @@ import { gcpIamNoServiceAccountKeys } from './gcp-iam-no-service-account-keys';
 import { gcpKmsKeyProtection } from './gcp-kms-key-protection';
 import { gcpKmsKeyRotation } from './gcp-kms-key-rotation';
 
-/** The GCP rules, in the order docs/policies-gcp.md lists them (DESIGN section 4 rows, then least privilege). */
+/** The GCP rules, in the order docs/policies-gcp.md lists them (the security baseline's rows, then least privilege). */
 export const gcpPolicies: SourcedPolicy[] = [
   gcpGcsPublicAccessPrevention,
   gcpGcsUniformBucketLevelAccess,
