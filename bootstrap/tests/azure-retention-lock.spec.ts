@@ -1,9 +1,5 @@
-import {
-  azureRoleAllows,
-  azureRoleDefinitionsOf,
-  missingDeployRights,
-  type RenderedResource,
-} from '@checkpoints/analysis';
+import { azureRoleAllows, azureRoleDefinitionsOf, missingDeployRights } from '@checkpoints/analysis';
+import { type RenderedResource } from '@checkpoints/render';
 import { CHECKPOINT_WRITER_ROLE } from '@checkpoints/config';
 import { ofType, type Snapshot } from '@checkpoints/synth';
 import { renderBootstrap, SUBSCRIPTION } from './helpers';

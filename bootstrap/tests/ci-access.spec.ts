@@ -18,8 +18,8 @@ import {
   AZURE_RIGHTS,
   GCP_RIGHTS,
   missingDeployRights,
-  storesOf,
 } from '@checkpoints/analysis';
+import { storesOf } from '@checkpoints/render';
 import { bootstrapStack } from '../src/program';
 
 /**

@@ -5,7 +5,7 @@
  *   checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--base-dir=DIR] [--note=TEXT]
  *
  * Reads DIR/<project>/<stack>.json (default dist/synth, as `nx run <project>:synth` writes them,
- * format in DESIGN section 6), and with --previews the summaries of the real previews,
+ * format in libs/render), and with --previews the summaries of the real previews,
  * <previews>/<project>/<stack>.json as `checkpoints-pulumi preview --summary=FILE` writes them, and
  * with --base-dir the renders of the pull request's base commit (the same layout as DIR), so the
  * retention and access sections show what the change does to them. Each part of the report is one section function: a section for

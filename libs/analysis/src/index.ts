@@ -1,4 +1,3 @@
-export * from './render';
 export * from './changes';
 export * from './retention';
 export * from './access';

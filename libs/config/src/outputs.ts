@@ -1,5 +1,5 @@
 /**
- * What every store exports, the same shape on every cloud (DESIGN section 5). Generic in the value
+ * What every store exports, the same shape on every cloud. Generic in the value
  * type so this lib stays free of the Pulumi SDK; stacks use `StoreOutputs<pulumi.Output<string>>`.
  */
 export interface StoreOutputs<Value = string> {

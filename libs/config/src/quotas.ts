@@ -9,7 +9,7 @@ import type { StackSpec } from './spec';
  * validator cannot see the raised value or what else already uses the quota.
  */
 
-/** Every store has its own writer and reader identity (DESIGN section 3). */
+/** Every store has its own writer and reader identity. */
 const IDENTITIES_PER_STORE = 2;
 
 function over(quota: string, needed: number, limit: number, what: string, raise: string): string[] {

@@ -1,4 +1,4 @@
-/** The cloud-neutral store spec of DESIGN section 3, after validation and defaults. */
+/** The cloud-neutral store spec, after validation and defaults (docs/config.md). */
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
 export const DATA_CLASSIFICATIONS = ['public', 'internal', 'confidential', 'restricted'] as const;
@@ -46,7 +46,7 @@ export interface AccessSpec {
   readers: string[];
 }
 
-/** The training job's checkpoint workload the storage and cost projection replays (DESIGN section 3). */
+/** The training job's checkpoint workload the storage and cost projection replays. */
 export interface WorkloadSpec {
   /** Size of one checkpoint, GiB. */
   checkpointSizeGiB: number;
@@ -67,7 +67,7 @@ export const WORKLOAD_DEFAULTS: WorkloadSpec = {
 };
 
 /**
- * Which networks may reach a store's data plane (DESIGN section 4). Requests from an allowed network still
+ * Which networks may reach a store's data plane (the security baseline's perimeter). Requests from an allowed network still
  * need an identity with access; a network outside the list is refused even with one.
  */
 export interface NetworkSpec {
@@ -165,7 +165,7 @@ export interface StackSpec {
   stores: StoreSpec[];
 }
 
-/** Defaults of DESIGN section 3; a cloud may lower a default a tier cannot honour (see CloudRules). */
+/** The spec's defaults (docs/config.md); a cloud may lower a default a tier cannot honour (see CloudRules). */
 export const RETENTION_DEFAULTS: RetentionSpec = {
   keepNoncurrentVersions: 3,
   noncurrentExpireDays: 7,

@@ -14,12 +14,25 @@ export interface RenderedResource {
   parent: string | null;
   protect: boolean;
   retainOnDelete: boolean;
+  /** Every resource this one waits for: explicit `dependsOn` and those its inputs come from. */
   dependsOn: string[];
-  /** The former URNs the resource answers to (Pulumi aliases); absent when none. */
+  /** Per input property, the resources its value comes from (what policies see as propertyDependencies). */
+  propertyDependencies?: Record<string, string[]>;
+  /**
+   * The former URNs this resource answers to under its own type (Pulumi aliases, those inherited from its
+   * parent included); absent when none.
+   */
   aliases?: string[];
-  /** Inputs as the provider receives them; secrets as "[secret]", values unknown on a preview as "[unknown]". */
+  /** Provider reference, when one was passed explicitly. */
+  provider?: string;
+  /** Inputs as the provider receives them; secrets as SECRET_MARK, values unknown on a preview as UNKNOWN_MARK. */
   inputs: Record<string, unknown>;
 }
+
+/** How a render writes a secret value: never the value itself. */
+export const SECRET_MARK = '[secret]';
+/** How a render writes a value not known until the deploy. */
+export const UNKNOWN_MARK = '[unknown]';
 
 /** The type of a render's root resource, the stack itself; a policy pack is handed the stack's outputs as its props. */
 export const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';

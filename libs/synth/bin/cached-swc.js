@@ -3,7 +3,7 @@
  * ts-node's swc transpiler (what a stack's tsconfig.json asks for with `"ts-node": { "swc": true }`), with
  * each file's output kept on disk and handed back while the file, the compiler options and the versions
  * of ts-node and swc are the same. Every render transpiles again the 180 or so TypeScript files of the
- * stack and the libs, about a tenth of a 1-store render (docs/benchmarks.md, stop 24), though they
+ * stack and the libs, about a tenth of a 1-store render, though they
  * rarely change between two renders. A ts-node transpiler module (https://typestrong.org/ts-node/docs/transpilers):
  * `create` gets ts-node's options and returns `transpile(input, { fileName })`.
  *

@@ -1,14 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  formatPlan,
-  losesData,
-  planChanges,
-  retentionOf,
-  storesOf,
-  type Render,
-} from '@checkpoints/analysis';
+import { formatPlan, losesData, planChanges, retentionOf } from '@checkpoints/analysis';
+import { storesOf, type Render } from '@checkpoints/render';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import {
   baselinePolicies,

@@ -1,4 +1,4 @@
-import { SECRET_MARK, UNKNOWN_MARK } from './snapshot';
+import { SECRET_MARK, UNKNOWN_MARK } from '@checkpoints/render';
 
 /** Pulumi's wire signatures (sdk/nodejs/runtime/rpc.ts). */
 const SIG_KEY = '4dabf18193072939515e22adb298388d';

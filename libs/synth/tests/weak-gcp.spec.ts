@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const project = join(__dirname, 'fixtures', 'weak-gcp');
 const bin = join(__dirname, '..', 'bin', 'synth.js');
 
-/** Every GCP rule, each caught on the weakened store (DESIGN section 4 and least privilege). */
+/** Every GCP rule, each caught on the weakened store (the security baseline and least privilege). */
 const EXPECTED: readonly [rule: string, resource: string][] = [
   ['gcp-gcs-public-access-prevention', 'weak-bucket'],
   ['gcp-gcs-uniform-bucket-level-access', 'weak-bucket'],

@@ -1,5 +1,6 @@
 /** Spec helpers: a store's lifecycle translation, rendered the way a stack renders it, judged by libs/analysis. */
-import { simulateStore, type RenderedResource, type StoreRetention } from '@checkpoints/analysis';
+import { simulateStore, type StoreRetention } from '@checkpoints/analysis';
+import { type RenderedResource } from '@checkpoints/render';
 import type { Cloud, RetentionSpec, Tier } from '@checkpoints/config';
 import { s3DirectoryLifecycleRules, s3LifecycleRules, type S3LifecycleRule } from '../src/aws/lifecycle';
 import { adlsManagementPolicy, type AdlsManagementPolicy } from '../src/azure/management-policy';

@@ -10,7 +10,7 @@ import {
   type StoreSpec,
   type Tier,
 } from '@checkpoints/config';
-import type { RenderedResource } from '@checkpoints/analysis';
+import type { RenderedResource } from '@checkpoints/render';
 import { adlsResources, brokenPromises, gcsResources, judge, s3Resources } from '../testing/retention';
 
 /** Values around every limit the config and the clouds have, each key optional as in a real spec. */

@@ -1,4 +1,5 @@
-import { awsStoreAccess, storesOf, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
+import { awsStoreAccess, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
+import { storesOf } from '@checkpoints/render';
 import type { Snapshot } from '@checkpoints/synth';
 import { renderStack } from './render-stack';
 

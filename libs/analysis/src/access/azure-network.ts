@@ -1,5 +1,5 @@
 import { ipv4RangesOverlap, parseIpv4Range } from '@checkpoints/config';
-import type { RenderedResource } from '../render';
+import type { RenderedResource } from '@checkpoints/render';
 import { stringInput } from './model';
 
 /**

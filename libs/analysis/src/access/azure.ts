@@ -1,6 +1,6 @@
 import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/config';
 import azureRoleData from '../../data/azure-roles.json';
-import type { RenderedResource, RenderedStore } from '../render';
+import type { RenderedResource, RenderedStore } from '@checkpoints/render';
 import {
   stringInput,
   type AccessGrant,

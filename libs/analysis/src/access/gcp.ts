@@ -1,5 +1,5 @@
 import gcpRoleData from '../../data/gcp-roles.json';
-import type { RenderedResource, RenderedStore } from '../render';
+import type { RenderedResource, RenderedStore } from '@checkpoints/render';
 import {
   ciPrincipal,
   stringInput,

@@ -1,6 +1,6 @@
 import type { Cloud } from '@checkpoints/config';
 import type { AnalysisContext } from '../context';
-import type { Render, RenderedResource, RenderedStore } from '../render';
+import type { Render, RenderedResource, RenderedStore } from '@checkpoints/render';
 
 /**
  * What a principal can do to a store. Data: read, write, delete checkpoints, open a data session (a credential

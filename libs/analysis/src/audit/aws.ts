@@ -1,4 +1,4 @@
-import type { RenderedResource } from '../render';
+import type { RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 
 /** One CloudTrail data event: an object call on a bucket, read (GetObject) or write (PutObject, DeleteObject). */

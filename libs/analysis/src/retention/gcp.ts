@@ -1,4 +1,4 @@
-import { resourcesOfType, type RenderedResource } from '../render';
+import { resourcesOfType, type RenderedResource } from '@checkpoints/render';
 import {
   HOURS_PER_DAY,
   isSoftDeleted,

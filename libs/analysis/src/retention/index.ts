@@ -1,9 +1,9 @@
 /**
  * Retention you can prove: what a store's rendered lifecycle settings delete and keep, replayed day by day
- * against each cloud's documented semantics, and judged against the promises of DESIGN section 3.
+ * against each cloud's documented semantics, and judged against the retention promises of the store spec (docs/config.md).
  */
 import type { Cloud, RetentionSpec, Tier } from '@checkpoints/config';
-import { storesOf, type Render, type RenderedResource, type RenderedStore } from '../render';
+import { storesOf, type Render, type RenderedResource, type RenderedStore } from '@checkpoints/render';
 import { s3Lifecycle, S3_RECOVERY } from './aws';
 import { adlsLifecycle, ADLS_RECOVERY } from './azure';
 import { gcsLifecycle, GCS_RECOVERY } from './gcp';

@@ -6,7 +6,7 @@
 import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
 import { HOURS_PER_DAY, replayLifecycle, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
 import { LIST_PRICES, PRICE_DATE, listPrice } from './prices';
-import { resourcesOfType, type RenderedResource } from '../render';
+import { resourcesOfType, type RenderedResource } from '@checkpoints/render';
 import { list, record } from './values';
 
 const GIB = 2 ** 30;

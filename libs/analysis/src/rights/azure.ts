@@ -1,4 +1,4 @@
-import type { RenderedResource } from '../render';
+import type { RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import { assignmentsOf, roleAnswers, roleDefinitionsOf, roleGuid, under } from '../access/azure';
 import {

@@ -1,4 +1,4 @@
-import type { RenderedResource } from '../render';
+import type { RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import { bindingsOf, customRolesOf, deniesIt, denyRulesOf, PREDEFINED } from '../access/gcp';
 import { neededOperations, type MissingRight, type ResourceRights, type RightsInput } from './model';

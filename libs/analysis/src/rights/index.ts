@@ -1,6 +1,6 @@
 import type { Cloud } from '@checkpoints/config';
 import type { AnalysisContext } from '../context';
-import type { Render } from '../render';
+import type { Render } from '@checkpoints/render';
 import { awsMissingRights } from './aws';
 import { azureMissingRights } from './azure';
 import { gcpMissingRights } from './gcp';

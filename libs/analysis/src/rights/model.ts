@@ -1,5 +1,5 @@
 import type { AnalysisContext } from '../context';
-import type { Render, RenderedResource } from '../render';
+import type { Render, RenderedResource } from '@checkpoints/render';
 
 /** What Pulumi asks the provider to do with a resource: each needs its own cloud permissions. */
 export type RightsOperation = 'create' | 'update' | 'delete' | 'read';

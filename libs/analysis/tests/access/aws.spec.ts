@@ -1,11 +1,5 @@
-import {
-  analyzeAccess,
-  awsStoreAccess,
-  storesOf,
-  type AwsNetworkOrigin,
-  type Operation,
-  type RenderedResource,
-} from '../../src';
+import { storesOf, type RenderedResource } from '@checkpoints/render';
+import { analyzeAccess, awsStoreAccess, type AwsNetworkOrigin, type Operation } from '../../src';
 import { renderOf, resource } from './fixtures';
 
 /**

@@ -1,5 +1,6 @@
 import { checkpointWriterRoleGuid } from '@checkpoints/config';
-import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { analyzeAccess, type Operation } from '../../src';
 import { renderOf, resource, STACK_ROOT, storeResource } from './fixtures';
 
 /** The Azure model, one row per documented rule of Azure RBAC and Storage authorization. */

@@ -1,4 +1,4 @@
-import type { Render, RenderedResource } from '../../src';
+import type { Render, RenderedResource } from '@checkpoints/render';
 
 /** The stack resource every hand-made render's resources hang from. */
 export const STACK_ROOT: RenderedResource = {

@@ -1,4 +1,5 @@
-import { analyzeAccess, type Operation, type RenderedResource } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { analyzeAccess, type Operation } from '../../src';
 import { renderOf, resource, STACK_ROOT, storeResource } from './fixtures';
 
 /** The GCP model, one row per documented rule of IAM and Cloud Storage authorization. */

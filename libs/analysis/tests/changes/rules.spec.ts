@@ -1,4 +1,5 @@
-import { CHANGE_RULES, planChanges, type RenderedResource } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { CHANGE_RULES, planChanges } from '../../src';
 
 const STORE = 'urn:pulumi:dev::p::checkpoints:aws:CheckpointStore::s';
 

@@ -1,4 +1,5 @@
-import { replay, s3Model, type JobEvent, type RenderedResource, type S3Bucket, type S3Rule } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { replay, s3Model, type JobEvent, type S3Bucket, type S3Rule } from '../../src';
 import { s3Lifecycle } from '../../src/retention/aws';
 
 const write = (at: number): JobEvent => ({ at, kind: 'write' });

@@ -1,6 +1,7 @@
 import { WORKLOAD_DEFAULTS, type Cloud } from '@checkpoints/config';
 import fc from 'fast-check';
-import { retentionOf, type RenderedResource, type StoreProjection } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { retentionOf, type StoreProjection } from '../../src';
 
 const GIB = 2 ** 30;
 

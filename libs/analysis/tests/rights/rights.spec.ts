@@ -1,4 +1,5 @@
-import { missingDeployRights, type RenderedResource } from '../../src';
+import { type RenderedResource } from '@checkpoints/render';
+import { missingDeployRights } from '../../src';
 import { renderOf, resource } from '../access/fixtures';
 
 /**
