@@ -35,13 +35,6 @@ export function storeComponentInputs(store: StoreSpec, location: string): Record
   };
 }
 
-/** What this library reads of a previous render: its resources' types, names and inputs. */
-export interface PreviousRender {
-  resources: readonly { type: string; name: string; inputs: Record<string, unknown> }[];
-}
-
-const STORE_COMPONENT = /^checkpoints:[a-z]+:CheckpointStore$/;
-
 /**
  * The stack config key by which the offline render (`synth --base`) hands the program the stores of a
  * previous render, the way any input reaches a Pulumi program. Only the offline render has a previous
@@ -50,11 +43,8 @@ const STORE_COMPONENT = /^checkpoints:[a-z]+:CheckpointStore$/;
  */
 export const DEPLOYED_STORES_KEY = 'synth:deployedStores';
 
-/** The config entry handing a program the stores of `base` (see DEPLOYED_STORES_KEY). */
-export function deployedStoresConfig(base: PreviousRender): Record<string, string> {
-  const stores: DeployedStore[] = base.resources
-    .filter((resource) => STORE_COMPONENT.test(resource.type))
-    .map((resource) => ({ name: resource.name, inputs: resource.inputs }));
+/** The config entry handing a program the stores of a previous render (see DEPLOYED_STORES_KEY). */
+export function deployedStoresConfig(stores: readonly DeployedStore[]): Record<string, string> {
   return { [DEPLOYED_STORES_KEY]: JSON.stringify(stores) };
 }
 

@@ -7,7 +7,8 @@ import {
   setAllConfig,
   setMockOptions,
 } from '@pulumi/pulumi/runtime';
-import { ConfigError, deployedStoresConfig, type PreviousRender } from '@checkpoints/config';
+import { ConfigError, deployedStoresConfig } from '@checkpoints/config';
+import { isStoreComponent, type Render } from '@checkpoints/render';
 import { withoutForeignTypeAliases } from './foreign-type-aliases';
 import { SynthMocks } from './mocks';
 import type { RenderedResource, Snapshot } from './snapshot';
@@ -24,9 +25,10 @@ export interface RenderOptions {
   secretKeys?: string[];
   /**
    * A previous render of the same stack (`synth --base`): its stores are handed to the program in its
-   * config (`deployedStoresConfig` of libs/config), which refuses changes that would replace their data holders.
+   * config (`deployedStoresConfig` of libs/config, its store components only), which refuses changes that would
+   * replace their data holders.
    */
-  base?: PreviousRender;
+  base?: Pick<Render, 'resources'>;
 }
 
 /** A program that failed; `resources` are those it registered before failing. */
@@ -195,6 +197,15 @@ async function withShortStackTraces<T>(callback: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The store components of a previous render, each by its name and the inputs it recorded. */
+export function storeComponentsOf(
+  base: Pick<Render, 'resources'>,
+): { name: string; inputs: Record<string, unknown> }[] {
+  return base.resources
+    .filter((resource) => isStoreComponent(resource.type))
+    .map((resource) => ({ name: resource.name, inputs: resource.inputs }));
+}
+
 async function renderAlone(program: () => unknown, options: RenderOptions): Promise<Snapshot> {
   // Another copy of this module (a test's fresh module registry) shares the SDK's process-wide store.
   if (hasMonitor()) {
@@ -206,7 +217,7 @@ async function renderAlone(program: () => unknown, options: RenderOptions): Prom
   const monitor = new RecordingMonitor(new SynthMocks(config));
   setMockOptions(monitor, options.project, options.stack, false);
   setAllConfig(
-    { ...config, ...(options.base ? deployedStoresConfig(options.base) : {}) },
+    { ...config, ...(options.base ? deployedStoresConfig(storeComponentsOf(options.base)) : {}) },
     options.secretKeys ?? [],
   );
 

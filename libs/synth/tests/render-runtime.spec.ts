@@ -2,7 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { ConfigError } from '@checkpoints/config';
 import { withoutForeignTypeAliases } from '../src/foreign-type-aliases';
-import { render, RenderFailure } from '../src/render';
+import { render, RenderFailure, storeComponentsOf } from '../src/render';
 
 function bucketsProgram(prefix: string, count: number) {
   return async () => {
@@ -172,5 +172,34 @@ describe('withoutForeignTypeAliases', () => {
     expect((failure as RenderFailure).message).toBe(
       "aws:s3/bucket:Bucket 'outer-inner' is a child of aws:s3/bucket:Bucket 'outer', whose aliases to former types the offline render leaves out; the child would not inherit them, so synth cannot render it as Pulumi would register it",
     );
+  });
+});
+
+describe("a previous render's stores", () => {
+  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
+    urn: `urn:${name}`,
+    type,
+    name,
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  });
+
+  it('are its store components on every cloud, by name and recorded inputs, and nothing else', () => {
+    expect(
+      storeComponentsOf({
+        resources: [
+          resource('checkpoints:gcp:CheckpointStore', 'llm', { tier: 'standard' }),
+          resource('checkpoints:aws:CheckpointStore', 'fast', { tier: 'high-throughput' }),
+          resource('checkpoints:aws:StoreReplica', 'fast-replica', { replicaRegion: 'us-west-2' }),
+          resource('gcp:storage/bucket:Bucket', 'llm-bucket', { location: 'US' }),
+        ],
+      }),
+    ).toEqual([
+      { name: 'llm', inputs: { tier: 'standard' } },
+      { name: 'fast', inputs: { tier: 'high-throughput' } },
+    ]);
   });
 });
