@@ -13,8 +13,6 @@ import { isUnknownValueError } from './inputs';
  */
 export const BOOTSTRAP_RENDER_KEY = 'bootstrapRender';
 
-/** How synth renders a value not known at preview time: the access analyses read it as such. */
-
 /**
  * One evaluation of the pack over a stack: its resources as a render records them, and the analysis context
  * of each bootstrap render its rules name, each made once for all of its stack rules.
