@@ -163,7 +163,7 @@ describe('a stack that alone needs more than a default quota deploys with a warn
   afterEach(() => warn.mockRestore());
   const warnings = () => warn.mock.calls.map((call) => String(call[0]));
 
-  // One render of 51 stores (about 8 s): the only way to see the program emit the warning; the quota's
+  // One render of 51 stores (seconds, more on a busy machine: its own timeout): the only way to see the program emit the warning; the quota's
   // boundary (none at 100 service accounts, one above) is tested in libs/config.
   it('51 stores need 102 service accounts, over the 100 a project has by default', async () => {
     const stores = Array.from({ length: 51 }, (_, i) => store({ name: `store-${i}` }));
@@ -173,7 +173,7 @@ describe('a stack that alone needs more than a default quota deploys with a warn
         'the stack needs 102 service accounts (a writer and a reader per store), more than the default quota "Number of service accounts" of 100',
       ),
     ]);
-  });
+  }, 60_000);
 });
 
 describe('Pulumi.yaml', () => {
