@@ -22,6 +22,15 @@ import {
   type StoreTokens,
 } from './aws-renaming';
 import {
+  grantIndexOf,
+  judgedPolicy,
+  managedPoliciesOf,
+  roleGrants,
+  withGrants,
+  type ManagedPolicies,
+  type RoleGrants,
+} from './aws-grants';
+import {
   ciPrincipal,
   jsonOf,
   OPERATIONS,
@@ -57,6 +66,8 @@ export interface AwsPrincipal {
   trust?: PolicyDocument;
   /** For a declared principal: the store role it acts through, and the trust statement letting it. */
   through?: { role: AwsPrincipal; sid: string };
+  /** What was assumed of its policies' conditions to judge it (./aws-grants judgedPolicy). */
+  assumed?: readonly string[];
 }
 
 /** One request to IAM: action on resource, with the request context and the resource's own policy. */
@@ -157,6 +168,8 @@ interface StoreTargets {
   bucketPolicy?: PolicyDocument;
   key?: { arn: string; tags: Record<string, string>; policy: PolicyDocument };
   roles: AwsPrincipal[];
+  /** What was assumed of the bucket and key policies' conditions to judge them (./aws-grants judgedPolicy). */
+  assumed: readonly string[];
   /** The store's tokens, for sharing answers between stores (see ./aws-renaming). */
   tokens: StoreTokens | undefined;
   context: AnalysisContext;
@@ -261,7 +274,9 @@ async function grantsOf(
   }
   const selfGrant = operations.includes('self-grant') && (await grantsItselfData(principal, targets));
   if (selfGrant) grants.push({ principal: principal.principal, operation: 'self-grant', reason: selfGrant });
-  return grants;
+  const assumed = [...(principal.assumed ?? []), ...targets.assumed];
+  if (assumed.length === 0) return grants;
+  return grants.map((grant) => ({ ...grant, reason: `${grant.reason} (assumed: ${assumed.join('; ')})` }));
 }
 
 /**
@@ -680,7 +695,12 @@ function simulationOf(
       principal: principal.arn,
       action: request.action,
       resource: { resource: request.resource, accountId },
-      contextVariables: { ...SECURE, 'aws:PrincipalArn': principal.arn, ...request.context },
+      contextVariables: {
+        ...SECURE,
+        ...principalContext(principal.arn),
+        'aws:RequestedRegion': requestedRegion(request.resource),
+        ...request.context,
+      },
     },
     identityPolicies: principal.policies,
     serviceControlPolicies: [],
@@ -690,6 +710,34 @@ function simulationOf(
       ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
       : {}),
   });
+}
+
+/**
+ * The keys AWS puts in every request context about its principal, a role session here (CI and the store
+ * roles act through AssumeRole or AssumeRoleWithWebIdentity sessions).
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn
+ * (aws:PrincipalArn, aws:PrincipalAccount, aws:PrincipalType "AssumedRole" for a role session: "This key is
+ * always included in the request context"), aws:PrincipalIsAWSService ("always included ... false" for a
+ * principal that is not a service principal).
+ */
+function principalContext(arn: string): Record<string, string> {
+  return memo(principalContexts, arn, () => ({
+    'aws:PrincipalArn': arn,
+    'aws:PrincipalAccount': /:(\d{12}):/.exec(arn)?.[1] ?? '',
+    'aws:PrincipalType': 'AssumedRole',
+    'aws:PrincipalIsAWSService': 'false',
+  }));
+}
+const principalContexts = new Map<string, Record<string, string>>();
+
+/**
+ * The region a request goes to: a regional resource's own (its ARN's region; a store's S3 requests carry
+ * the store's region in their context, as a bucket ARN has none), us-east-1 for IAM and other global
+ * resources ("requests to IAM ... aws:RequestedRegion us-east-1",
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-requestedregion).
+ */
+function requestedRegion(resource: string): string {
+  return /^arn:[^:]+:[^:]+:([a-z0-9-]+):/.exec(resource)?.[1] ?? 'us-east-1';
 }
 
 /** A statement that allows a request: in which policy, and its Sid or (without one) its place. */
@@ -1021,7 +1069,11 @@ function storeTargets(
     ? `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucketName}`
     : `arn:${partition}:s3:::${bucketName}`;
   const policyResource = resources.find((r) => r.type === 'aws:s3/bucketPolicy:BucketPolicy');
-  const bucketPolicy = policyResource ? policyDocument(policyResource.inputs['policy'], answers) : undefined;
+  const readBucketPolicy = policyResource
+    ? policyDocument(policyResource.inputs['policy'], answers)
+    : undefined;
+  const judgedBucketPolicy = readBucketPolicy && judgedPolicy(readBucketPolicy);
+  const bucketPolicy = judgedBucketPolicy?.policy;
   const keyResource = resources.find((r) => r.type === 'aws:kms/key:Key');
   const keyArn = /"kmsMasterKeyId":"(arn:[^"]+:key\/[^"]+)"/.exec(allText)?.[1];
   const key =
@@ -1029,41 +1081,46 @@ function storeTargets(
       ? {
           arn: keyArn,
           tags: (keyResource.inputs['tags'] as Record<string, string> | undefined) ?? {},
-          policy:
-            policyDocument(keyResource.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId),
+          policy: judgedPolicy(
+            withGrants(
+              policyDocument(keyResource.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId),
+              keyArn,
+              kmsGrantsOf(context),
+            ),
+          ),
         }
       : undefined;
-  const boundaries = managedPolicies(context, iamResources, partition, accountId);
+  const managed = managedPolicies(context, iamResources, partition, accountId);
+  const index = grantIndexOf(context.resources);
   const roles = resources
     .filter((r) => r.type === 'aws:iam/role:Role')
     .map((role): AwsPrincipal => {
       const name = stringInput(role, 'name') ?? role.name;
-      const boundaryArn = stringInput(role, 'permissionsBoundary');
       const purpose = /-(writer|reader|replication)$/.exec(role.name)?.[1] ?? role.name;
+      const arn = `arn:${partition}:iam::${accountId}:role/${name}`;
+      const grants = roleGrants(index, role, arn, managed, (value) => policyDocument(value, answers));
       return {
-        principal: {
-          id: `arn:${partition}:iam::${accountId}:role/${name}`,
-          label: purpose,
-          kind: 'store-identity',
-        },
-        arn: `arn:${partition}:iam::${accountId}:role/${name}`,
-        policies: inlinePolicies(resources, name, answers),
-        ...(boundaryArn && boundaries.get(boundaryArn) ? { boundary: boundaries.get(boundaryArn) } : {}),
-        ...(boundaryArn ? { boundaryArn } : {}),
+        principal: { id: arn, label: purpose, kind: 'store-identity' },
+        arn,
+        ...judgedGrants(grants),
         ...(role.inputs['assumeRolePolicy']
           ? { trust: policyDocument(role.inputs['assumeRolePolicy'], answers) as PolicyDocument }
           : {}),
       };
     });
   return {
-    origin: originContext(origin ?? insideOrigin(bucketPolicy)),
+    origin: { ...originContext(origin ?? insideOrigin(bucketPolicy)), 'aws:RequestedRegion': region },
+    assumed: [
+      ...(judgedBucketPolicy?.assumed ?? []).map((line) => `bucket policy: ${line}`),
+      ...(key?.policy.assumed ?? []).map((line) => `key policy: ${line}`),
+    ],
     partition,
     accountId,
     region,
     bucketArn,
     directory,
     ...(bucketPolicy ? { bucketPolicy } : {}),
-    ...(key ? { key } : {}),
+    ...(key ? { key: { ...key, policy: key.policy.policy } } : {}),
     roles,
     tokens,
     context,
@@ -1080,17 +1137,14 @@ function managedPolicies(
   iamResources: readonly RenderedResource[],
   partition: string,
   accountId: string,
-): ReadonlyMap<string, PolicyDocument> {
+): ManagedPolicies {
   const prefix = `arn:${partition}:iam::${accountId}:policy/`;
+  const parse = (value: unknown) => policyDocument(value, awsAnswersOf(context));
   const read = () =>
-    new Map(
-      iamResources
-        .filter((r) => r.type === 'aws:iam/policy:Policy')
-        .map((r) => [
-          `${prefix}${stringInput(r, 'name') ?? ''}`,
-          policyDocument(r.inputs['policy'], awsAnswersOf(context)) as PolicyDocument,
-        ]),
-    );
+    new Map([
+      ...managedPoliciesOf(context.resources, partition, accountId, parse),
+      ...managedPoliciesOf(iamResources, partition, accountId, parse),
+    ]);
   return memo(
     memo(awsRoleDataOf(context).managedPolicies, iamResources, () => new Map()),
     prefix,
@@ -1162,11 +1216,53 @@ function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTa
     const name = stringInput(role, 'name') ?? role.name;
     const arn = `arn:${targets.partition}:iam::${targets.accountId}:role/${name}`;
     const principal = ciPrincipal(role, arn);
-    return principal
-      ? [{ principal, arn, policies: inlinePolicies(resources, name, awsAnswersOf(targets.context)) }]
-      : [];
+    if (!principal) return [];
+    const grants = roleGrants(
+      grantIndexOf(resources),
+      role,
+      arn,
+      managedPolicies(targets.context, resources, targets.partition, targets.accountId),
+      (value) => policyDocument(value, awsAnswersOf(targets.context)),
+    );
+    return [
+      {
+        principal,
+        arn,
+        ...judgedGrants(grants),
+      },
+    ];
   });
 }
+
+/** A role's grants as the principal IAM evaluates, each condition the analysis cannot evaluate resolved to the worst case. */
+function judgedGrants(
+  grants: RoleGrants,
+): Pick<AwsPrincipal, 'policies' | 'boundary' | 'boundaryArn' | 'assumed'> {
+  const assumed: string[] = [];
+  const judge = (name: string, policy: PolicyDocument) => {
+    const judged = judgedPolicy(policy);
+    assumed.push(...judged.assumed.map((line) => `${name}: ${line}`));
+    return judged.policy;
+  };
+  const policies = grants.policies.map(({ name, policy }) => ({
+    name,
+    policy: judge(`policy ${name}`, policy as PolicyDocument),
+  }));
+  const boundary = grants.boundary && judge('boundary', grants.boundary as PolicyDocument);
+  return {
+    policies,
+    ...(boundary ? { boundary } : {}),
+    ...(grants.boundaryArn ? { boundaryArn: grants.boundaryArn } : {}),
+    ...(assumed.length > 0 ? { assumed } : {}),
+  };
+}
+
+/** The KMS grants of the context's render and bootstrap render: each adds to its key's policy (./aws-grants withGrants). */
+const kmsGrantsOf = contextMemo((context): RenderedResource[] =>
+  [...context.resources, ...(context.bootstrap?.resources ?? [])].filter(
+    (resource) => resource.type === 'aws:kms/grant:Grant',
+  ),
+);
 
 /** What one analysis context keeps of IAM's answers, and what keys them. */
 export interface AwsAnswers {
@@ -1207,7 +1303,7 @@ export function newAwsAnswers(generation = 0): AwsAnswers {
  * targets look their roles' boundaries up in it, and every store asks about the same CI identities.
  */
 export interface AwsRoleData {
-  managedPolicies: WeakMap<readonly RenderedResource[], Map<string, ReadonlyMap<string, PolicyDocument>>>;
+  managedPolicies: WeakMap<readonly RenderedResource[], Map<string, ManagedPolicies>>;
   ciPrincipals: WeakMap<readonly RenderedResource[], Map<string, AwsPrincipal[]>>;
 }
 
