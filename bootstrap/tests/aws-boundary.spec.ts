@@ -3,6 +3,7 @@
  * deploy role may create and change roles only with its own, and no role inside it reaches anything but
  * that environment's checkpoint data.
  */
+import { awsCiRoleArnPatterns } from '@checkpoints/translate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
@@ -256,6 +257,12 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
         ({ Effect, Action }) => Effect === 'Deny' && Action.some((action) => action.startsWith('iam:')),
       );
       expect(denies).toEqual([
+        {
+          Sid: 'NoRolesNamedLikeCi',
+          Effect: 'Deny',
+          Action: ['iam:CreateRole'],
+          Resource: awsCiRoleArnPatterns(ACCOUNT.partition, ACCOUNT.accountId),
+        },
         {
           Sid: 'KeepRoleBoundaries',
           Effect: 'Deny',

@@ -357,6 +357,12 @@ describe('AWS CI identities', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
         },
         {
+          Sid: 'NoRolesNamedLikeCi',
+          Effect: 'Deny',
+          Action: ['iam:CreateRole'],
+          Resource: awsCiRoleArnPatterns('aws', '123456789012'),
+        },
+        {
           Sid: 'KeepRoleBoundaries',
           Effect: 'Deny',
           Action: ['iam:DeleteRolePermissionsBoundary'],

@@ -1,6 +1,10 @@
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { AWS_REPLICATION_ACTIONS, AWS_STORE_WRITER_ACTIONS } from '@checkpoints/translate';
+import {
+  AWS_REPLICATION_ACTIONS,
+  AWS_STORE_WRITER_ACTIONS,
+  awsCiRoleArnPatterns,
+} from '@checkpoints/translate';
 import { AWS_STS_AUDIENCE, GITHUB_OIDC_HOST } from '../github';
 import { STACK_PROJECTS, stackNamePrefixes } from '../names';
 import { stateObjects } from '../state-layout';
@@ -467,6 +471,13 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
       statement('PassReplicationRolesToS3', ['iam:PassRole'], resources.replicationRoles, {
         StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' },
       }),
+      // The stores' bucket policies exempt CI's roles by name pattern from their listing deny: a deploy
+      // role that could create a role so named (in its own namespace) would step into the exemption.
+      deny(
+        'NoRolesNamedLikeCi',
+        ['iam:CreateRole'],
+        awsCiRoleArnPatterns(account.partition, account.accountId),
+      ),
       // Explicit, so that no other grant to this role, now or later, can lift a boundary: not from a
       // role, and not by rewriting or deleting the boundary policy of any environment.
       deny('KeepRoleBoundaries', BOUNDARY_REMOVAL, [

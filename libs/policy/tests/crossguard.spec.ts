@@ -234,6 +234,11 @@ describe('the pack through the Pulumi analyzer (AnalyzeStack), against synth', (
         'ci-no-escalation',
         'ci-preview-no-data-sessions',
         'ci-prod-no-destroy',
+        'ci-cannot-change-ci',
+        'ci-trust-this-repository',
+        'ci-trust-pull-requests-preview-only',
+        'ci-trust-own-environment',
+        'ci-trust-immutable-ids',
       ].sort(),
     );
     expect(notJudged.every((verdict) => verdict.level === 'mandatory')).toBe(true);

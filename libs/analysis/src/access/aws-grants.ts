@@ -1,4 +1,5 @@
 import type { RenderedResource } from '@checkpoints/render';
+import { globMatches } from '../trust/model';
 import { stringInput } from './model';
 
 /**
@@ -287,7 +288,7 @@ const MODELLED_KEYS = [
   /^aws:TagKeys$/i,
   /^(s3|s3express):(TlsVersion|SessionMode|x-amz-server-side-encryption|x-amz-server-side-encryption-aws-kms-key-id)$/i,
   /^kms:ViaService$/i,
-  /^iam:(PermissionsBoundary|PolicyARN)$/i,
+  /^iam:(PermissionsBoundary|PolicyARN|PassedToService)$/i,
 ];
 
 function modelled(key: string): boolean {
@@ -297,14 +298,37 @@ function modelled(key: string): boolean {
 interface ConditionedStatement {
   Sid?: string;
   Effect?: string;
+  Action?: unknown;
+  NotAction?: unknown;
   Condition?: Record<string, Record<string, unknown>>;
 }
 
 /** The policy as judged, and what was assumed of its statements to judge it. */
 export interface JudgedPolicy<D extends Document> {
   policy: D;
-  /** One line per statement whose condition reads a key the analysis does not model. */
-  assumed: string[];
+  /** One per statement whose condition reads a key the analysis does not model. */
+  assumed: Assumption[];
+}
+
+/** What was assumed of one statement, and the statement's actions (to tell which requests it bears on). */
+export interface Assumption {
+  text: string;
+  statement: { Action?: unknown; NotAction?: unknown };
+}
+
+/** The assumptions that bear on a request for `action`: those whose statement may name it. */
+export function assumedFor(assumed: readonly Assumption[], actions: readonly string[]): string[] {
+  return assumed
+    .filter(({ statement }) => {
+      const names = (list: unknown) =>
+        [list]
+          .flat()
+          .some(
+            (name) => typeof name === 'string' && actions.some((action) => globMatches(name, action, true)),
+          );
+      return statement.NotAction !== undefined ? true : names(statement.Action);
+    })
+    .map(({ text }) => text);
 }
 
 /**
@@ -317,7 +341,7 @@ export interface JudgedPolicy<D extends Document> {
 export function judgedPolicy<D extends Document>(policy: D): JudgedPolicy<D> {
   const cached = judgedPolicies.get(policy) as JudgedPolicy<D> | undefined;
   if (cached) return cached;
-  const assumed: string[] = [];
+  const assumed: Assumption[] = [];
   const statements = [policy.Statement].flat() as ConditionedStatement[];
   const kept = statements.flatMap((statement, index): ConditionedStatement[] => {
     const condition = statement.Condition;
@@ -328,10 +352,16 @@ export function judgedPolicy<D extends Document>(policy: D): JudgedPolicy<D> {
     if (unmodelled.length === 0) return [statement];
     const name = statement.Sid ?? `#${index + 1}`;
     if (statement.Effect === 'Deny') {
-      assumed.push(`deny ${name} taken not to apply (its condition reads ${unmodelled.join(', ')})`);
+      assumed.push({
+        text: `deny ${name} taken not to apply (its condition reads ${unmodelled.join(', ')})`,
+        statement,
+      });
       return [];
     }
-    assumed.push(`allow ${name} taken to apply (its condition reads ${unmodelled.join(', ')})`);
+    assumed.push({
+      text: `allow ${name} taken to apply (its condition reads ${unmodelled.join(', ')})`,
+      statement,
+    });
     const { Condition: _dropped, ...unconditioned } = statement;
     return [unconditioned];
   });

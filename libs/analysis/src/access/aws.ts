@@ -22,11 +22,13 @@ import {
   type StoreTokens,
 } from './aws-renaming';
 import {
+  assumedFor,
   grantIndexOf,
   judgedPolicy,
   managedPoliciesOf,
   roleGrants,
   withGrants,
+  type Assumption,
   type ManagedPolicies,
   type RoleGrants,
 } from './aws-grants';
@@ -67,7 +69,9 @@ export interface AwsPrincipal {
   /** For a declared principal: the store role it acts through, and the trust statement letting it. */
   through?: { role: AwsPrincipal; sid: string };
   /** What was assumed of its policies' conditions to judge it (./aws-grants judgedPolicy). */
-  assumed?: readonly string[];
+  assumed?: readonly Assumption[];
+  /** The managed policies attached to it, by ARN: a new version of one changes what it may do. */
+  attachedPolicyArns?: readonly string[];
 }
 
 /** One request to IAM: action on resource, with the request context and the resource's own policy. */
@@ -169,7 +173,7 @@ interface StoreTargets {
   key?: { arn: string; tags: Record<string, string>; policy: PolicyDocument };
   roles: AwsPrincipal[];
   /** What was assumed of the bucket and key policies' conditions to judge them (./aws-grants judgedPolicy). */
-  assumed: readonly string[];
+  assumed: readonly Assumption[];
   /** The store's tokens, for sharing answers between stores (see ./aws-renaming). */
   tokens: StoreTokens | undefined;
   context: AnalysisContext;
@@ -259,11 +263,20 @@ async function grantsOf(
   operations: readonly Operation[],
 ): Promise<AccessGrant[]> {
   const grants: AccessGrant[] = [];
+  const assumed = [...(principal.assumed ?? []), ...targets.assumed];
   for (const [operation, alternatives] of Object.entries(requestsOf(targets, principal))) {
     if (!operations.includes(operation as Operation)) continue;
     const reason = await firstAllowed(principal, alternatives, targets);
-    if (reason !== undefined)
-      grants.push({ principal: principal.principal, operation: operation as Operation, reason });
+    if (reason === undefined) continue;
+    const bearing = assumedFor(
+      assumed,
+      alternatives.flatMap((requests) => requests.map((request) => request.action)),
+    );
+    grants.push({
+      principal: principal.principal,
+      operation: operation as Operation,
+      reason: bearing.length > 0 ? `${reason} (assumed: ${bearing.join('; ')})` : reason,
+    });
   }
   if (operations.includes('act-as')) {
     for (const role of targets.roles) {
@@ -274,9 +287,7 @@ async function grantsOf(
   }
   const selfGrant = operations.includes('self-grant') && (await grantsItselfData(principal, targets));
   if (selfGrant) grants.push({ principal: principal.principal, operation: 'self-grant', reason: selfGrant });
-  const assumed = [...(principal.assumed ?? []), ...targets.assumed];
-  if (assumed.length === 0) return grants;
-  return grants.map((grant) => ({ ...grant, reason: `${grant.reason} (assumed: ${assumed.join('; ')})` }));
+  return grants;
 }
 
 /**
@@ -1111,8 +1122,11 @@ function storeTargets(
   return {
     origin: { ...originContext(origin ?? insideOrigin(bucketPolicy)), 'aws:RequestedRegion': region },
     assumed: [
-      ...(judgedBucketPolicy?.assumed ?? []).map((line) => `bucket policy: ${line}`),
-      ...(key?.policy.assumed ?? []).map((line) => `key policy: ${line}`),
+      ...(judgedBucketPolicy?.assumed ?? []).map((each) => ({
+        ...each,
+        text: `bucket policy: ${each.text}`,
+      })),
+      ...(key?.policy.assumed ?? []).map((each) => ({ ...each, text: `key policy: ${each.text}` })),
     ],
     partition,
     accountId,
@@ -1204,13 +1218,19 @@ function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
  * CI's identities as principals of the store's account, made once per bootstrap render and account: every
  * store asks about the same identities (and a principal reused is a principal whose key is made once).
  */
-function ciPrincipals(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
+export function ciPrincipals(
+  resources: readonly RenderedResource[],
+  targets: Pick<StoreTargets, 'partition' | 'accountId' | 'context'>,
+): AwsPrincipal[] {
   const byAccount = memo(awsRoleDataOf(targets.context).ciPrincipals, resources, () => new Map());
   const account = `arn:${targets.partition}:iam::${targets.accountId}`;
   return memo(byAccount, account, () => ciPrincipalsIn(resources, targets));
 }
 
-function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTargets): AwsPrincipal[] {
+function ciPrincipalsIn(
+  resources: readonly RenderedResource[],
+  targets: Pick<StoreTargets, 'partition' | 'accountId' | 'context'>,
+): AwsPrincipal[] {
   return resources.flatMap((role) => {
     if (role.type !== 'aws:iam/role:Role') return [];
     const name = stringInput(role, 'name') ?? role.name;
@@ -1237,11 +1257,11 @@ function ciPrincipalsIn(resources: readonly RenderedResource[], targets: StoreTa
 /** A role's grants as the principal IAM evaluates, each condition the analysis cannot evaluate resolved to the worst case. */
 function judgedGrants(
   grants: RoleGrants,
-): Pick<AwsPrincipal, 'policies' | 'boundary' | 'boundaryArn' | 'assumed'> {
-  const assumed: string[] = [];
+): Pick<AwsPrincipal, 'policies' | 'boundary' | 'boundaryArn' | 'assumed' | 'attachedPolicyArns'> {
+  const assumed: Assumption[] = [];
   const judge = (name: string, policy: PolicyDocument) => {
     const judged = judgedPolicy(policy);
-    assumed.push(...judged.assumed.map((line) => `${name}: ${line}`));
+    assumed.push(...judged.assumed.map((each) => ({ ...each, text: `${name}: ${each.text}` })));
     return judged.policy;
   };
   const policies = grants.policies.map(({ name, policy }) => ({
@@ -1254,6 +1274,7 @@ function judgedGrants(
     ...(boundary ? { boundary } : {}),
     ...(grants.boundaryArn ? { boundaryArn: grants.boundaryArn } : {}),
     ...(assumed.length > 0 ? { assumed } : {}),
+    ...(grants.attachedArns.length > 0 ? { attachedPolicyArns: grants.attachedArns } : {}),
   };
 }
 

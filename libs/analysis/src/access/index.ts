@@ -78,3 +78,4 @@ export {
   type NetworkOrigin,
   type NetworkVerdict,
 } from './azure-network';
+export { awsCiChangesOf, type CiChange } from './aws-ci-changes';

@@ -42,6 +42,7 @@ export function awsCiTrust(bootstrap: readonly RenderedResource[]): IdentityTrus
     if (!identity) return [];
     return [
       {
+        cloud: 'aws',
         identity,
         audience: STS_AUDIENCE,
         paths: trustPaths(role),

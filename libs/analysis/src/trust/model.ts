@@ -1,3 +1,4 @@
+import type { Cloud } from '@checkpoints/config';
 import type { Principal } from '../access/model';
 
 /**
@@ -76,6 +77,7 @@ export interface TrustPath {
 }
 
 export interface IdentityTrust {
+  cloud: Cloud;
   identity: Principal;
   /** The audience the cloud's login step requests in its tokens (`sts.amazonaws.com` for AWS). */
   audience: string;
@@ -197,8 +199,20 @@ export function tokenLabel(token: ProbeToken): string {
   return `${job} of ${from}`;
 }
 
+/** Which trust rule a finding breaks. */
+export type TrustFindingKind =
+  /** Another repository or owner can become the identity (a wildcard, a foreign name). */
+  | 'repository'
+  /** A repository that took this one's name can (the path binds the name, not the immutable id). */
+  | 'immutable-ids'
+  /** A pull request can become an identity other than the preview one. */
+  | 'pull-request'
+  /** A job outside its GitHub environment can become a deploy identity. */
+  | 'environment';
+
 /** Why an identity's reach breaks the trust rules; one finding per token and path. */
 export interface TrustFinding {
+  kind: TrustFindingKind;
   identity: Principal;
   path: TrustPath;
   token: ProbeToken;
@@ -214,23 +228,34 @@ export interface TrustFinding {
 export function trustFindings(trust: IdentityTrust, tokens: readonly ProbeToken[]): TrustFinding[] {
   const { identity } = trust;
   return reachOf(trust, tokens).flatMap(({ token, path, assumed }): TrustFinding[] => {
-    const why = forbiddenReach(trust, token);
-    return why ? [{ identity, path, token, why, ...(assumed ? { assumed } : {}) }] : [];
+    const forbidden = forbiddenReach(trust, token);
+    return forbidden ? [{ ...forbidden, identity, path, token, ...(assumed ? { assumed } : {}) }] : [];
   });
 }
 
-function forbiddenReach(trust: IdentityTrust, token: ProbeToken): string | undefined {
+function forbiddenReach(
+  trust: IdentityTrust,
+  token: ProbeToken,
+): { kind: TrustFindingKind; why: string } | undefined {
   const { identity } = trust;
   if (token.origin === 'same-owner' || token.origin === 'other-owner')
-    return 'trusts another repository (a wildcard or foreign repository or owner)';
-  if (token.origin === 'renamed' && trust.immutableIdsBindable)
-    return 'trusts the repository by its renamable name, not its immutable id';
-  if (token.origin === 'renamed') return undefined;
+    return {
+      kind: 'repository',
+      why: 'trusts another repository (a wildcard or foreign repository or owner)',
+    };
+  if (token.origin === 'renamed')
+    return trust.immutableIdsBindable
+      ? { kind: 'immutable-ids', why: 'trusts the repository by its renamable name, not its immutable id' }
+      : undefined;
   if (token.context.kind === 'pull_request' && identity.kind !== 'ci-preview')
-    return 'trusts pull-request jobs, which only the preview identity may';
+    return { kind: 'pull-request', why: 'trusts pull-request jobs, which only the preview identity may' };
   if (identity.kind === 'ci-deploy') {
     const own = token.context.kind === 'environment' && token.context.name === identity.environment;
-    if (!own) return `trusts jobs outside its GitHub environment ${identity.environment ?? '?'}`;
+    if (!own)
+      return {
+        kind: 'environment',
+        why: `trusts jobs outside its GitHub environment ${identity.environment ?? '?'}`,
+      };
   }
   return undefined;
 }

@@ -1,7 +1,13 @@
 import type { ReportViolation, StackValidationArgs } from '@pulumi/policy';
 import {
   accessAnalysisOf,
+  ciTrustOf,
+  groupedBy,
+  judgeTrust,
   missingDeployRights,
+  repositoryOf,
+  tokenLabel,
+  type TrustFindingKind,
   type AccessAnalysis,
   type AccessGrant,
   type AnalysisContext,
@@ -127,3 +133,62 @@ export function accessRule(rule: AccessRule) {
     },
   });
 }
+
+export interface TrustRule extends RuleSource {
+  name: string;
+  description: string;
+  /** The findings (libs/analysis trust) this rule refuses. */
+  kind: TrustFindingKind;
+}
+
+/**
+ * A stack rule over who can become each CI identity of the clouds the render's stores live on (libs/analysis
+ * trust): one violation per identity, trust path and finding, naming the tokens it admits. When the
+ * identities do not agree on one repository, nothing says which is CI's own: the rule reports that.
+ */
+export function trustRule(rule: TrustRule) {
+  return stackRule({
+    name: rule.name,
+    description: rule.description,
+    source: rule.source,
+    validate: (args, report, evaluation) => {
+      const context = evaluation().context(args);
+      if (!ciJudged(context, report) || !context.bootstrap) return;
+      const clouds = new Set(storesOf(context).map((store) => store.cloud));
+      const trusts = ciTrustOf(context.bootstrap).filter((trust) => clouds.has(trust.cloud));
+      if (trusts.length === 0) return;
+      const repository = repositoryOf(trusts);
+      if (!('repository' in repository)) {
+        report(`CI trust not judged: ${repository.why}`);
+        return;
+      }
+      const findings = judgeTrust(trusts, { fullName: repository.repository }, [DRIFT_ENVIRONMENT]).filter(
+        (finding) => finding.kind === rule.kind,
+      );
+      for (const group of groupedBy(
+        findings,
+        (f) => `${f.identity.id}\n${f.path.where}\n${f.why}`,
+      ).values()) {
+        const [first] = group;
+        if (!first) continue;
+        const shown = group
+          .slice(0, 3)
+          .map((finding) => `${tokenLabel(finding.token)} (sub ${finding.token.claims.sub})`);
+        const more = group.length > shown.length ? `, and ${group.length - shown.length} more` : '';
+        const assumed = [...new Set(group.flatMap((finding) => finding.assumed ?? []))];
+        report(
+          `${first.identity.label} (${first.identity.id}): its ${first.path.where} ${first.why}: admits ${shown.join('; ')}${more}${
+            assumed.length > 0 ? ` (assumed: ${assumed.join('; ')})` : ''
+          }`,
+        );
+      }
+    },
+  });
+}
+
+/**
+ * The GitHub environment the nightly drift workflow's jobs run in with the preview identities
+ * (bootstrap/src/github.ts DRIFT_ENVIRONMENT): probed like a deploy environment, so that a deploy identity
+ * trusting it is found.
+ */
+const DRIFT_ENVIRONMENT = 'drift';

@@ -1,9 +1,14 @@
+import { ciCannotChangeCi } from './ci-cannot-change-ci';
 import { ciDeployRights } from './ci-deploy-rights';
 import { ciEnvironmentIsolation } from './ci-environment-isolation';
 import { ciNoDataAccess } from './ci-no-data-access';
 import { ciNoEscalation } from './ci-no-escalation';
 import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
 import { ciProdNoDestroy } from './ci-prod-no-destroy';
+import { ciTrustImmutableIds } from './ci-trust-immutable-ids';
+import { ciTrustOwnEnvironment } from './ci-trust-own-environment';
+import { ciTrustPullRequestsPreviewOnly } from './ci-trust-pull-requests-preview-only';
+import { ciTrustThisRepository } from './ci-trust-this-repository';
 
 export { CI_NOT_JUDGED } from './analysis';
 
@@ -15,4 +20,9 @@ export const accessPolicies = [
   ciPreviewNoDataSessions,
   ciProdNoDestroy,
   ciDeployRights,
+  ciCannotChangeCi,
+  ciTrustThisRepository,
+  ciTrustPullRequestsPreviewOnly,
+  ciTrustOwnEnvironment,
+  ciTrustImmutableIds,
 ];

@@ -1,0 +1,34 @@
+import { violationsOf } from '../../../testing';
+import { storeFixture } from '../../../testing/aws';
+import { ALL_PURPOSES, REPOSITORY, withAwsCiBootstrap } from '../../../testing/aws-ci';
+import { ciTrustPullRequestsPreviewOnly } from './ci-trust-pull-requests-preview-only';
+
+async function violations(...roles: Parameters<typeof withAwsCiBootstrap>[0]): Promise<string[]> {
+  const bootstrap = withAwsCiBootstrap(roles);
+  try {
+    return await violationsOf(ciTrustPullRequestsPreviewOnly, storeFixture({}), {}, bootstrap.path);
+  } finally {
+    bootstrap.remove();
+  }
+}
+
+describe('ci-trust-pull-requests-preview-only', () => {
+  it('passes pull requests reaching the preview role only', async () => {
+    expect(await violations(...ALL_PURPOSES)).toEqual([]);
+  });
+
+  it('flags a deploy role that also trusts pull requests', async () => {
+    expect(
+      await violations(
+        { purpose: 'preview' },
+        { purpose: 'deploy-dev' },
+        {
+          purpose: 'deploy-prod',
+          trust: [`repo:${REPOSITORY}:environment:prod`, `repo:${REPOSITORY}:pull_request`],
+        },
+      ),
+    ).toEqual([
+      `ci deploy-prod (role/checkpoints-ci-deploy-prod): its trust policy statement #1 trusts pull-request jobs, which only the preview identity may: admits a pull request of this repository (sub repo:${REPOSITORY}:pull_request)`,
+    ]);
+  });
+});
