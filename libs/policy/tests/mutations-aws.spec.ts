@@ -1,8 +1,24 @@
 /**
- * Weakening edits of the AWS renders, each of which the pack must refuse: a mandatory verdict naming the
- * identity, the path and the permission. A mutation the pack lets through is a failing test.
+ * Weakening edits of the AWS renders (the shipped bootstrap and the aws-s3 prod stack), each of which the
+ * pack must refuse: a mandatory verdict naming the identity, the path (the policy, statement, trust path or
+ * store) and the permission. A mutation the pack lets through is a failing test, not a documented limit.
  */
-import { copyOf, mandatoryVerdicts, synthRenders, verdictLines, type Renders } from '../testing/mutations';
+import {
+  addResource,
+  copyOf,
+  editDocument,
+  mandatoryVerdicts,
+  resourceOf,
+  synthRenders,
+  verdictLines,
+  type Renders,
+} from '../testing/mutations';
+
+const ACCOUNT = '123456789012';
+const REPOSITORY = 'acme/checkpoint-storage';
+const ROLE = 'aws:iam/role:Role';
+const ROLE_POLICY = 'aws:iam/rolePolicy:RolePolicy';
+const SUB = 'token.actions.githubusercontent.com:sub';
 
 let shipped: Renders;
 
@@ -10,8 +26,289 @@ beforeAll(() => {
   shipped = synthRenders('aws-s3', 'prod');
 }, 240_000);
 
+type Statement = Record<string, unknown>;
+
+/** Edits the statements of a CI role's inline policy (`<purpose>-permissions`). */
+function ciPolicy(renders: Renders, purpose: string, edit: (statements: Statement[]) => void): void {
+  editDocument(resourceOf(renders.bootstrap, ROLE_POLICY, `${purpose}-permissions`), 'policy', (document) =>
+    edit(document.Statement),
+  );
+}
+
+function ciTrust(renders: Renders, purpose: string, edit: (statement: Statement) => void): void {
+  editDocument(resourceOf(renders.bootstrap, ROLE, purpose), 'assumeRolePolicy', (document) =>
+    edit(document.Statement[0]!),
+  );
+}
+
+function sid(statements: Statement[], name: string): Statement {
+  const found = statements.find((statement) => statement['Sid'] === name);
+  if (!found) throw new Error(`no statement ${name}`);
+  return found;
+}
+
+interface Mutation {
+  name: string;
+  mutate(renders: Renders): void;
+  /** The rule that must refuse it, and what its message must name (identity, path, permission). */
+  policy: string;
+  names: string[];
+}
+
+const MUTATIONS: Mutation[] = [
+  {
+    name: "a widened action: the prod deploy role's key statement gains kms:PutKeyPolicy",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        const keys = sid(statements, 'ManageStackKeys');
+        keys['Action'] = [...(keys['Action'] as string[]), 'kms:PutKeyPolicy'];
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      'key llm-pretrain-key',
+      'kms:PutKeyPolicy',
+      'policy checkpoint-stacks ManageStackKeys',
+    ],
+  },
+  {
+    name: 'a customer managed policy attached to the prod deploy role, writing CI roles',
+    mutate: (renders) => {
+      addResource(renders.bootstrap, 'aws:iam/policy:Policy', 'extra', {
+        name: 'extra',
+        policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Sid: 'RewriteCi',
+              Effect: 'Allow',
+              Action: 'iam:AttachRolePolicy',
+              Resource: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-*`,
+            },
+          ],
+        }),
+      });
+      addResource(
+        renders.bootstrap,
+        'aws:iam/rolePolicyAttachment:RolePolicyAttachment',
+        'deploy-prod-extra',
+        {
+          role: 'checkpoints-ci-deploy-prod',
+          policyArn: `arn:aws:iam::${ACCOUNT}:policy/extra`,
+        },
+      );
+    },
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      'ci preview',
+      'iam:AttachRolePolicy',
+      `attachment deploy-prod-extra arn:aws:iam::${ACCOUNT}:policy/extra RewriteCi`,
+    ],
+  },
+  {
+    name: "an AWS-managed policy ARN in the preview role's managedPolicyArns",
+    mutate: (renders) => {
+      resourceOf(renders.bootstrap, ROLE, 'preview').inputs['managedPolicyArns'] = [
+        'arn:aws:iam::aws:policy/PowerUserAccess',
+      ];
+    },
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci preview',
+      'iam:PutRolePolicy',
+      'managedPolicyArns arn:aws:iam::aws:policy/PowerUserAccess AwsManagedPolicyNotInTheRenderTakenToAllowEverything',
+    ],
+  },
+  {
+    name: 'iam:Put* on role/checkpoints-ci-* in the dev deploy role',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-dev', (statements) => {
+        statements.push({
+          Sid: 'PutCi',
+          Effect: 'Allow',
+          Action: 'iam:Put*',
+          Resource: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-*`,
+        });
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-dev',
+      `ci deploy-prod (arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod)`,
+      'iam:PutRolePolicy',
+      'PutCi',
+    ],
+  },
+  {
+    name: "a region-limited deny: the prod deploy role's break-glass deny holds in us-east-1 only",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        sid(statements, 'BreakGlassOnlyInProd')['Condition'] = {
+          StringEquals: { 'aws:RequestedRegion': 'us-east-1' },
+        };
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: ['ci deploy-prod', 'on the replica', 'kms:ScheduleKeyDeletion', 'ManageStackKeys'],
+  },
+  {
+    name: 'the prod deploy role trusting pull requests',
+    mutate: (renders) =>
+      ciTrust(renders, 'deploy-prod', (statement) => {
+        const condition = statement['Condition'] as Record<string, Record<string, unknown>>;
+        condition['StringEquals']![SUB] = [
+          `repo:${REPOSITORY}:environment:prod`,
+          `repo:${REPOSITORY}:pull_request`,
+        ];
+      }),
+    policy: 'ci-trust-pull-requests-preview-only',
+    names: ['ci deploy-prod', 'trust policy statement #1', `sub repo:${REPOSITORY}:pull_request`],
+  },
+  {
+    name: 'a wildcard repository in the dev deploy role’s trust (StringLike)',
+    mutate: (renders) =>
+      ciTrust(renders, 'deploy-dev', (statement) => {
+        const condition = statement['Condition'] as Record<string, Record<string, unknown>>;
+        delete condition['StringEquals']![SUB];
+        condition['StringLike'] = { [SUB]: 'repo:acme/*:environment:dev' };
+      }),
+    policy: 'ci-trust-this-repository',
+    names: ['ci deploy-dev', 'trust policy statement #1', 'sub repo:acme/another-repository:environment:dev'],
+  },
+  {
+    name: 'a condition flipped: the prod deploy role trusts every subject but its own (StringNotEquals)',
+    mutate: (renders) =>
+      ciTrust(renders, 'deploy-prod', (statement) => {
+        const condition = statement['Condition'] as Record<string, Record<string, unknown>>;
+        condition['StringNotEquals'] = { [SUB]: condition['StringEquals']![SUB] };
+        delete condition['StringEquals']![SUB];
+      }),
+    policy: 'ci-trust-own-environment',
+    names: ['ci deploy-prod', 'trust policy statement #1', `sub repo:${REPOSITORY}:environment:dev`],
+  },
+  {
+    name: "the prod deploy role's policy unknown, as on a first preview",
+    mutate: (renders) => {
+      resourceOf(renders.bootstrap, ROLE_POLICY, 'deploy-prod-permissions').inputs['policy'] = '[unknown]';
+    },
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      'iam:UpdateAssumeRolePolicy',
+      'policy checkpoint-stacks UnknownPolicyTakenToAllowEverything',
+    ],
+  },
+  {
+    name: 'a dead deny: the deploy role may again create a role named like the preview exemption',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NoRolesNamedLikeCi')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-*-preview)`,
+      'iam:CreateRole',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: 'a KMS grant on the store key letting the preview role create grants',
+    mutate: (renders) => {
+      const key = renders.stack.resources.find(
+        (resource) => resource.type === 'aws:kms/key:Key' && resource.name === 'llm-pretrain-key',
+      )!;
+      addResource(
+        renders.stack,
+        'aws:kms/grant:Grant',
+        'llm-pretrain-preview-grant',
+        {
+          keyId: '[unknown]',
+          granteePrincipal: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-preview`,
+          operations: ['CreateGrant', 'DescribeKey'],
+        },
+        key.parent,
+      );
+    },
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci preview',
+      'key llm-pretrain-key',
+      'kms:CreateGrant',
+      'key policy KmsGrantllmpretrainpreviewgrant',
+    ],
+  },
+  {
+    name: 'an IAM resource type the model does not know naming a CI role (an instance profile)',
+    mutate: (renders) => {
+      addResource(renders.bootstrap, 'aws:iam/instanceProfile:InstanceProfile', 'runner', {
+        role: 'checkpoints-ci-deploy-dev',
+      });
+    },
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-dev',
+      'iam:PutRolePolicy',
+      'aws:iam/instanceProfile:InstanceProfile runner GrantTypeNotModelledTakenToAllowEverything',
+    ],
+  },
+  {
+    name: "a dead data guard: the prod deploy role's NeverTouchCheckpointData deny gone, object reads and decryption allowed",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NeverTouchCheckpointData')), 1);
+        const buckets = sid(statements, 'ManageStackBuckets');
+        buckets['Action'] = [...(buckets['Action'] as string[]), 's3:GetObject'];
+        buckets['Resource'] = [...(buckets['Resource'] as string[]), `arn:aws:s3:::checkpoints-aws-prod-*/*`];
+        const keys = sid(statements, 'ManageStackKeys');
+        keys['Action'] = [...(keys['Action'] as string[]), 'kms:Decrypt'];
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'ci deploy-prod',
+      'can read checkpoint data',
+      's3:GetObject: policy checkpoint-stacks ManageStackBuckets',
+    ],
+  },
+  {
+    name: 'a deny made conditional on a key the analysis cannot see (a principal tag): it may not apply',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        sid(statements, 'BreakGlassOnlyInProd')['Condition'] = {
+          StringNotEquals: { 'aws:PrincipalTag/break-glass': 'true' },
+        };
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: [
+      'ci deploy-prod',
+      'can destroy a key in prod',
+      'kms:ScheduleKeyDeletion',
+      'deny BreakGlassOnlyInProd taken not to apply',
+    ],
+  },
+];
+
 describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {
   it('the shipped renders pass', async () => {
     expect(verdictLines(await mandatoryVerdicts(copyOf(shipped)))).toEqual([]);
   }, 120_000);
+
+  it.each(MUTATIONS.map((mutation) => [mutation.name, mutation] as const))(
+    'refuses %s',
+    async (_name, mutation) => {
+      const renders = copyOf(shipped);
+      mutation.mutate(renders);
+      const verdicts = await mandatoryVerdicts(renders);
+      const caught = verdicts.filter(
+        (verdict) =>
+          verdict.policy === mutation.policy &&
+          mutation.names.every((name) => verdict.message.includes(name)),
+      );
+      if (caught.length === 0) {
+        throw new Error(
+          `not refused by ${mutation.policy} naming ${mutation.names.join(' | ')}; mandatory verdicts:\n${verdictLines(verdicts).join('\n')}`,
+        );
+      }
+    },
+    120_000,
+  );
 });

@@ -150,7 +150,13 @@ export function roleGrants(
     const document = documentOf(parse(value));
     policies.push({
       name: policyName,
-      policy: document ?? everything(`UnreadablePolicyTakenToAllowEverything`),
+      policy:
+        document ??
+        everything(
+          value === UNKNOWN_TEXT
+            ? 'UnknownPolicyTakenToAllowEverything'
+            : 'UnreadablePolicyTakenToAllowEverything',
+        ),
     });
   };
   const attach = (where: string, policyArn: unknown) => {
