@@ -68,5 +68,11 @@ export function formatAccess(access: AccessAnalysis): string[] {
       );
     }
   }
+  for (const trust of access.trust ?? []) {
+    if (trust === access.trust?.[0]) out.push('  who can become each CI identity');
+    const paths = trust.paths.map((path) => `${path.where}: ${path.subjects.join(', ')}`).join('; ');
+    out.push(`    ${trust.identity} (${trust.cloud}): ${paths}`);
+    out.push(`      reached by ${trust.reachedBy.join('; ') || 'no job'}; ${trust.binding}`);
+  }
   return out;
 }

@@ -12,8 +12,18 @@ export {
   type GcsRequestSource,
 } from './gcp';
 import {
+  ciTrustOf,
+  environmentsOf,
+  probeTokens,
+  reachOf,
+  repositoryOf,
+  tokenLabel,
+  type IdentityTrust,
+} from '../trust';
+import {
   environmentOf,
   type AccessAnalysis,
+  type CiTrust,
   type RendersInput,
   type StoreAccess,
   type StoreAccessOf,
@@ -69,7 +79,36 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
     const grants = await accessOf(store);
     stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
   }
-  return { ciChecked: bootstrap !== undefined, stores };
+  const clouds = new Set(stores.map((store) => store.cloud));
+  const trust = bootstrap ? ciTrustTable(ciTrustOf(bootstrap).filter((each) => clouds.has(each.cloud))) : [];
+  return { ciChecked: bootstrap !== undefined, stores, ...(trust.length > 0 ? { trust } : {}) };
+}
+
+/** The trust of each identity for the access table: its paths and the probe tokens they admit. */
+function ciTrustTable(trusts: readonly IdentityTrust[]): CiTrust[] {
+  const repository = repositoryOf(trusts);
+  const environments = environmentsOf(trusts);
+  return trusts.map((trust) => ({
+    identity: trust.identity.label,
+    cloud: trust.cloud,
+    paths: trust.paths.map((path) => ({ where: path.where, subjects: path.subjects })),
+    reachedBy:
+      'repository' in repository
+        ? [
+            ...new Set(
+              reachOf(
+                trust,
+                probeTokens({ fullName: repository.repository }, environments, trust.audience),
+              ).map(
+                (reach) => `${tokenLabel(reach.token)}${reach.assumed ? ` (assumed: ${reach.assumed})` : ''}`,
+              ),
+            ),
+          ]
+        : [`not judged: ${repository.why}`],
+    binding: trust.paths.every((path) => path.bindsImmutableIds)
+      ? 'bound to the immutable repository ids'
+      : `bound to the repository name: ${trust.immutableIdsNote}`,
+  }));
 }
 export {
   accountNetworkOf,

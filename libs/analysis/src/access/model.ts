@@ -70,6 +70,20 @@ export interface AccessAnalysis {
   /** False when no bootstrap render was given: CI identities are not in the table and CI rules are not checked. */
   ciChecked: boolean;
   stores: StoreAccess[];
+  /** Who can become each CI identity of the clouds the stores live on (libs/analysis trust). */
+  trust?: CiTrust[];
+}
+
+/** One CI identity's trust as the access table shows it. */
+export interface CiTrust {
+  identity: string;
+  cloud: Cloud;
+  /** Per trust path: where it is and the subjects it names, as written. */
+  paths: { where: string; subjects: readonly string[] }[];
+  /** The jobs that can become it, among those of this repository, another and a renamed one (trust's probe tokens). */
+  reachedBy: string[];
+  /** How the identity is bound to the repository: by name or by its immutable ids, and why. */
+  binding: string;
 }
 
 /** What every cloud's file gets: one store, the whole stack render and the bootstrap render (if any). */

@@ -289,18 +289,33 @@ export function repositoryOf(trusts: readonly IdentityTrust[]): RepositoryVerdic
   };
 }
 
+/**
+ * The GitHub environments the probes try: each deploy identity's, and every one a subject names
+ * (`environment:<name>`, e.g. the drift environment of the preview identity).
+ */
+export function environmentsOf(trusts: readonly IdentityTrust[]): string[] {
+  return [
+    ...new Set(
+      trusts.flatMap((trust) => [
+        ...(trust.identity.environment ? [trust.identity.environment] : []),
+        ...trust.paths.flatMap((path) =>
+          path.subjects.flatMap((subject) => {
+            const named = /:environment:([^:*?]+)$/.exec(subject)?.[1];
+            return named ? [named] : [];
+          }),
+        ),
+      ]),
+    ),
+  ];
+}
+
 /** Every finding of every identity, each asked about the probe tokens of this repository's environments. */
 export function judgeTrust(
   trusts: readonly IdentityTrust[],
   repository: RepositoryRef,
   extraEnvironments: readonly string[] = [],
 ): TrustFinding[] {
-  const environments = [
-    ...new Set([
-      ...trusts.flatMap((trust) => (trust.identity.environment ? [trust.identity.environment] : [])),
-      ...extraEnvironments,
-    ]),
-  ];
+  const environments = [...new Set([...environmentsOf(trusts), ...extraEnvironments])];
   return trusts.flatMap((trust) =>
     trustFindings(trust, probeTokens(repository, environments, trust.audience)),
   );

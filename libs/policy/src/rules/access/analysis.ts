@@ -162,7 +162,7 @@ export function trustRule(rule: TrustRule) {
         report(`CI trust not judged: ${repository.why}`);
         return;
       }
-      const findings = judgeTrust(trusts, { fullName: repository.repository }, [DRIFT_ENVIRONMENT]).filter(
+      const findings = judgeTrust(trusts, { fullName: repository.repository }).filter(
         (finding) => finding.kind === rule.kind,
       );
       for (const group of groupedBy(
@@ -185,10 +185,3 @@ export function trustRule(rule: TrustRule) {
     },
   });
 }
-
-/**
- * The GitHub environment the nightly drift workflow's jobs run in with the preview identities
- * (bootstrap/src/github.ts DRIFT_ENVIRONMENT): probed like a deploy environment, so that a deploy identity
- * trusting it is found.
- */
-const DRIFT_ENVIRONMENT = 'drift';
