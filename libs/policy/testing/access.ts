@@ -59,12 +59,9 @@ const PRINCIPALS: Record<CiGrant['purpose'], string> = {
   'deploy-prod': '10000000-0000-4000-8000-000000000003',
 };
 
-/**
- * Writes a bootstrap render with these CI role assignments (and a custom role `CUSTOM` of `customActions`)
- * and points the access rules at it; returns a function that restores the environment.
- */
-export function withBootstrap(grants: CiGrant[], customActions: string[] = []): BootstrapFile {
-  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
+/** A resource of a bootstrap render, as synth records one. */
+export function bootstrapResource(type: string, name: string, inputs: Record<string, unknown>) {
+  return {
     urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
     type,
     name,
@@ -73,7 +70,15 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
     retainOnDelete: false,
     dependsOn: [],
     inputs,
-  });
+  };
+}
+
+/**
+ * Writes a bootstrap render with these CI role assignments (and a custom role `CUSTOM` of `customActions`)
+ * and points the access rules at it; returns a function that restores the environment.
+ */
+export function withBootstrap(grants: CiGrant[], customActions: string[] = []): BootstrapFile {
+  const resource = bootstrapResource;
   const render = {
     project: 'checkpoints-bootstrap',
     stack: 'ci',

@@ -1,5 +1,8 @@
 /** Spec helpers of the AWS CI rules: a bootstrap render of CI roles, their trust and their policies. */
-import { withBootstrapRender, type BootstrapFile } from './access';
+import type { ResourceUnderTest } from '.';
+import { violationsOf } from '.';
+import type { SourcedPolicy } from '../src/rules/define';
+import { bootstrapResource, withBootstrapRender, type BootstrapFile } from './access';
 
 export const ACCOUNT = '123456789012';
 export const PROVIDER = `arn:aws:iam::${ACCOUNT}:oidc-provider/token.actions.githubusercontent.com`;
@@ -39,16 +42,7 @@ export function githubTrust(subjects: string[], operator = 'StringEquals'): obje
 
 /** Writes a bootstrap render of these CI roles (each with the shipped trust unless given), plus `extra` resources. */
 export function withAwsCiBootstrap(roles: CiRole[], extra: object[] = []): BootstrapFile {
-  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
-    urn: `urn:pulumi:ci::checkpoints-bootstrap::${type}::${name}`,
-    type,
-    name,
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const resource = bootstrapResource;
   return withBootstrapRender({
     project: 'checkpoints-bootstrap',
     stack: 'ci',
@@ -96,3 +90,18 @@ export const ALL_PURPOSES: CiRole[] = [
   { purpose: 'deploy-dev' },
   { purpose: 'deploy-prod' },
 ];
+
+/** The rule's violations for `store` with a bootstrap render of these CI roles (and `extra` resources). */
+export async function awsCiViolations(
+  rule: SourcedPolicy,
+  store: ResourceUnderTest[],
+  roles: CiRole[],
+  extra: object[] = [],
+): Promise<string[]> {
+  const bootstrap = withAwsCiBootstrap(roles, extra);
+  try {
+    return await violationsOf(rule, store, {}, bootstrap.path);
+  } finally {
+    bootstrap.remove();
+  }
+}

@@ -1,18 +1,11 @@
-import { violationsOf } from '../../../testing';
 import { FIXTURE_KEY, storeFixture } from '../../../testing/aws';
-import { ACCOUNT, withAwsCiBootstrap, type CiRole } from '../../../testing/aws-ci';
+import { ACCOUNT, awsCiViolations, type CiRole } from '../../../testing/aws-ci';
 import { ciCannotChangeCi } from './ci-cannot-change-ci';
 
 const store = storeFixture({ key: true });
 
-async function violations(roles: CiRole[], extra: object[] = []): Promise<string[]> {
-  const bootstrap = withAwsCiBootstrap(roles, extra);
-  try {
-    return await violationsOf(ciCannotChangeCi, store, {}, bootstrap.path);
-  } finally {
-    bootstrap.remove();
-  }
-}
+const violations = (roles: CiRole[], extra: object[] = []) =>
+  awsCiViolations(ciCannotChangeCi, store, roles, extra);
 
 const PREVIEW = `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-preview`;
 

@@ -1,16 +1,8 @@
-import { violationsOf } from '../../../testing';
 import { storeFixture } from '../../../testing/aws';
-import { ALL_PURPOSES, REPOSITORY, withAwsCiBootstrap } from '../../../testing/aws-ci';
+import { ALL_PURPOSES, REPOSITORY, awsCiViolations, type CiRole } from '../../../testing/aws-ci';
 import { ciTrustOwnEnvironment } from './ci-trust-own-environment';
 
-async function violations(...roles: Parameters<typeof withAwsCiBootstrap>[0]): Promise<string[]> {
-  const bootstrap = withAwsCiBootstrap(roles);
-  try {
-    return await violationsOf(ciTrustOwnEnvironment, storeFixture({}), {}, bootstrap.path);
-  } finally {
-    bootstrap.remove();
-  }
-}
+const violations = (...roles: CiRole[]) => awsCiViolations(ciTrustOwnEnvironment, storeFixture({}), roles);
 
 describe('ci-trust-own-environment', () => {
   it('passes deploy roles trusting only their own environment', async () => {

@@ -1,16 +1,9 @@
-import { violationsOf } from '../../../testing';
 import { storeFixture } from '../../../testing/aws';
-import { ALL_PURPOSES, REPOSITORY, withAwsCiBootstrap } from '../../../testing/aws-ci';
+import { ALL_PURPOSES, REPOSITORY, awsCiViolations, type CiRole } from '../../../testing/aws-ci';
 import { ciTrustPullRequestsPreviewOnly } from './ci-trust-pull-requests-preview-only';
 
-async function violations(...roles: Parameters<typeof withAwsCiBootstrap>[0]): Promise<string[]> {
-  const bootstrap = withAwsCiBootstrap(roles);
-  try {
-    return await violationsOf(ciTrustPullRequestsPreviewOnly, storeFixture({}), {}, bootstrap.path);
-  } finally {
-    bootstrap.remove();
-  }
-}
+const violations = (...roles: CiRole[]) =>
+  awsCiViolations(ciTrustPullRequestsPreviewOnly, storeFixture({}), roles);
 
 describe('ci-trust-pull-requests-preview-only', () => {
   it('passes pull requests reaching the preview role only', async () => {

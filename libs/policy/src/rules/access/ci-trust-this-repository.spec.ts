@@ -1,18 +1,10 @@
-import { violationsOf } from '../../../testing';
 import { storeFixture } from '../../../testing/aws';
-import { ALL_PURPOSES, REPOSITORY, githubTrust, withAwsCiBootstrap } from '../../../testing/aws-ci';
+import { ALL_PURPOSES, REPOSITORY, githubTrust, awsCiViolations, type CiRole } from '../../../testing/aws-ci';
 import { ciTrustThisRepository } from './ci-trust-this-repository';
 
 const store = storeFixture({ key: true });
 
-async function violations(...roles: Parameters<typeof withAwsCiBootstrap>[0]): Promise<string[]> {
-  const bootstrap = withAwsCiBootstrap(roles);
-  try {
-    return await violationsOf(ciTrustThisRepository, store, {}, bootstrap.path);
-  } finally {
-    bootstrap.remove();
-  }
-}
+const violations = (...roles: CiRole[]) => awsCiViolations(ciTrustThisRepository, store, roles);
 
 describe('ci-trust-this-repository', () => {
   it('passes the shipped trust: each role names this repository exactly', async () => {
