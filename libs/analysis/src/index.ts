@@ -4,3 +4,7 @@ export * from './access';
 export * from './rights';
 export * from './audit/aws';
 export * from './context';
+export * from './trust/model';
+export type { CiChange } from './trust/changes';
+export { gcpCiChanges, gcpCiRepository, gcpCiTrust } from './trust/gcp';
+export { azureCiChanges, azureCiTrust } from './trust/azure';

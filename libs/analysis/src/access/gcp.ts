@@ -735,3 +735,30 @@ function parseIp(text: string): { value: bigint; bits: number } | undefined {
   if (!all.every((group) => /^[0-9a-fA-F]{1,4}$/.test(group))) return undefined;
   return { value: all.reduce((sum, group) => (sum << 16n) + BigInt(`0x${group}`), 0n), bits: 128 };
 }
+
+/**
+ * Which of the resources' bindings gives `member` `permission` on one of `scopes` (or on a folder or
+ * organization the resources grant on, each counted as an ancestor), unless a deny rule takes it away: the
+ * reason, in the access table's words, or undefined. For the questions about CI's identities themselves.
+ */
+export function gcpPermissionFinder(
+  resources: readonly RenderedResource[],
+): (member: string, scopes: readonly string[], permission: string) => string | undefined {
+  const bindings = bindingsOf(resources);
+  const customRoles = customRolesOf(resources);
+  const denies = denyRulesOf(resources);
+  const ancestors = [
+    ...new Set(bindings.map((b) => b.scope).filter((scope) => /^(folders|organizations)\//.test(scope))),
+  ];
+  const roleKnown = (role: string) => customRoles.has(role) || PREDEFINED[role] !== undefined;
+  const permits = (role: string, permission: string) =>
+    !roleKnown(role) || (customRoles.get(role) ?? PREDEFINED[role] ?? []).includes(permission);
+  return (member, scopes, permission) => {
+    const all = [...scopes, ...ancestors];
+    const binding = bindings.find(
+      (b) => b.member === member && all.includes(b.scope) && permits(b.role, permission),
+    );
+    if (!binding || denies.some((rule) => deniesIt(rule, member, permission, all))) return undefined;
+    return `${permission} from ${binding.role} on ${binding.scope} (${binding.source})${bindingCaveats(binding, roleKnown)}`;
+  };
+}
