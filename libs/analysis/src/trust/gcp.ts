@@ -1,5 +1,5 @@
 import type { RenderedResource } from '@checkpoints/render';
-import { deniesIt, denyRulesOf, gcpPermissionFinder } from '../access/gcp';
+import { bindingsOf, deniesIt, denyRulesOf, gcpPermissionFinder } from '../access/gcp';
 import { ciPrincipal, stringInput, type Principal } from '../access/model';
 import type { CiChange } from './changes';
 import type {
@@ -226,14 +226,7 @@ export function gcpCiRepository(resources: readonly RenderedResource[], fullName
 export function gcpCiTrust(resources: readonly RenderedResource[]): IdentityTrust[] {
   const providers = providersOf(resources);
   const grantOf = gcpPermissionFinder(resources);
-  const members = resources.flatMap((r) => {
-    const member = stringInput(r, 'member');
-    const listed = r.inputs['members'];
-    return [
-      ...(member ? [member] : []),
-      ...(Array.isArray(listed) ? listed.filter((m): m is string => typeof m === 'string') : []),
-    ];
-  });
+  const members = bindingsOf(resources).map((binding) => binding.member);
   return ciAccounts(resources).map(({ principal, email }) => {
     const scopes = [`serviceAccounts/${email}`, `projects/${projectOf(email)}`];
     const paths = [...new Set(members)].flatMap((member) => {
