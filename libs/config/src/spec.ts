@@ -162,6 +162,8 @@ export interface StackSpec {
   auditExemptMembers?: string[];
   /** Azure only: an existing Log Analytics workspace (resource ID) for the diagnostics instead of one per stack. */
   logAnalyticsWorkspaceId?: string;
+  /** Principals from outside the stack's own account, project or subscription a prod store may name, with why. */
+  externalPrincipals?: { principal: string; reason: string }[];
   stores: StoreSpec[];
 }
 
