@@ -179,7 +179,7 @@ export function loadStackSpec(
     environment: stack.data.environment,
     owner: stack.data.owner,
     costCenter: stack.data.costCenter,
-    stores: stores.map((store) => store.spec),
+    stores: stores.map((store) => withExternal(store.spec, stack.data.externalPrincipals ?? [])),
     ...(stack.data.externalPrincipals ? { externalPrincipals: stack.data.externalPrincipals } : {}),
   };
   for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
@@ -187,6 +187,13 @@ export function loadStackSpec(
     if (value !== undefined) Object.assign(spec, { [key]: value });
   }
   return spec;
+}
+
+/** The store with the listed external principals its access names, for the component's inputs. */
+function withExternal(store: StoreSpec, listed: readonly { principal: string; reason: string }[]): StoreSpec {
+  const named = new Set([...store.access.writers, ...store.access.readers]);
+  const external = listed.filter((entry) => named.has(entry.principal)).map((entry) => ({ ...entry }));
+  return external.length === 0 ? store : { ...store, access: { ...store.access, external } };
 }
 
 /** A prod store names a principal from outside the stack only when `externalPrincipals` lists it, with why. */

@@ -44,6 +44,8 @@ export interface AccessSpec {
   writers: string[];
   /** Principals that may act as the store's reader, in the cloud's own format. */
   readers: string[];
+  /** The writers and readers `externalPrincipals` lists, with why: the access table shows the reason. */
+  external?: { principal: string; reason: string }[];
 }
 
 /** The training job's checkpoint workload the storage and cost projection replays. */

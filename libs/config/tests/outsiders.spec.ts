@@ -75,12 +75,22 @@ describe('a prod store names principals from outside its stack only when externa
     expect(issuesOf(['group:ml-friends@gmail.com'], listed)).toEqual([]);
     const spec = loadStackSpec(
       {
-        ...prodConfig([{ name: 'llm-releases', dataClassification: 'internal', network: NETWORK }]),
+        ...prodConfig([
+          {
+            name: 'llm-releases',
+            dataClassification: 'internal',
+            network: NETWORK,
+            access: { readers: ['group:ml-friends@gmail.com'] },
+          },
+          { name: 'llm-other', dataClassification: 'internal', network: NETWORK },
+        ]),
         'checkpoints:externalPrincipals': JSON.stringify(listed),
       },
       gcpRules({ region: 'us-central1', project: PROJECT }),
     );
     expect(spec.externalPrincipals).toEqual(listed);
+    expect(spec.stores[0]?.access.external).toEqual(listed);
+    expect(spec.stores[1]?.access.external).toBeUndefined();
   });
 
   it('refuses a reason too short to say why', () => {

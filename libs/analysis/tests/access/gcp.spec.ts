@@ -420,3 +420,26 @@ describe('GCP effective access of a render with several stores', () => {
     });
   });
 });
+
+describe('an external principal the stack config lists', () => {
+  it("carries its reason into each of its grants, from the store component's inputs", async () => {
+    const member = 'group:partners@gmail.com';
+    const render = renderOf({ type: 'checkpoints:gcp:CheckpointStore' }, [
+      resource('gcp:storage/bucket:Bucket', 'ckpt-bucket', { name: BUCKET, project: PROJECT }),
+      resource('gcp:storage/bucketIAMMember:BucketIAMMember', 'ckpt-partners', {
+        bucket: BUCKET,
+        role: 'roles/storage.objectViewer',
+        member,
+      }),
+    ]);
+    const component = render.resources.find((r) => r.type === 'checkpoints:gcp:CheckpointStore');
+    if (component)
+      component.inputs = {
+        externalPrincipals: [{ principal: member, reason: 'evaluation partner, contract 42' }],
+      };
+    const [store] = (await analyzeAccess(render)).stores;
+    expect(store?.grants.find((grant) => grant.principal.id === member)?.reason).toBe(
+      `storage.objects.get from roles/storage.objectViewer on buckets/${BUCKET} (BucketIAMMember ckpt-partners); an external principal, listed because: evaluation partner, contract 42`,
+    );
+  });
+});
