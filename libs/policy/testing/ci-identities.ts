@@ -1,6 +1,7 @@
 /** Spec helpers of the CI identity rules: a bootstrap render of one cloud's CI identities, as the rules read it. */
+import type { SourcedPolicy } from '../src/rules/define';
 import { withBootstrapRender, type BootstrapFile } from './access';
-import type { ResourceUnderTest } from '.';
+import { violationsOf, type ResourceUnderTest } from '.';
 
 export interface CiResource {
   type: string;
@@ -32,6 +33,16 @@ export function ciBootstrap(resources: CiResource[]): {
     })),
   });
   return { resources: resources.map(({ type, name, inputs }) => ({ type, name, props: inputs })), file };
+}
+
+/** What `policy` reports for this bootstrap render, judged as the render itself and as its bootstrap render. */
+export async function ciViolationsOf(policy: SourcedPolicy, render: CiResource[]): Promise<string[]> {
+  const { resources, file } = ciBootstrap(render);
+  try {
+    return await violationsOf(policy, resources, {}, file.path);
+  } finally {
+    file.remove();
+  }
 }
 
 const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';

@@ -12,6 +12,7 @@ import {
   verdictLines,
   type Renders,
 } from '../testing/mutations';
+import { verdictsNaming } from '../testing/mutation-verdicts';
 
 let shipped: Renders;
 
@@ -41,17 +42,6 @@ const deployRole = (renders: Renders) =>
       'permissions'
     ] as { actions: string[]; dataActions: string[] }[]
   )[0]!;
-
-/** The lines of the mandatory verdicts on the mutated renders that name every one of `words`. */
-async function caught(mutate: (renders: Renders) => void, ...words: string[]): Promise<string[]> {
-  const renders = copyOf(shipped);
-  mutate(renders);
-  const lines = verdictLines(await mandatoryVerdicts(renders));
-  const naming = lines.filter((line) => words.every((word) => line.includes(word)));
-  if (naming.length === 0)
-    throw new Error(`no mandatory verdict names ${words.join(' + ')}:\n${lines.join('\n')}`);
-  return naming;
-}
 
 describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
   it('the shipped renders pass', async () => {
@@ -185,7 +175,7 @@ describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
   ])(
     '%s',
     async (_name, mutate, words) => {
-      expect((await caught(mutate, ...words)).length).toBeGreaterThan(0);
+      expect((await verdictsNaming(shipped, mutate, words)).length).toBeGreaterThan(0);
     },
     120_000,
   );

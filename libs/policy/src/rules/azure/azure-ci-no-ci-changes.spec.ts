@@ -1,9 +1,8 @@
-import { violationsOf } from '../../../testing';
 import {
   AZURE_PRINCIPALS,
   AZURE_SUBSCRIPTION,
   azureCiResources,
-  ciBootstrap,
+  ciViolationsOf,
   type CiResource,
 } from '../../../testing/ci-identities';
 import { azureCiNoCiChanges } from './azure-ci-no-ci-changes';
@@ -24,14 +23,7 @@ const assignment = (role: string, scope: string, condition?: string): CiResource
 });
 const SUBSCRIPTION = `/subscriptions/${AZURE_SUBSCRIPTION}`;
 
-const judge = async (grants: CiResource[]) => {
-  const { resources, file } = ciBootstrap(azureCiResources({ grants }));
-  try {
-    return await violationsOf(azureCiNoCiChanges, resources, {}, file.path);
-  } finally {
-    file.remove();
-  }
-};
+const judge = (grants: CiResource[]) => ciViolationsOf(azureCiNoCiChanges, azureCiResources({ grants }));
 
 describe('azure-ci-no-ci-changes', () => {
   it('passes a role assigner whose condition refuses every CI identity as assignee', async () => {

@@ -1,15 +1,8 @@
-import { violationsOf } from '../../../testing';
-import { azureCiResources, ciBootstrap } from '../../../testing/ci-identities';
+import { azureCiResources, ciViolationsOf } from '../../../testing/ci-identities';
 import { azureCiTrust } from './azure-ci-trust';
 
-const judge = async (options: Parameters<typeof azureCiResources>[0]) => {
-  const { resources, file } = ciBootstrap(azureCiResources(options));
-  try {
-    return await violationsOf(azureCiTrust, resources, {}, file.path);
-  } finally {
-    file.remove();
-  }
-};
+const judge = (options: Parameters<typeof azureCiResources>[0]) =>
+  ciViolationsOf(azureCiTrust, azureCiResources(options));
 const PULL_REQUEST = 'repo:acme/checkpoint-storage:pull_request';
 
 describe('azure-ci-trust', () => {

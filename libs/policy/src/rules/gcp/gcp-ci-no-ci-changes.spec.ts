@@ -1,5 +1,4 @@
-import { violationsOf } from '../../../testing';
-import { ciBootstrap, gcpAccount, gcpCiResources, type CiResource } from '../../../testing/ci-identities';
+import { ciViolationsOf, gcpAccount, gcpCiResources, type CiResource } from '../../../testing/ci-identities';
 import { gcpCiNoCiChanges } from './gcp-ci-no-ci-changes';
 
 const DEPLOY = `serviceAccount:${gcpAccount('deploy-prod')}`;
@@ -27,14 +26,7 @@ const everyoneDenied = (permissions: string[]): CiResource => ({
   },
 });
 
-const judge = async (grants: CiResource[]) => {
-  const { resources, file } = ciBootstrap(gcpCiResources({ grants }));
-  try {
-    return await violationsOf(gcpCiNoCiChanges, resources, {}, file.path);
-  } finally {
-    file.remove();
-  }
-};
+const judge = (grants: CiResource[]) => ciViolationsOf(gcpCiNoCiChanges, gcpCiResources({ grants }));
 
 describe('gcp-ci-no-ci-changes', () => {
   it('passes a deploy account with bucket rights only', async () => {

@@ -1,15 +1,9 @@
 import { violationsOf } from '../../../testing';
-import { ciBootstrap, gcpCiResources, gcpSubject } from '../../../testing/ci-identities';
+import { ciViolationsOf, gcpCiResources, gcpSubject } from '../../../testing/ci-identities';
 import { gcpCiTrust } from './gcp-ci-trust';
 
-const judge = async (options: Parameters<typeof gcpCiResources>[0]) => {
-  const { resources, file } = ciBootstrap(gcpCiResources(options));
-  try {
-    return await violationsOf(gcpCiTrust, resources, {}, file.path);
-  } finally {
-    file.remove();
-  }
-};
+const judge = (options: Parameters<typeof gcpCiResources>[0]) =>
+  ciViolationsOf(gcpCiTrust, gcpCiResources(options));
 
 describe('gcp-ci-trust', () => {
   it('passes deploy-prod reachable from its environment only, pull requests from the preview account, ids pinned', async () => {
