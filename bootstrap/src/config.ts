@@ -41,6 +41,11 @@ export interface GcpSettings {
    * that stack's checkpoints:auditExemptMembers (the gcp-gcs-data-access-audit rule compares them).
    */
   auditExemptMembers: Partial<Record<Environment, string[]>>;
+  /**
+   * The repository's and its owner's immutable GitHub IDs: the workload identity provider admits tokens of
+   * these IDs only, so a repository that takes the name after a rename or transfer is refused.
+   */
+  repositoryIds?: { repository: string; owner: string };
 }
 
 export interface AzureSettings {
@@ -120,6 +125,14 @@ const schema = z.strictObject({
       stackProjects: perEnvironment(z.string().regex(GCP_PROJECT_ID)).optional(),
       stateBucket: z.string().regex(GCS_BUCKET).optional(),
       auditExemptMembers: z.record(z.string(), z.array(z.string().min(1)).max(100)).optional(),
+      repositoryId: z
+        .string()
+        .regex(/^[1-9]\d{0,19}$/)
+        .optional(),
+      repositoryOwnerId: z
+        .string()
+        .regex(/^[1-9]\d{0,19}$/)
+        .optional(),
     })
     .optional(),
   azure: z
@@ -142,7 +155,7 @@ type RawConfig = z.infer<typeof schema>;
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
-  gcp: ['stackProjects', 'stateBucket', 'auditExemptMembers'],
+  gcp: ['stackProjects', 'stateBucket', 'auditExemptMembers', 'repositoryId', 'repositoryOwnerId'],
   azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones'],
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
@@ -164,7 +177,11 @@ const ALLOWED: Record<string, string> = {
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
   stateBucket:
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
-  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket and auditExemptMembers',
+  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket, auditExemptMembers, repositoryId and repositoryOwnerId',
+  repositoryId:
+    "the repository's numeric GitHub ID (the repository_id claim of its OIDC tokens; `gh api repos/OWNER/NAME --jq .id`), set together with repositoryOwnerId",
+  repositoryOwnerId:
+    "the numeric GitHub ID of the repository's owner (the repository_owner_id claim; `gh api repos/OWNER/NAME --jq .owner.id`), set together with repositoryId",
   auditExemptMembers:
     "a mapping of environments to lists of IAM members whose own data access that stack project's Data Access audit logs leave out (the stack's checkpoints:auditExemptMembers)",
   'auditExemptMembers[]':
@@ -357,6 +374,23 @@ function providerKeyIssues(enabled: ReadonlySet<Cloud>, allConfig: Record<string
   );
 }
 
+/** The repository's ID means nothing without its owner's, nor the owner's without the repository's. */
+function repositoryIdIssues(raw: RawConfig): ConfigIssue[] {
+  const { repositoryId, repositoryOwnerId } = raw.gcp ?? {};
+  if ((repositoryId === undefined) === (repositoryOwnerId === undefined)) return [];
+  const [given, missing] =
+    repositoryId === undefined
+      ? ['repositoryOwnerId', 'repositoryId']
+      : ['repositoryId', 'repositoryOwnerId'];
+  return [
+    {
+      path: formatPath(['gcp', given]),
+      value: repositoryId ?? repositoryOwnerId,
+      message: `is set without gcp.${missing}: set both (${ALLOWED[missing] ?? ''})`,
+    },
+  ];
+}
+
 /** Settings of a cloud that is not enabled are a mistake; those of an enabled cloud must fit the environments. */
 function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIssue[] {
   const enabled = new Set(raw.clouds);
@@ -380,6 +414,7 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
             false,
           ),
           ...auditExemptionIssues(raw),
+          ...repositoryIdIssues(raw),
         ]
       : []),
     ...(enabled.has('azure')
@@ -512,6 +547,8 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
       ),
     };
     if (raw.gcp?.stateBucket) config.gcp.stateBucket = raw.gcp.stateBucket;
+    if (raw.gcp?.repositoryId && raw.gcp.repositoryOwnerId)
+      config.gcp.repositoryIds = { repository: raw.gcp.repositoryId, owner: raw.gcp.repositoryOwnerId };
   }
   if (raw.clouds.includes('azure')) {
     config.azure = {

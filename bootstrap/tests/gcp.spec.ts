@@ -167,10 +167,21 @@ describe('GCP CI identities', () => {
       expect(rules(environment)[0]?.deniedPermissions).toContain('storage.googleapis.com/objects.get');
       expect(policy(environment).protect).toBe(true);
     }
-    expect(rules('dev')).toHaveLength(1);
+    expect(rules('dev')).toHaveLength(2);
     expect(rules('prod')[1]).toEqual({
       deniedPrincipals: [ci[2]],
       deniedPermissions: ['storage.googleapis.com/buckets.delete'],
+    });
+    expect(rules('dev')[1]).toEqual({
+      deniedPrincipals: ['principalSet://goog/public:all'],
+      deniedPermissions: ['cloudkms.googleapis.com/cryptoKeyVersions.update'],
+    });
+    expect(rules('prod')[2]).toEqual({
+      deniedPrincipals: ['principalSet://goog/public:all'],
+      deniedPermissions: [
+        'cloudkms.googleapis.com/cryptoKeyVersions.update',
+        'cloudkms.googleapis.com/cryptoKeyVersions.destroy',
+      ],
     });
   });
 

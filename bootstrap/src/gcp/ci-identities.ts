@@ -67,7 +67,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         displayName: 'GitHub',
         description: `OIDC tokens of GitHub Actions jobs of ${repository.fullName}`,
         attributeMapping: GITHUB_ATTRIBUTE_MAPPING,
-        attributeCondition: repositoryCondition(repository),
+        attributeCondition: repositoryCondition(repository, settings.repositoryIds),
         oidc: {
           issuerUri: GITHUB_OIDC_ISSUER,
           allowedAudiences: [pool.name.apply((poolName) => providerAudience(poolName, providerId))],

@@ -122,6 +122,18 @@ const DATA_PERMISSIONS = [
 ];
 
 /**
+ * The deploy account sets the IAM policy of the keys it creates (the Cloud Storage service agent's grant),
+ * so it could bind itself, or anyone, cloudkms.admin on them. What that role would add is taken away from
+ * every principal by the deny policy: disabling a key version (cryptoKeyVersions.update) everywhere, and
+ * in prod destroying one, which is break-glass. Deny overrides every allow, a binding made later included.
+ * https://cloud.google.com/iam/docs/deny-overview, https://cloud.google.com/iam/docs/deny-permissions-support,
+ * https://cloud.google.com/kms/docs/reference/permissions-and-roles
+ */
+const EVERYONE = 'principalSet://goog/public:all';
+const KEY_VERSION_GUARDS = ['cloudkms.googleapis.com/cryptoKeyVersions.update'];
+const KEY_VERSION_DESTROY = 'cloudkms.googleapis.com/cryptoKeyVersions.destroy';
+
+/**
  * The deny rules of a stack project's deny policy (IAM v2 permission and principal formats): they
  * override every allow, the bucket bindings a deploy account could add included, and no CI account can
  * lift them (deny policies need roles/iam.denyAdmin). https://cloud.google.com/iam/docs/deny-overview
@@ -146,6 +158,12 @@ export function gcpCiDenyRules(
           },
         ]
       : []),
+    {
+      description: `Nobody disables${environment === 'prod' ? ' or destroys' : ''} a store key version: break-glass lifts this deny (roles/iam.denyAdmin)`,
+      deniedPrincipals: [EVERYONE],
+      deniedPermissions:
+        environment === 'prod' ? [...KEY_VERSION_GUARDS, KEY_VERSION_DESTROY] : [...KEY_VERSION_GUARDS],
+    },
   ];
 }
 
@@ -163,9 +181,20 @@ export const GITHUB_ATTRIBUTE_MAPPING = {
   'attribute.repository': 'assertion.repository',
 };
 
-/** Tokens of any other repository are refused by the provider itself, before any binding is looked at. */
-export function repositoryCondition(repository: Repository): string {
-  return `assertion.repository == '${repository.fullName}'`;
+/**
+ * Tokens of any other repository are refused by the provider itself, before any binding is looked at; with
+ * the repository's and its owner's immutable IDs, so is a repository that takes the name after a rename
+ * or a transfer (https://cloud.google.com/iam/docs/workload-identity-federation-with-deployment-pipelines#github-actions:
+ * "assertion.repository_owner_id" in attribute conditions; the claims: https://docs.github.com/en/actions/reference/security/oidc).
+ */
+export function repositoryCondition(
+  repository: Repository,
+  ids?: { repository: string; owner: string },
+): string {
+  const name = `assertion.repository == '${repository.fullName}'`;
+  return ids
+    ? `${name} && assertion.repository_id == '${ids.repository}' && assertion.repository_owner_id == '${ids.owner}'`
+    : name;
 }
 
 /**

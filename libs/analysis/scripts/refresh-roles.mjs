@@ -15,12 +15,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = join(here, '..', 'data');
 const { values } = parseArgs({ options: { from: { type: 'string' } } });
 const from = resolve(
-  values.from ?? join(here, '..', '..', '..', '..', '..', 'shared', 'reference', 'cloud-roles'),
+  values.from ?? join(here, '..', '..', '..', '..', 'shared', 'reference', 'cloud-roles'),
 );
 
-/** The roles the project assigns, and the ones a cloud grants by default (basic roles, convenience bindings). */
+/** The GCP roles the project assigns, and the ones GCP grants by default (basic roles, convenience bindings). */
 const GCP_ROLES = readList('gcp-roles.list');
-const AZURE_ROLES = readList('azure-roles.list');
 /** Only these services matter to a checkpoint store: a basic role's other thousands of permissions are dropped. */
 const GCP_SERVICES = ['storage.', 'cloudkms.', 'iam.', 'resourcemanager.'];
 
@@ -50,12 +49,12 @@ for (const role of GCP_ROLES) {
 write('gcp-roles.json', { ...provenance, file: 'gcp/roles/*.json', services: GCP_SERVICES, roles: gcpRoles });
 
 const azure = JSON.parse(readFileSync(join(from, 'azure-built-in-roles.json'), 'utf8'));
+// Every built-in role: an assignment in a render may name any of them by its GUID, and a role the data does
+// not hold counts as granting every action and data action.
 const azureRoles = {};
-for (const roleName of AZURE_ROLES) {
-  const entry = azure.find((role) => role.roleName === roleName);
-  if (!entry) throw new Error(`Azure role ${roleName} is not in ${from}/azure-built-in-roles.json`);
+for (const entry of [...azure].sort((a, b) => a.name.localeCompare(b.name))) {
   azureRoles[entry.name] = {
-    roleName,
+    roleName: entry.roleName,
     permissions: entry.permissions.map(({ actions, notActions, dataActions, notDataActions }) => ({
       actions,
       notActions,

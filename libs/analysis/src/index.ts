@@ -5,3 +5,4 @@ export * from './rights';
 export * from './audit/aws';
 export * from './context';
 export * from './trust';
+export type { CiChange } from './trust/changes';

@@ -32,6 +32,8 @@ export function storeComponentInputs(store: StoreSpec, location: string): Record
     workload: store.workload ?? {},
     // The retention promises judge a locked store's replays against its lock.
     ...(store.recovery.retentionLock === undefined ? {} : { retentionLock: store.recovery.retentionLock }),
+    // The access table shows why each listed outside principal may reach the store.
+    ...(store.access.external === undefined ? {} : { externalPrincipals: store.access.external }),
   };
 }
 

@@ -49,6 +49,12 @@ export interface CloudRules {
   retentionDefaults?(tier: Tier): Partial<RetentionSpec>;
   /** Cloud limits on one store; `raw` is the store as written, to tell explicit values from defaults. */
   checkStore?(store: StoreSpec, raw: RawStore, report: Report): void;
+  /**
+   * Why a principal is from outside the stack (another account, project or subscription, another
+   * environment, CI, a consumer domain), or undefined: a prod store refuses it unless
+   * `checkpoints:externalPrincipals` lists it.
+   */
+  outsider?(principal: string): string | undefined;
 }
 
 export interface LoadOptions {
@@ -165,19 +171,50 @@ export function loadStackSpec(
     checkStoreKeys(raw, index, rules, issues);
     checkStore(spec, raw, environment, rules, report);
     rules.checkStore?.(spec, raw, report);
+    if (environment === 'prod')
+      checkOutsiders(spec, rules, stack.success ? stack.data.externalPrincipals : [], report);
   }
   if (!stack.success || issues.length > 0) throw new ConfigError(storeByStore(issues), source);
   const spec: StackSpec = {
     environment: stack.data.environment,
     owner: stack.data.owner,
     costCenter: stack.data.costCenter,
-    stores: stores.map((store) => store.spec),
+    stores: stores.map((store) => withExternal(store.spec, stack.data.externalPrincipals ?? [])),
+    ...(stack.data.externalPrincipals ? { externalPrincipals: stack.data.externalPrincipals } : {}),
   };
   for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
     const value = stack.data[key];
     if (value !== undefined) Object.assign(spec, { [key]: value });
   }
   return spec;
+}
+
+/** The store with the listed external principals its access names, for the component's inputs. */
+function withExternal(store: StoreSpec, listed: readonly { principal: string; reason: string }[]): StoreSpec {
+  const named = new Set([...store.access.writers, ...store.access.readers]);
+  const external = listed.filter((entry) => named.has(entry.principal)).map((entry) => ({ ...entry }));
+  return external.length === 0 ? store : { ...store, access: { ...store.access, external } };
+}
+
+/** A prod store names a principal from outside the stack only when `externalPrincipals` lists it, with why. */
+function checkOutsiders(
+  store: StoreSpec,
+  rules: CloudRules,
+  listed: readonly { principal: string }[] | undefined,
+  report: Report,
+): void {
+  const allowed = new Set((listed ?? []).map((entry) => entry.principal));
+  for (const list of ['writers', 'readers'] as const) {
+    store.access[list].forEach((principal, index) => {
+      const why = rules.outsider?.(principal);
+      if (why === undefined || allowed.has(principal)) return;
+      report(
+        `access.${list}[${index}]`,
+        principal,
+        `${why}: a prod store refuses it; allowed: a principal of this stack's own account, project or subscription, or one listed with its reason in ${CONFIG_NAMESPACE}:externalPrincipals ({ principal: ${principal}, reason: "why" })`,
+      );
+    });
+  }
 }
 
 /** The issues store by store (stack keys first), each store's in the order they were found. */

@@ -506,6 +506,24 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       allowed:
         'the resource ID of a Log Analytics workspace, /subscriptions/…/providers/Microsoft.OperationalInsights/workspaces/NAME',
     }).optional(),
+    externalPrincipals: doc(
+      z
+        .array(
+          z.strictObject({
+            principal: z.string().min(1),
+            reason: z.string().min(10).max(300),
+          }),
+        )
+        .max(MAX_PRINCIPALS),
+      {
+        type: 'list of { principal, reason }',
+        default: '`[]`',
+        meaning:
+          "Principals outside this stack's own account, project or subscription (another account's or project's identities, another environment's, a CI identity or workload identity pool, a consumer-domain user or group) that a prod store's `access` may still name, each with why. A prod store refuses such a principal unless it is listed here.",
+        allowed: `a list of at most ${MAX_PRINCIPALS} blocks { principal: PRINCIPAL, reason: "why (10-300 characters)" }, the principal exactly as written in access.writers or access.readers`,
+        item: 'a block { principal, reason }',
+      },
+    ).optional(),
     stores: doc(z.array(storeSchemaOf(cloud)).min(1), {
       type: 'list of stores, at least one',
       default: 'required',

@@ -44,6 +44,8 @@ export interface AccessSpec {
   writers: string[];
   /** Principals that may act as the store's reader, in the cloud's own format. */
   readers: string[];
+  /** The writers and readers `externalPrincipals` lists, with why: the access table shows the reason. */
+  external?: { principal: string; reason: string }[];
 }
 
 /** The training job's checkpoint workload the storage and cost projection replays. */
@@ -162,6 +164,8 @@ export interface StackSpec {
   auditExemptMembers?: string[];
   /** Azure only: an existing Log Analytics workspace (resource ID) for the diagnostics instead of one per stack. */
   logAnalyticsWorkspaceId?: string;
+  /** Principals from outside the stack's own account, project or subscription a prod store may name, with why. */
+  externalPrincipals?: { principal: string; reason: string }[];
   stores: StoreSpec[];
 }
 

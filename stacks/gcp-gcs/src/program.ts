@@ -73,7 +73,7 @@ function loadGcpStackSpec(): { spec: StackSpec; region: string | undefined; gcpP
   }
   let spec: StackSpec | undefined;
   try {
-    spec = loadStackSpec(pulumi.runtime.allConfig(), gcpRules({ region }), source, {
+    spec = loadStackSpec(pulumi.runtime.allConfig(), gcpRules({ region, project }), source, {
       isSecret: isConfigSecret,
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { CHECKPOINT_WRITER_ROLE, checkpointWriterRoleGuid } from '@checkpoints/config';
 import azureRoleData from '../../data/azure-roles.json';
 import type { RenderedResource, RenderedStore } from '@checkpoints/render';
+import { evaluateCondition, readCondition, type ConditionValue } from './azure-condition';
 import {
   stringInput,
   type AccessGrant,
@@ -199,8 +200,15 @@ const ADD_FEDERATED_CREDENTIAL =
 interface AzureRenderAccess {
   subscription: string;
   roles: ReadonlyMap<string, RoleDefinition>;
-  grantOf(principalId: string, resource: string, action: string, data?: boolean): Assignment | undefined;
-  assignerOf(principalId: string, container: string): Assignment | undefined;
+  grantOf(
+    principalId: string,
+    resource: string,
+    action: string,
+    data?: boolean,
+    attributes?: Attributes,
+  ): Assignment | undefined;
+  /** The first assignment that lets the principal assign a data role on the container: to itself, or to anyone. */
+  assignerOf(principalId: string, container: string, to: 'itself' | 'anyone'): Assignment | undefined;
   lockOf(resource: string): Lock | undefined;
   principalsOf(store: AzureStore, resources: readonly string[]): Principal[];
 }
@@ -230,8 +238,19 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
   const writerRole = checkpointWriterRoleGuid(subscription);
   if (!roles.has(writerRole)) roles.set(writerRole, CHECKPOINT_WRITER_ROLE);
   const assignments = [...assignmentsOf(everything), ...subscriptionDefaults(subscription)].map(
-    (assignment) => ({ assignment, scope: scopeKey(assignment.scope), role: roleGuid(assignment.role) }),
+    (assignment) => ({
+      assignment,
+      scope: scopeKey(assignment.scope),
+      role: roleGuid(assignment.role),
+      condition: assignment.condition === undefined ? undefined : readCondition(assignment.condition),
+    }),
   );
+  for (const { role } of assignments) if (!roles.has(role)) roles.set(role, unknownRole(role));
+  const dataRoles = [...roles].filter(([, role]) => isDataRole(role)).map(([guid]) => guid);
+  const applies = (condition: (typeof assignments)[number]['condition'], request: ConditionRequestOf) =>
+    condition === undefined ||
+    'error' in condition ||
+    evaluateCondition(condition.condition, request) !== false;
   const byPrincipal = groupedBy(assignments, ({ assignment }) => assignment.principalId);
   const principalsByScope = new Map<string, Set<string>>();
   for (const { assignment, scope } of assignments) {
@@ -256,22 +275,35 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
   return {
     subscription,
     roles,
-    grantOf: (principalId, resource, action, data = false) => {
+    grantOf: (principalId, resource, action, data = false, attributes = new Map()) => {
       const id = resource.toLowerCase();
       return byPrincipal
         .get(principalId)
-        ?.find(({ scope, role }) => holds(scope, id) && roleAllows(role, action, data))?.assignment;
-    },
-    assignerOf: (principalId, container) => {
-      const id = container.toLowerCase();
-      return byPrincipal
-        .get(principalId)
         ?.find(
-          ({ assignment, scope, role }) =>
-            holds(scope, id) &&
-            roleAllows(role, ROLE_ASSIGNMENT_WRITE, false) &&
-            assignableDataRole(assignment, roles),
+          ({ scope, role, condition }) =>
+            holds(scope, id) && roleAllows(role, action, data) && applies(condition, { action, attributes }),
         )?.assignment;
+    },
+    assignerOf: (principalId, container, to) => {
+      const id = container.toLowerCase();
+      return byPrincipal.get(principalId)?.find(({ assignment, scope, role, condition }) => {
+        if (!holds(scope, id) || !roleAllows(role, ROLE_ASSIGNMENT_WRITE, false)) return false;
+        // The data roles it could name: every data role the data and the render define, and any GUID its
+        // condition names that neither does (such a role counts as granting everything).
+        const named = [...(assignment.condition ?? '').matchAll(GUID)]
+          .map(([guid]) => guid.toLowerCase())
+          .filter((guid) => !roles.has(guid));
+        return [...dataRoles, ...named].some((candidate) =>
+          applies(condition, {
+            action: ROLE_ASSIGNMENT_WRITE,
+            attributes: new Map<string, readonly ConditionValue[]>([
+              [ASSIGNED_ROLE, [candidate]],
+              // Naming itself is one principal ID; naming anyone else is a principal the question cannot know.
+              ...(to === 'itself' ? ([[ASSIGNEE, [principalId]]] as const) : []),
+            ]),
+          }),
+        );
+      })?.assignment;
     },
     lockOf,
     principalsOf: (store, resources) => {
@@ -315,7 +347,8 @@ function azureStoreGrants(
   ]);
   const grants: AccessGrant[] = [];
   const because = (a: Assignment, action: string) =>
-    `${action} from ${roles.get(roleGuid(a.role))?.roleName ?? a.role} on ${a.scope} (${a.source})`;
+    `${action} from ${roles.get(roleGuid(a.role))?.roleName ?? a.role} on ${a.scope} (${a.source})${conditionCaveat(a.condition)}`;
+  const containerAttributes: Attributes = new Map([[CONTAINER_NAME, [target.container]]]);
   for (const principal of principals) {
     const add = (operation: Operation, reason: string) => {
       if (!grants.some((g) => g.principal.id === principal.id && g.operation === operation))
@@ -324,7 +357,13 @@ function azureStoreGrants(
     for (const { operation, on, action, data } of STORE_OPERATIONS) {
       const resource = ids[on];
       if (!resource) continue;
-      const a = grantOf(principal.id, resource, action, data);
+      const a = grantOf(
+        principal.id,
+        resource,
+        action,
+        data,
+        on === 'container' ? containerAttributes : undefined,
+      );
       if (!a) continue;
       if (action === POLICY_REFUSES && retentionLock !== undefined) {
         const lift = grantOf(principal.id, retentionLock, POLICY_DELETE);
@@ -358,16 +397,25 @@ function azureStoreGrants(
       for (const operation of ['read', 'write', 'delete'] as const)
         add(operation, `account keys: ${because(keys, LIST_KEYS)}, and ${how}`);
     }
-    const assigner = assignerOf(principal.id, ids.container);
-    if (assigner) {
-      add('change-access', because(assigner, ROLE_ASSIGNMENT_WRITE));
-      if (!excludesAssignee(assigner.condition, principal.id)) {
-        add(
-          'self-grant',
-          `${because(assigner, ROLE_ASSIGNMENT_WRITE)}, and no condition keeps it from naming itself`,
-        );
-      }
+    const assigner = assignerOf(principal.id, ids.container, 'anyone');
+    if (assigner) add('change-access', `${because(assigner, ROLE_ASSIGNMENT_WRITE)}, to a data role`);
+    const selfAssigner = assignerOf(principal.id, ids.container, 'itself');
+    if (selfAssigner) {
+      add(
+        'self-grant',
+        `${because(selfAssigner, ROLE_ASSIGNMENT_WRITE)}, and no condition keeps it from assigning itself a data role`,
+      );
     }
+    // ADLS Gen2 access control lists: whoever may set a path's ACL, or take ownership of it (an owning user
+    // may set its ACL), can give any principal, itself included, read and write on the data beneath.
+    // https://learn.microsoft.com/azure/storage/blobs/data-lake-storage-access-control-model
+    for (const action of ACL_ACTIONS) {
+      const acl = grantOf(principal.id, ids.container, action, true, containerAttributes);
+      if (!acl) continue;
+      add('change-access', `${because(acl, action)}: it can set POSIX ACLs on the filesystem`);
+      add('self-grant', `${because(acl, action)}: it can give itself read and write through an ACL entry`);
+    }
+    for (const grant of accessPolicyGrants(store.resources, principal.id)) add(grant.operation, grant.reason);
     // Assigning an identity to a resource lets the principal act as it only through a resource that runs
     // its code: a storage account uses its identity for its own key and nothing else.
     const compute = COMPUTE_WRITES.map((action) => grantOf(principal.id, ids.account, action)).find(Boolean);
@@ -456,33 +504,93 @@ export function roleGuid(roleDefinitionId: string): string {
 
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
+/** Attribute values of one request, by `@Source[name]` in lowercase (azure-condition). */
+type Attributes = ReadonlyMap<string, readonly ConditionValue[]>;
+type ConditionRequestOf = { action: string; attributes: Attributes };
+
 /**
- * Whether an assignment's ABAC condition still lets it assign a data role. Conditions of the form the
- * bootstrap writes (`RoleDefinitionId] ForAnyOfAnyValues:GuidEquals {...}`) name the assignable roles;
- * anything else is read as no restriction. https://learn.microsoft.com/en-us/azure/role-based-access-control/delegate-role-assignments-examples
+ * The request attributes the conditions of the analysis' questions set: the role and the principal of a
+ * role assignment being written (https://learn.microsoft.com/azure/role-based-access-control/conditions-authorization-actions-attributes),
+ * the container of a blob request (https://learn.microsoft.com/azure/storage/blobs/storage-auth-abac-attributes).
  */
-function assignableDataRole(a: Assignment, roles: ReadonlyMap<string, RoleDefinition>): boolean {
-  const allowed =
-    /@Request\[Microsoft\.Authorization\/roleAssignments:RoleDefinitionId\] ForAnyOfAnyValues:GuidEquals \{([^}]*)\}/i.exec(
-      a.condition ?? '',
-    );
-  if (!allowed?.[1]) return true;
-  return [...allowed[1].matchAll(GUID)].some(([guid]) =>
-    (roles.get(guid.toLowerCase())?.permissions ?? []).some((p) =>
-      p.dataActions.some((d) => DATA_ROLE_ACTION.test(d) || d === '*'),
+const ASSIGNED_ROLE = '@request[microsoft.authorization/roleassignments:roledefinitionid]';
+const ASSIGNEE = '@request[microsoft.authorization/roleassignments:principalid]';
+const CONTAINER_NAME = '@resource[microsoft.storage/storageaccounts/blobservices/containers:name]';
+
+/** ADLS Gen2 data actions that set a path's ACL or its owner. https://learn.microsoft.com/azure/role-based-access-control/permissions/storage */
+const ACL_ACTIONS = [
+  'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/modifyPermissions/action',
+  'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/manageOwnership/action',
+];
+
+/** How an assignment's condition was read, for the reason column. */
+function conditionCaveat(condition: string | undefined): string {
+  if (condition === undefined) return '';
+  const read = readCondition(condition);
+  return 'error' in read ? `; its condition could not be read (${read.error}): counted as holding` : '';
+}
+
+/** A role ID in no published data and no definition of the render: it counts as every action and data action. */
+function unknownRole(guid: string): RoleDefinition {
+  return {
+    roleName: `role ${guid} (not in the published data or the render: counted as every action and data action)`,
+    permissions: [{ actions: ['*'], notActions: [], dataActions: ['*'], notDataActions: [] }],
+  };
+}
+
+function isDataRole(role: RoleDefinition): boolean {
+  return role.permissions.some((p) =>
+    p.dataActions.some(
+      (d) => (DATA_ROLE_ACTION.test(d) || d === '*') && !p.notDataActions.some((n) => actionMatches(n, d)),
     ),
   );
 }
 
-/** Whether the condition refuses assignments to this principal (`PrincipalId] ForAnyOfAllValues:GuidNotEquals {...}`). */
-function excludesAssignee(condition: string | undefined, principalId: string): boolean {
-  const excluded =
-    /@Request\[Microsoft\.Authorization\/roleAssignments:PrincipalId\] ForAnyOfAllValues:GuidNotEquals \{([^}]*)\}/i.exec(
-      condition ?? '',
-    );
-  return [...(excluded?.[1] ?? '').matchAll(GUID)].some(
-    ([guid]) => guid.toLowerCase() === principalId.toLowerCase(),
-  );
+/**
+ * Key Vault access policies (the vault's `properties.accessPolicies`), which decide data-plane access to keys
+ * when the vault does not use Azure RBAC (`enableRbacAuthorization` false): key permissions `unwrapKey` and
+ * `decrypt` use the key, `update` can disable it, `delete` and `purge` destroy it.
+ * https://learn.microsoft.com/azure/key-vault/general/assign-access-policy,
+ * https://learn.microsoft.com/azure/key-vault/general/rbac-access-policy
+ */
+function accessPolicyGrants(
+  resources: readonly RenderedResource[],
+  principalId: string,
+): { operation: Operation; reason: string }[] {
+  const KEY_PERMISSIONS: Readonly<Record<string, Operation>> = {
+    unwrapkey: 'use-key',
+    decrypt: 'use-key',
+    update: 'disable-key',
+    delete: 'destroy-key',
+    purge: 'destroy-key',
+    all: 'destroy-key',
+  };
+  return resources.flatMap((r) => {
+    if (r.type !== 'azure-native:keyvault:Vault') return [];
+    const properties = r.inputs['properties'] as
+      | {
+          enableRbacAuthorization?: unknown;
+          accessPolicies?: { objectId?: unknown; permissions?: { keys?: unknown } }[];
+        }
+      | undefined;
+    if (properties?.enableRbacAuthorization === true) return [];
+    return (properties?.accessPolicies ?? []).flatMap((policy) => {
+      if (String(policy.objectId).toLowerCase() !== principalId.toLowerCase()) return [];
+      const keys = Array.isArray(policy.permissions?.keys) ? (policy.permissions.keys as unknown[]) : [];
+      return keys.flatMap((permission) => {
+        const operations =
+          String(permission).toLowerCase() === 'all'
+            ? (['use-key', 'disable-key', 'destroy-key'] as const)
+            : [KEY_PERMISSIONS[String(permission).toLowerCase()]].filter(
+                (o): o is Operation => o !== undefined,
+              );
+        return operations.map((operation) => ({
+          operation,
+          reason: `key permission ${String(permission)} from an access policy of vault ${r.name}`,
+        }));
+      });
+    });
+  });
 }
 
 function resourceIds(store: AzureStore) {

@@ -2,6 +2,7 @@ import gcpRoleData from '../../data/gcp-roles.json';
 import type { RenderedResource, RenderedStore } from '@checkpoints/render';
 import {
   ciPrincipal,
+  jsonOf,
   stringInput,
   type AccessGrant,
   type Operation,
@@ -23,12 +24,18 @@ export interface Binding {
   scope: string;
   /** Where the binding comes from, for the reason column. */
   source: string;
+  /** The binding's IAM condition (CEL), counted as holding. */
+  condition?: string;
 }
 
 export interface DenyRule {
   principals: readonly string[];
   exceptions: readonly string[];
   permissions: readonly string[];
+  /** Permissions the rule does not deny (`exceptionPermissions`). */
+  exceptionPermissions: readonly string[];
+  /** The rule's `denialCondition` (CEL): the rule may not apply whenever it may not hold. */
+  condition?: string;
   /** `projects/P`: the deny applies there and below. */
   scope: string;
   source: string;
@@ -100,9 +107,20 @@ interface GcpRenderAccess {
   bindingOf(member: string, scopes: readonly string[], permission: string): Binding | undefined;
   /** The render's bindings on any of `scopes`, in render order. */
   bindingsOn(scopes: readonly string[]): Binding[];
+  /** Whether the render's custom roles or the published data hold the role: else it counts as every permission. */
+  roleKnown(role: string): boolean;
   /** The bootstrap's CI service accounts, by member. */
   ciPrincipals: ReadonlyMap<string, Principal>;
+  /** The bootstrap's workload identity pool IDs: their members are CI's tokens. */
+  ciPools: readonly string[];
   denies: readonly DenyRule[];
+  /** What the render's authoritative IAM resources replace (`scope|role`, `scope|*`). */
+  replaced: ReadonlySet<string>;
+  /**
+   * The folders and organizations the render grants on. Which of them hold the store's project is outside
+   * the render: each counts as an ancestor of every project.
+   */
+  ancestors: readonly string[];
 }
 
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
@@ -117,14 +135,15 @@ function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
   );
   const order = new Map(bindings.map((binding, index) => [binding, index]));
   const customRoles = customRolesOf(everything);
-  const rolePermissions = new Map<string, ReadonlySet<string>>();
+  const rolePermissions = new Map<string, ReadonlySet<string> | 'every'>();
   const permits = (role: string, permission: string) => {
     let permissions = rolePermissions.get(role);
     if (!permissions) {
-      permissions = new Set(customRoles.get(role) ?? PREDEFINED[role] ?? []);
+      const known = customRoles.get(role) ?? PREDEFINED[role];
+      permissions = known ? new Set(known) : 'every';
       rolePermissions.set(role, permissions);
     }
-    return permissions.has(permission);
+    return permissions === 'every' || permissions.has(permission);
   };
   return {
     permits,
@@ -138,8 +157,14 @@ function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
       scopes
         .flatMap((scope) => bindingsByScope.get(scope) ?? [])
         .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)),
+    roleKnown: (role) => customRoles.has(role) || PREDEFINED[role] !== undefined,
     ciPrincipals: ciPrincipalsOf(bootstrap?.resources ?? []),
+    ciPools: ciPoolsOf(bootstrap?.resources ?? []),
     denies: denyRulesOf(everything),
+    replaced: replacedBindings(everything),
+    ancestors: [
+      ...new Set(bindings.map((b) => b.scope).filter((scope) => /^(folders|organizations)\//.test(scope))),
+    ],
   };
 }
 
@@ -150,12 +175,24 @@ export function gcpAccessOf(input: RendersInput): StoreAccessOf {
 
 function gcpStoreGrants(
   store: RenderedStore,
-  { permits, bindingOf, bindingsOn, ciPrincipals, denies }: GcpRenderAccess,
+  {
+    permits,
+    bindingOf,
+    bindingsOn,
+    roleKnown,
+    ciPrincipals,
+    ciPools,
+    denies,
+    replaced,
+    ancestors,
+  }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
-  const convenience = convenienceBindings(target);
-  const principals = principalsOf(target, bindingsOn, convenience, ciPrincipals);
+  const convenience = convenienceBindings(target).filter(
+    (b) => !replaced.has(`${b.scope}|${b.role}`) && !replaced.has(`${b.scope}|*`),
+  );
+  const principals = principalsOf(target, bindingsOn, convenience, ciPrincipals, ciPools, ancestors);
   const grants: AccessGrant[] = [];
   /** The first binding that gives `member` `permission` on `scope`, unless a deny rule takes it away. */
   const grantOf = (member: string, scopes: readonly string[], permission: string): string | undefined => {
@@ -165,12 +202,19 @@ function gcpStoreGrants(
     if (!binding) return undefined;
     const deny = denies.find((rule) => denies.length > 0 && deniesIt(rule, member, permission, scopes));
     if (deny) return undefined;
-    return `${permission} from ${binding.role} on ${binding.scope} (${binding.source})`;
+    return `${permission} from ${binding.role} on ${binding.scope} (${binding.source})${bindingCaveats(binding, roleKnown)}`;
   };
   const scopesOf = {
-    bucket: [`buckets/${target.bucket}`, `projects/${target.project}`],
-    project: [`projects/${target.project}`],
-    key: target.key ? [target.key, `projects/${keyProject(target.key) ?? target.project}`] : [],
+    bucket: [`buckets/${target.bucket}`, `projects/${target.project}`, ...ancestors],
+    project: [`projects/${target.project}`, ...ancestors],
+    key: target.key
+      ? [
+          target.key,
+          keyRingOf(target.key),
+          `projects/${keyProject(target.key) ?? target.project}`,
+          ...ancestors,
+        ]
+      : [],
   };
   for (const principal of principals) {
     for (const { operation, on, permission } of STORE_OPERATIONS) {
@@ -180,7 +224,7 @@ function gcpStoreGrants(
     }
     for (const identity of target.identities) {
       if (`serviceAccount:${identity.email}` === principal.id) continue;
-      const scopes = [`serviceAccounts/${identity.email}`, `projects/${target.project}`];
+      const scopes = [`serviceAccounts/${identity.email}`, `projects/${target.project}`, ...ancestors];
       const actAs = ACT_AS.map((p) => grantOf(principal.id, scopes, p)).find(Boolean);
       if (actAs)
         grants.push({ principal, operation: 'act-as', reason: `can act as ${identity.label}: ${actAs}` });
@@ -224,11 +268,40 @@ export function deniesIt(
   scopes: readonly string[],
 ): boolean {
   if (!scopes.includes(rule.scope)) return false;
+  // A denial condition the analysis cannot prove to hold for every request may not apply: the deny counts
+  // for nothing (https://cloud.google.com/iam/docs/deny-overview#conditions).
+  if (rule.condition !== undefined) return false;
   const v2 = v2Permission(permission);
   const principal = v2Principal(member);
   const named = (list: readonly string[]) =>
     list.includes(principal) || list.includes('principalSet://goog/public:all');
-  return rule.permissions.includes(v2) && named(rule.principals) && !named(rule.exceptions);
+  return (
+    rule.permissions.includes(v2) &&
+    !rule.exceptionPermissions.includes(v2) &&
+    named(rule.principals) &&
+    !named(rule.exceptions)
+  );
+}
+
+/** What the reason of a grant must say the analysis assumed of its binding. */
+function bindingCaveats(binding: Binding, roleKnown: (role: string) => boolean): string {
+  const caveats = [
+    ...(roleKnown(binding.role)
+      ? []
+      : [`${binding.role} is not in the published role data: counted as granting every permission`]),
+    ...(binding.condition === undefined
+      ? []
+      : [`its condition '${binding.condition}' is not evaluated: counted as holding`]),
+    ...(/^(folders|organizations)\//.test(binding.scope)
+      ? [`${binding.scope} is counted as an ancestor of the project (the hierarchy is outside the render)`]
+      : []),
+  ];
+  return caveats.length > 0 ? `; ${caveats.join('; ')}` : '';
+}
+
+/** `projects/P/locations/L/keyRings/R/cryptoKeys/K` -> its key ring `projects/P/locations/L/keyRings/R`. */
+export function keyRingOf(keyId: string): string {
+  return keyId.replace(/\/cryptoKeys\/[^/]+$/, '');
 }
 
 /** `storage.objects.get` -> `storage.googleapis.com/objects.get`. */
@@ -294,27 +367,107 @@ export function customRolesOf(resources: readonly RenderedResource[]): Map<strin
   return roles;
 }
 
+/** A binding's scope per IAM resource type, from the provider's inputs (@pulumi/gcp 9.37 `*IAMMember` args). */
+const SCOPE_OF: Readonly<Record<string, (r: RenderedResource) => string>> = {
+  projects: (r) => `projects/${stringInput(r, 'project') ?? ''}`,
+  folder: (r) => {
+    const folder = stringInput(r, 'folder') ?? '';
+    return folder.startsWith('folders/') ? folder : `folders/${folder}`;
+  },
+  organizations: (r) => `organizations/${stringInput(r, 'orgId') ?? ''}`,
+  'storage/bucket': (r) => `buckets/${stringInput(r, 'bucket') ?? ''}`,
+  'kms/keyRing': (r) => stringInput(r, 'keyRingId') ?? '',
+  'kms/cryptoKey': (r) => stringInput(r, 'cryptoKeyId') ?? '',
+  serviceaccount: (r) =>
+    `serviceAccounts/${(stringInput(r, 'serviceAccountId') ?? '').split('/').pop() ?? ''}`,
+};
+
+/**
+ * The IAM resource types of @pulumi/gcp 9.37 that grant roles: the scope key of SCOPE_OF and the kind of
+ * grant (one member, one role's members, authoritative for that role, or a whole allow policy).
+ */
+const IAM_TYPES: ReadonlyMap<string, { scope: string; kind: 'Member' | 'Binding' | 'Policy' }> = new Map(
+  [
+    ['projects', 'gcp:projects/iAM{K}:IAM{K}'],
+    ['folder', 'gcp:folder/iAM{K}:IAM{K}'],
+    ['organizations', 'gcp:organizations/iAM{K}:IAM{K}'],
+    ['serviceaccount', 'gcp:serviceaccount/iAM{K}:IAM{K}'],
+    ['storage/bucket', 'gcp:storage/bucketIAM{K}:BucketIAM{K}'],
+    ['kms/keyRing', 'gcp:kms/keyRingIAM{K}:KeyRingIAM{K}'],
+    ['kms/cryptoKey', 'gcp:kms/cryptoKeyIAM{K}:CryptoKeyIAM{K}'],
+  ].flatMap(([scope = '', pattern = '']) =>
+    (['Member', 'Binding', 'Policy'] as const).map(
+      (kind) => [pattern.replaceAll('{K}', kind), { scope, kind }] as const,
+    ),
+  ),
+);
+
+function iamTypeOf(type: string): { scope: string; kind: 'Member' | 'Binding' | 'Policy' } | undefined {
+  return IAM_TYPES.get(type);
+}
+
+interface PolicyBinding {
+  role?: unknown;
+  members?: unknown;
+  condition?: { expression?: unknown; title?: unknown };
+}
+
+/**
+ * Every allow binding of the IAM resources: one member (`IAMMember`), one role's members (`IAMBinding`),
+ * or each binding of a policy (`IAMPolicy`'s `policyData`, the JSON of an allow policy:
+ * https://cloud.google.com/iam/docs/reference/rest/v1/Policy), at project, folder, organization, bucket, key
+ * ring, key and service-account level. A binding's condition is kept: for a grant it counts as holding (a
+ * condition the analysis cannot evaluate must not make a grant disappear).
+ */
 export function bindingsOf(resources: readonly RenderedResource[]): Binding[] {
   return resources.flatMap((r): Binding[] => {
-    const member = stringInput(r, 'member');
-    const role = stringInput(r, 'role');
-    if (!member || !role) return [];
+    const iam = iamTypeOf(r.type);
+    const scopeOf = iam && SCOPE_OF[iam.scope];
+    if (!iam || !scopeOf) return [];
+    const scope = scopeOf(r);
     const source = `${r.type.split(':').pop() ?? r.type} ${r.name}`;
-    switch (r.type) {
-      case 'gcp:projects/iAMMember:IAMMember':
-        return [{ member, role, scope: `projects/${stringInput(r, 'project') ?? ''}`, source }];
-      case 'gcp:storage/bucketIAMMember:BucketIAMMember':
-        return [{ member, role, scope: `buckets/${stringInput(r, 'bucket') ?? ''}`, source }];
-      case 'gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember':
-        return [{ member, role, scope: stringInput(r, 'cryptoKeyId') ?? '', source }];
-      case 'gcp:serviceaccount/iAMMember:IAMMember': {
-        const email = (stringInput(r, 'serviceAccountId') ?? '').split('/').pop() ?? '';
-        return [{ member, role, scope: `serviceAccounts/${email}`, source }];
-      }
-      default:
-        return [];
+    const conditionOf = (condition: unknown) => {
+      const expression = (condition as { expression?: unknown } | undefined)?.expression;
+      return typeof expression === 'string' ? { condition: expression } : {};
+    };
+    if (iam.kind === 'Member') {
+      const member = stringInput(r, 'member');
+      const role = stringInput(r, 'role');
+      if (!member || !role) return [];
+      return [{ member, role, scope, source, ...conditionOf(r.inputs['condition']) }];
     }
+    if (iam.kind === 'Binding') {
+      const role = stringInput(r, 'role');
+      const members = r.inputs['members'];
+      if (!role || !Array.isArray(members)) return [];
+      return members
+        .filter((m): m is string => typeof m === 'string')
+        .map((member) => ({ member, role, scope, source, ...conditionOf(r.inputs['condition']) }));
+    }
+    const policy = jsonOf(r.inputs['policyData']) as { bindings?: PolicyBinding[] } | undefined;
+    return (policy?.bindings ?? []).flatMap(({ role, members, condition }) =>
+      typeof role === 'string' && Array.isArray(members)
+        ? members
+            .filter((m): m is string => typeof m === 'string')
+            .map((member) => ({ member, role, scope, source, ...conditionOf(condition) }))
+        : [],
+    );
   });
+}
+
+/**
+ * What the render's authoritative IAM resources replace on each scope: an `IAMBinding` every member of its
+ * role, an `IAMPolicy` every binding (`*`). The cloud's own default bindings on that role or scope are gone.
+ */
+export function replacedBindings(resources: readonly RenderedResource[]): Set<string> {
+  const replaced = new Set<string>();
+  for (const r of resources) {
+    const iam = iamTypeOf(r.type);
+    const scopeOf = iam && SCOPE_OF[iam.scope];
+    if (!iam || !scopeOf || iam.kind === 'Member') continue;
+    replaced.add(`${scopeOf(r)}|${iam.kind === 'Policy' ? '*' : (stringInput(r, 'role') ?? '')}`);
+  }
+  return replaced;
 }
 
 /**
@@ -361,6 +514,8 @@ export function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] 
               deniedPrincipals?: string[];
               exceptionPrincipals?: string[];
               deniedPermissions?: string[];
+              exceptionPermissions?: string[];
+              denialCondition?: { expression?: unknown };
             };
           }[]
         | undefined) ?? [];
@@ -368,6 +523,15 @@ export function denyRulesOf(resources: readonly RenderedResource[]): DenyRule[] 
       principals: denyRule?.deniedPrincipals ?? [],
       exceptions: denyRule?.exceptionPrincipals ?? [],
       permissions: denyRule?.deniedPermissions ?? [],
+      exceptionPermissions: denyRule?.exceptionPermissions ?? [],
+      // A condition the provider sends as anything but its expression text counts as one that may not hold.
+      ...(denyRule?.denialCondition === undefined
+        ? {}
+        : {
+            condition: String(
+              denyRule.denialCondition.expression ?? JSON.stringify(denyRule.denialCondition),
+            ),
+          }),
       scope: `projects/${project}`,
       source: `DenyPolicy ${r.name}`,
     }));
@@ -386,6 +550,33 @@ function ciPrincipalsOf(bootstrap: readonly RenderedResource[]): Map<string, Pri
   return principals;
 }
 
+/** The bootstrap's workload identity pool IDs. */
+function ciPoolsOf(bootstrap: readonly RenderedResource[]): string[] {
+  return bootstrap.flatMap((r) => {
+    const id =
+      r.type === 'gcp:iam/workloadIdentityPool:WorkloadIdentityPool' &&
+      stringInput(r, 'workloadIdentityPoolId');
+    return id ? [id] : [];
+  });
+}
+
+/**
+ * A member of one of CI's workload identity pools is CI itself, whatever the store calls it: a deploy when
+ * it names one environment's subject, else (a pull request, a principalSet of the whole pool or of an
+ * attribute) as wide as the preview. https://cloud.google.com/iam/docs/principal-identifiers
+ */
+export function ciPoolPrincipal(member: string, pools: readonly string[]): Principal | undefined {
+  const match =
+    /^principal(?:Set)?:\/\/iam\.googleapis\.com\/projects\/[^/]+\/locations\/global\/workloadIdentityPools\/([^/]+)\/(.*)$/.exec(
+      member,
+    );
+  if (!match || !pools.includes(match[1] ?? '')) return undefined;
+  const environment = /^subject\/repo:[^:]+:environment:([^:]+)$/.exec(match[2] ?? '')?.[1];
+  return environment
+    ? { id: member, label: `ci pool ${match[2] ?? ''}`, kind: 'ci-deploy', environment }
+    : { id: member, label: `ci pool ${match[2] ?? ''}`, kind: 'ci-preview' };
+}
+
 /**
  * A store's principals: CI's, the store's identities, then the members of the bindings on its bucket,
  * project, key and identities, in binding order (the render's, then the bucket's convenience bindings).
@@ -395,13 +586,16 @@ function principalsOf(
   bindingsOn: GcpRenderAccess['bindingsOn'],
   convenience: readonly Binding[],
   ciPrincipals: ReadonlyMap<string, Principal>,
+  ciPools: readonly string[],
+  ancestors: readonly string[],
 ): Principal[] {
   const principals = new Map(ciPrincipals);
   const relevant = new Set([
     `buckets/${store.bucket}`,
     `projects/${store.project}`,
-    ...(store.key ? [store.key] : []),
+    ...(store.key ? [store.key, keyRingOf(store.key)] : []),
     ...store.identities.map((i) => `serviceAccounts/${i.email}`),
+    ...ancestors,
   ]);
   for (const identity of store.identities) {
     const id = `serviceAccount:${identity.email}`;
@@ -411,6 +605,11 @@ function principalsOf(
   for (const binding of onStore) {
     if (principals.has(binding.member)) continue;
     const holder = /^(projectOwner|projectEditor|projectViewer):/.exec(binding.member)?.[1];
+    const pool = ciPoolPrincipal(binding.member, ciPools);
+    if (pool) {
+      principals.set(binding.member, pool);
+      continue;
+    }
     principals.set(binding.member, {
       id: binding.member,
       label: holder ? `project ${holder.slice('project'.length).toLowerCase()}s` : binding.member,
@@ -535,4 +734,31 @@ function parseIp(text: string): { value: bigint; bits: number } | undefined {
   const all = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill('0'), ...tail];
   if (!all.every((group) => /^[0-9a-fA-F]{1,4}$/.test(group))) return undefined;
   return { value: all.reduce((sum, group) => (sum << 16n) + BigInt(`0x${group}`), 0n), bits: 128 };
+}
+
+/**
+ * Which of the resources' bindings gives `member` `permission` on one of `scopes` (or on a folder or
+ * organization the resources grant on, each counted as an ancestor), unless a deny rule takes it away: the
+ * reason, in the access table's words, or undefined. For the questions about CI's identities themselves.
+ */
+export function gcpPermissionFinder(
+  resources: readonly RenderedResource[],
+): (member: string, scopes: readonly string[], permission: string) => string | undefined {
+  const bindings = bindingsOf(resources);
+  const customRoles = customRolesOf(resources);
+  const denies = denyRulesOf(resources);
+  const ancestors = [
+    ...new Set(bindings.map((b) => b.scope).filter((scope) => /^(folders|organizations)\//.test(scope))),
+  ];
+  const roleKnown = (role: string) => customRoles.has(role) || PREDEFINED[role] !== undefined;
+  const permits = (role: string, permission: string) =>
+    !roleKnown(role) || (customRoles.get(role) ?? PREDEFINED[role] ?? []).includes(permission);
+  return (member, scopes, permission) => {
+    const all = [...scopes, ...ancestors];
+    const binding = bindings.find(
+      (b) => b.member === member && all.includes(b.scope) && permits(b.role, permission),
+    );
+    if (!binding || denies.some((rule) => deniesIt(rule, member, permission, all))) return undefined;
+    return `${permission} from ${binding.role} on ${binding.scope} (${binding.source})${bindingCaveats(binding, roleKnown)}`;
+  };
 }

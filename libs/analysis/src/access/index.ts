@@ -23,6 +23,7 @@ import {
 import {
   environmentOf,
   type AccessAnalysis,
+  type AccessGrant,
   type CiTrust,
   type RendersInput,
   type StoreAccess,
@@ -65,6 +66,30 @@ export const accessAnalysisOf: (context: AnalysisContext) => Promise<AccessAnaly
   (context) => analysis(context),
 );
 
+/**
+ * The grants of the principals the store's component lists as external (`externalPrincipals` of the stack
+ * config), each with the reason given for it. A config principal names the cloud's identifier as is, or
+ * after its type (`group:<object ID>` on Azure).
+ */
+function withExternalReasons(
+  grants: AccessGrant[],
+  render: Pick<Render, 'resources'>,
+  storeUrn: string,
+): AccessGrant[] {
+  const listed = render.resources.find((resource) => resource.urn === storeUrn)?.inputs['externalPrincipals'];
+  if (!Array.isArray(listed) || listed.length === 0) return grants;
+  const reasonOf = (id: string) =>
+    (listed as { principal?: unknown; reason?: unknown }[]).find(
+      ({ principal }) => typeof principal === 'string' && (principal === id || principal.endsWith(`:${id}`)),
+    )?.reason;
+  return grants.map((grant) => {
+    const reason = reasonOf(grant.principal.id);
+    return typeof reason === 'string'
+      ? { ...grant, reason: `${grant.reason}; an external principal, listed because: ${reason}` }
+      : grant;
+  });
+}
+
 async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
   const render = { resources: context.resources };
   const { bootstrap } = context;
@@ -76,7 +101,7 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
       accessOf = BY_CLOUD[store.cloud]({ render, bootstrap, context });
       byCloud.set(store.cloud, accessOf);
     }
-    const grants = await accessOf(store);
+    const grants = withExternalReasons(await accessOf(store), render, store.urn);
     stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
   }
   const clouds = new Set(stores.map((store) => store.cloud));

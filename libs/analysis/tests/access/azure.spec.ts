@@ -44,7 +44,91 @@ interface Row {
   expected: boolean;
 }
 
+const BOTH = `${ONLY_BLOB_READER} AND ${NOT_CI}`;
+const KEY_OPERATOR = '81a9662b-bebf-436f-a333-f67b29880f12';
+
 const rows: Row[] = [
+  {
+    rule: 'a condition that refuses both other roles and itself keeps it from assigning itself a data role',
+    source: 'https://learn.microsoft.com/azure/role-based-access-control/delegate-role-assignments-examples',
+    assignments: [{ role: RBAC_ADMIN, scope: GROUP, condition: BOTH }],
+    operation: 'self-grant',
+    expected: false,
+  },
+  {
+    rule: 'the same condition with its AND turned into OR no longer does: it is evaluated, not matched as text',
+    source: 'https://learn.microsoft.com/azure/role-based-access-control/conditions-format#logical-operators',
+    assignments: [{ role: RBAC_ADMIN, scope: GROUP, condition: BOTH.replace(') AND (', ') OR (') }],
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'a condition the grammar cannot read counts as holding',
+    source: 'fail closed: https://learn.microsoft.com/azure/role-based-access-control/conditions-format',
+    assignments: [{ role: RBAC_ADMIN, scope: GROUP, condition: `${NOT_CI} XOR (true)` }],
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'a role ID in no published data and no definition of the render counts as every action and data action',
+    source: 'fail closed: https://learn.microsoft.com/azure/role-based-access-control/role-definitions',
+    assignments: [{ role: '99999999-9999-4999-8999-999999999999', scope: GROUP }],
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'a built-in role outside the roles the code assigns is read from the published data: listing account keys',
+    source:
+      'https://learn.microsoft.com/azure/role-based-access-control/built-in-roles/storage#storage-account-key-operator-service-role',
+    assignments: [
+      { role: KEY_OPERATOR, scope: GROUP },
+      { role: DELETER, scope: GROUP },
+    ],
+    customRole: { ...deleter('Microsoft.Storage/storageAccounts/write') },
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'setting POSIX ACLs (modifyPermissions) lets a principal give itself data access',
+    source: 'https://learn.microsoft.com/azure/storage/blobs/data-lake-storage-access-control-model',
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: {
+      guid: DELETER,
+      dataActions: [
+        'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/modifyPermissions/action',
+      ],
+      notDataActions: [],
+    },
+    operation: 'self-grant',
+    expected: true,
+  },
+  {
+    rule: 'and so does taking ownership of a path (manageOwnership)',
+    source:
+      'https://learn.microsoft.com/azure/storage/blobs/data-lake-storage-access-control#the-owning-user',
+    assignments: [{ role: DELETER, scope: GROUP }],
+    customRole: {
+      guid: DELETER,
+      dataActions: ['Microsoft.Storage/storageAccounts/blobServices/containers/blobs/manageOwnership/action'],
+      notDataActions: [],
+    },
+    operation: 'change-access',
+    expected: true,
+  },
+  {
+    rule: "a condition on the container's name keeps a data role off another container",
+    source: 'https://learn.microsoft.com/azure/storage/blobs/storage-auth-abac-examples',
+    assignments: [
+      {
+        role: BLOB_READER,
+        scope: GROUP,
+        condition:
+          "((!(ActionMatches{'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/read'})) OR (@Resource[Microsoft.Storage/storageAccounts/blobServices/containers:name] StringEquals 'other'))",
+      },
+    ],
+    operation: 'read',
+    expected: false,
+  },
   {
     rule: 'a role assigned on the resource group applies to the containers below it',
     source: 'https://learn.microsoft.com/en-us/azure/role-based-access-control/scope-overview',

@@ -12,7 +12,12 @@ interface Row {
   rule: string;
   source: string;
   bindings?: { type: string; inputs: Record<string, unknown> }[];
-  deny?: { principals: string[]; permissions: string[] };
+  deny?: {
+    principals: string[];
+    permissions: string[];
+    exceptionPermissions?: string[];
+    denialCondition?: { expression: string };
+  };
   principal: string;
   operation: Operation;
   expected: boolean;
@@ -29,7 +34,151 @@ const customRole = (roleId: string, permissions: string[]) => [
   projectRole(CI, `projects/${PROJECT}/roles/${roleId}`),
 ];
 
+const CI_DENY = [
+  'principal://iam.googleapis.com/projects/-/serviceAccounts/ci-deploy-prod@acme-ci.iam.gserviceaccount.com',
+];
+const KEY = `projects/${PROJECT}/locations/us/keyRings/ring/cryptoKeys/ckpt`;
+const POOL_MEMBER =
+  'principalSet://iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/checkpoints-ci/attribute.repository/acme/checkpoint-storage';
+
 const rows: Row[] = [
+  {
+    rule: 'an IAMBinding grants its role to each of its members',
+    source: 'https://www.pulumi.com/registry/packages/gcp/api-docs/projects/iambinding/',
+    bindings: [
+      {
+        type: 'gcp:projects/iAMBinding:IAMBinding',
+        inputs: {
+          project: PROJECT,
+          role: 'roles/storage.objectViewer',
+          members: ['group:x@acme.example', CI],
+        },
+      },
+    ],
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: "an IAMPolicy grants each binding of its policyData, a bucket's included",
+    source: 'https://cloud.google.com/iam/docs/reference/rest/v1/Policy',
+    bindings: [
+      {
+        type: 'gcp:storage/bucketIAMPolicy:BucketIAMPolicy',
+        inputs: {
+          bucket: BUCKET,
+          policyData: JSON.stringify({ bindings: [{ role: 'roles/storage.objectCreator', members: [CI] }] }),
+        },
+      },
+    ],
+    principal: 'ci deploy-prod',
+    operation: 'write',
+    expected: true,
+  },
+  {
+    rule: 'a role in no published data and no custom role of the render counts as granting every permission',
+    source: 'fail closed: https://cloud.google.com/iam/docs/roles-overview (roles are lists of permissions)',
+    bindings: [projectRole(CI, 'roles/storage.somethingNew')],
+    principal: 'ci deploy-prod',
+    operation: 'delete',
+    expected: true,
+  },
+  {
+    rule: 'a conditional binding counts as holding',
+    source: 'https://cloud.google.com/iam/docs/conditions-overview',
+    bindings: [
+      {
+        type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
+        inputs: {
+          bucket: BUCKET,
+          role: 'roles/storage.objectViewer',
+          member: CI,
+          condition: { title: 't', expression: "request.time < timestamp('2020-01-01T00:00:00Z')" },
+        },
+      },
+    ],
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'a role on the key ring applies to its keys',
+    source: 'https://cloud.google.com/kms/docs/resource-hierarchy',
+    bindings: [
+      {
+        type: 'gcp:kms/keyRingIAMMember:KeyRingIAMMember',
+        inputs: { keyRingId: KEY.replace(/\/cryptoKeys\/.*$/, ''), role: 'roles/cloudkms.admin', member: CI },
+      },
+    ],
+    principal: 'ci deploy-prod',
+    operation: 'destroy-key',
+    expected: true,
+  },
+  {
+    rule: "a folder's role counts on every project (the hierarchy is outside the render)",
+    source: 'https://cloud.google.com/iam/docs/resource-hierarchy-access-control',
+    bindings: [
+      {
+        type: 'gcp:folder/iAMMember:IAMMember',
+        inputs: { folder: 'folders/42', role: 'roles/storage.objectAdmin', member: CI },
+      },
+    ],
+    principal: 'ci deploy-prod',
+    operation: 'delete',
+    expected: true,
+  },
+  {
+    rule: 'a deny does not deny its exceptionPermissions',
+    source: 'https://cloud.google.com/iam/docs/deny-overview#exception-permissions',
+    bindings: [projectRole(CI, 'roles/storage.admin')],
+    deny: {
+      principals: CI_DENY,
+      permissions: ['storage.googleapis.com/objects.get'],
+      exceptionPermissions: ['storage.googleapis.com/objects.get'],
+    },
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: 'a deny whose denialCondition may not hold may not apply',
+    source: 'https://cloud.google.com/iam/docs/deny-overview#conditions',
+    bindings: [projectRole(CI, 'roles/storage.admin')],
+    deny: {
+      principals: CI_DENY,
+      permissions: ['storage.googleapis.com/objects.get'],
+      denialCondition: { expression: "resource.matchTag('12345/env', 'prod')" },
+    },
+    principal: 'ci deploy-prod',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: "a member of CI's workload identity pool on the bucket is CI",
+    source: 'https://cloud.google.com/iam/docs/principal-identifiers',
+    bindings: [
+      {
+        type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
+        inputs: { bucket: BUCKET, role: 'roles/storage.objectViewer', member: POOL_MEMBER },
+      },
+    ],
+    principal: 'ci pool attribute.repository/acme/checkpoint-storage',
+    operation: 'read',
+    expected: true,
+  },
+  {
+    rule: "an authoritative binding of a legacy role replaces the bucket's convenience values of that role",
+    source: 'https://cloud.google.com/storage/docs/access-control/iam#convenience-values',
+    bindings: [
+      {
+        type: 'gcp:storage/bucketIAMBinding:BucketIAMBinding',
+        inputs: { bucket: BUCKET, role: 'roles/storage.legacyObjectReader', members: [] },
+      },
+    ],
+    principal: 'project viewers',
+    operation: 'read',
+    expected: false,
+  },
   {
     rule: 'a role granted on the project applies to every bucket in it',
     source: 'https://cloud.google.com/iam/docs/resource-hierarchy-access-control',
@@ -144,6 +293,10 @@ function renders(row: Row) {
       accountId: 'ci-deploy-prod',
       project: 'acme-ci',
     }),
+    resource('gcp:iam/workloadIdentityPool:WorkloadIdentityPool', 'github', {
+      project: 'acme-ci',
+      workloadIdentityPoolId: 'checkpoints-ci',
+    }),
     ...(row.bindings ?? []).map((binding, index) =>
       resource(binding.type, `binding-${index}`, binding.inputs),
     ),
@@ -153,7 +306,14 @@ function renders(row: Row) {
             parent: encodeURIComponent(`cloudresourcemanager.googleapis.com/projects/${PROJECT}`),
             rules: [
               {
-                denyRule: { deniedPrincipals: row.deny.principals, deniedPermissions: row.deny.permissions },
+                denyRule: {
+                  deniedPrincipals: row.deny.principals,
+                  deniedPermissions: row.deny.permissions,
+                  ...(row.deny.exceptionPermissions
+                    ? { exceptionPermissions: row.deny.exceptionPermissions }
+                    : {}),
+                  ...(row.deny.denialCondition ? { denialCondition: row.deny.denialCondition } : {}),
+                },
               },
             ],
           }),
@@ -258,5 +418,28 @@ describe('GCP effective access of a render with several stores', () => {
         'project viewers',
       ],
     });
+  });
+});
+
+describe('an external principal the stack config lists', () => {
+  it("carries its reason into each of its grants, from the store component's inputs", async () => {
+    const member = 'group:partners@gmail.com';
+    const render = renderOf({ type: 'checkpoints:gcp:CheckpointStore' }, [
+      resource('gcp:storage/bucket:Bucket', 'ckpt-bucket', { name: BUCKET, project: PROJECT }),
+      resource('gcp:storage/bucketIAMMember:BucketIAMMember', 'ckpt-partners', {
+        bucket: BUCKET,
+        role: 'roles/storage.objectViewer',
+        member,
+      }),
+    ]);
+    const component = render.resources.find((r) => r.type === 'checkpoints:gcp:CheckpointStore');
+    if (component)
+      component.inputs = {
+        externalPrincipals: [{ principal: member, reason: 'evaluation partner, contract 42' }],
+      };
+    const [store] = (await analyzeAccess(render)).stores;
+    expect(store?.grants.find((grant) => grant.principal.id === member)?.reason).toBe(
+      `storage.objects.get from roles/storage.objectViewer on buckets/${BUCKET} (BucketIAMMember ckpt-partners); an external principal, listed because: evaluation partner, contract 42`,
+    );
   });
 });

@@ -56,6 +56,7 @@ function storeRules(region: string | undefined): CloudRules {
     storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
     retentionDefaults,
     checkStore: (store, raw, report) => checkAwsStore(store, raw, report, region),
+    outsider: awsOutsider,
   };
 }
 
@@ -235,6 +236,19 @@ function checkStandardRetention(store: StoreSpec, report: Report): void {
     );
   }
   if (noncurrentExpireDays === 0) report('retention.noncurrentExpireDays', 0, NEVER_PURGE);
+}
+
+/**
+ * The bootstrap's CI roles, `checkpoints-<stack>-preview` / `-deploy-<env>` (bootstrap/src/names.ts): a
+ * prod store never names one. The stack does not know its own account before a deploy, so a principal of
+ * another account is not told apart here (the access table shows every principal's account).
+ */
+const CI_ROLE =
+  /^arn:aws[\w-]*:iam::\d{12}:role\/(?:[\w+=,.@-]+\/)*checkpoints-[a-z0-9-]+-(?:preview|deploy-[a-z]+)$/;
+
+/** Why a principal is from outside the stack, or undefined (the rules' `outsider`). */
+export function awsOutsider(principal: string): string | undefined {
+  return CI_ROLE.test(principal) ? 'is a CI role: CI never reads or writes checkpoint data' : undefined;
 }
 
 function checkPrincipal(

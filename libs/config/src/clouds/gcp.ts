@@ -18,6 +18,8 @@ import type { Environment, RetentionLockSpec, RetentionSpec, StoreSpec } from '.
 export interface GcpProviderSettings {
   /** `gcp:region`: where a store without its own `location` goes. */
   region?: string | undefined;
+  /** `gcp:project`: the project whose own identities a prod store may name without listing them. */
+  project?: string | undefined;
 }
 
 /** Problems with `gcp:project`, when it is set (the provider may also read it from the environment). */
@@ -54,6 +56,7 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
       tier === 'high-throughput'
         ? { keepNoncurrentVersions: 0, noncurrentExpireDays: 0, coolAfterDays: 0 }
         : {},
+    outsider: (member) => gcpOutsider(member, provider.project),
     checkStore: (store, raw, report) => {
       const region = checkLocation(store, provider, report);
       if (store.tier === 'high-throughput') {
@@ -251,6 +254,53 @@ const EXPECTED_MEMBERS =
 const PUBLIC_MEMBERS = new Set(['allusers', 'allauthenticatedusers', 'principalset://goog/public:all']);
 const BASIC_ROLE_MEMBERS = /^project(Owner|Editor|Viewer):/;
 const PREFIXES = ['user:', 'group:', 'serviceAccount:', 'domain:', 'principal://', 'principalSet://'];
+
+/**
+ * Consumer email domains: an account there belongs to a person, not to the organization, and nothing the
+ * organization controls (offboarding, 2-step policy) applies to it.
+ * https://cloud.google.com/resource-manager/docs/organization-policy/restricting-domains (domain restricted
+ * sharing exists to keep such members out).
+ */
+const CONSUMER_DOMAINS = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'googlegroups.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'live.com',
+  'icloud.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'yandex.com',
+]);
+
+/**
+ * The bootstrap's CI identities: service accounts `checkpoints-<stack>-preview` / `-deploy-<env>` and the
+ * workload identity pool `checkpoints-<stack>` (bootstrap/src/names.ts).
+ */
+const CI_ACCOUNT = /^serviceAccount:checkpoints-[a-z0-9-]+-(?:preview|deploy-[a-z]+)@/;
+const CI_POOL = /\/workloadIdentityPools\/checkpoints-[a-z0-9-]+\//;
+
+/** Why a member is from outside the stack's project, or undefined (gcpRules' `outsider`). */
+export function gcpOutsider(member: string, project: string | undefined): string | undefined {
+  if (CI_ACCOUNT.test(member) || CI_POOL.test(member))
+    return "is a CI identity or a member of CI's workload identity pool: CI never reads or writes checkpoint data";
+  const email = /^(?:user|group):[^@]+@(.+)$/.exec(member)?.[1] ?? /^domain:(.+)$/.exec(member)?.[1];
+  if (email !== undefined && CONSUMER_DOMAINS.has(email.toLowerCase()))
+    return `is of the consumer domain ${email.toLowerCase()}, outside the organization`;
+  const accountProject =
+    /^serviceAccount:[^@]+@([a-z][a-z0-9-]{4,28}[a-z0-9])\.iam\.gserviceaccount\.com$/.exec(member)?.[1];
+  const poolProject = /\/workloadIdentityPools\/([a-z][a-z0-9-]{4,28}[a-z0-9])\.svc\.id\.goog\//.exec(
+    member,
+  )?.[1];
+  const other = accountProject ?? poolProject;
+  if (project !== undefined && other !== undefined && other !== project)
+    return `is an identity of project ${other} (another project or environment), not of gcp:project ${project}`;
+  return undefined;
+}
 
 function checkMember(member: string, path: string, report: Report): void {
   const problem = memberProblem(member);

@@ -31,7 +31,7 @@ describe('ci-no-escalation', () => {
     ]);
     try {
       expect(await violationsOf(ciNoEscalation, azureStore('prod'), {}, bootstrap.path)).toEqual([
-        'store ckpt (prod): ci deploy-prod can grant itself data access: Microsoft.Authorization/roleAssignments/write from Role Based Access Control Administrator on /subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/rg-prod (RoleAssignment deploy-prod-0), and no condition keeps it from naming itself',
+        'store ckpt (prod): ci deploy-prod can grant itself data access: Microsoft.Authorization/roleAssignments/write from Role Based Access Control Administrator on /subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/rg-prod (RoleAssignment deploy-prod-0), and no condition keeps it from assigning itself a data role',
       ]);
     } finally {
       bootstrap.remove();

@@ -13,7 +13,7 @@ describe('azurePolicies', () => {
     cloud: 'azure',
     policies: azurePolicies,
     folder: __dirname,
-    namePattern: /^azure-(storage|keyvault|rbac|deletion)-[a-z0-9-]+$/,
+    namePattern: /^azure-(storage|keyvault|rbac|deletion|ci)-[a-z0-9-]+$/,
     sdk: SDK,
     tokenPrefix: 'azure-native',
     leastTokens: Object.keys(T).length,

@@ -1,0 +1,182 @@
+/**
+ * Weakening edits of the Azure renders (the bootstrap's CI identities and the azure-adls prod stack), each
+ * of which the pack must refuse with a mandatory verdict naming the identity, the path and the permission.
+ * A mutation the pack lets through is a failing test.
+ */
+import {
+  addResource,
+  copyOf,
+  mandatoryVerdicts,
+  resourceOf,
+  synthRenders,
+  verdictLines,
+  type Renders,
+} from '../testing/mutations';
+import { verdictsNaming } from '../testing/mutation-verdicts';
+
+let shipped: Renders;
+
+beforeAll(() => {
+  shipped = synthRenders('azure-adls', 'prod');
+}, 240_000);
+
+const SUBSCRIPTION = '/subscriptions/00000000-0000-4000-a000-000000000001';
+const PROD_GROUP = `${SUBSCRIPTION}/resourceGroups/rg-checkpoints-prod`;
+const DEPLOY = 'd579da87-daed-4ee2-a570-bded4cc424f4';
+const ASSIGNMENT = 'azure-native:authorization:RoleAssignment';
+const ROLE = (guid: string) => `${SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
+const CREDENTIAL = 'azure-native:managedidentity:FederatedIdentityCredential';
+const RBAC_ASSIGNMENT = 'deploy-prod-rg-checkpoints-prod-role-based-access-control-administrator';
+
+const deployGrant = (name: string, role: string, scope: string) => ({
+  description: 'CI deploy-prod of acme/checkpoint-storage',
+  principalId: DEPLOY,
+  principalType: 'ServicePrincipal',
+  roleAssignmentName: name,
+  roleDefinitionId: ROLE(role),
+  scope,
+});
+const deployRole = (renders: Renders) =>
+  (
+    resourceOf(renders.bootstrap, 'azure-native:authorization:RoleDefinition', 'deploy-prod-role').inputs[
+      'permissions'
+    ] as { actions: string[]; dataActions: string[] }[]
+  )[0]!;
+
+describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
+  it('the shipped renders pass', async () => {
+    expect(verdictLines(await mandatoryVerdicts(copyOf(shipped)))).toEqual([]);
+  }, 120_000);
+
+  it.each<[string, (renders: Renders) => void, string[]]>([
+    [
+      "one AND of the deploy identity's role assignment condition turned into OR",
+      (r) => {
+        const assignment = resourceOf(r.bootstrap, ASSIGNMENT, RBAC_ASSIGNMENT);
+        assignment.inputs['condition'] = String(assignment.inputs['condition']).replace(') AND (', ') OR (');
+      },
+      [
+        'ci deploy-prod',
+        `RoleAssignment ${RBAC_ASSIGNMENT}`,
+        'Microsoft.Authorization/roleAssignments/write',
+      ],
+    ],
+    [
+      'a role assignment names a role ID outside the published data',
+      (r) =>
+        addResource(
+          r.bootstrap,
+          ASSIGNMENT,
+          'deploy-prod-unknown',
+          deployGrant(
+            '1b9a8d2c-0000-4000-8000-000000000001',
+            '99999999-9999-4999-8999-999999999999',
+            PROD_GROUP,
+          ),
+        ),
+      ['ci-no-data-access', 'ci deploy-prod', 'not in the published data', 'blobs/read'],
+    ],
+    [
+      'a built-in role that lists account keys, with the account write the deploy identity already holds',
+      (r) =>
+        addResource(
+          r.bootstrap,
+          ASSIGNMENT,
+          'deploy-prod-key-operator',
+          deployGrant(
+            '1b9a8d2c-0000-4000-8000-000000000002',
+            '81a9662b-bebf-436f-a333-f67b29880f12',
+            PROD_GROUP,
+          ),
+        ),
+      [
+        'ci-no-data-access',
+        'ci deploy-prod',
+        'Microsoft.Storage/storageAccounts/listkeys/action',
+        'RoleAssignment deploy-prod-key-operator',
+      ],
+    ],
+    [
+      'the deploy role gains the ADLS manageOwnership data action',
+      (r) => {
+        deployRole(r).dataActions.push(
+          'Microsoft.Storage/storageAccounts/blobServices/containers/blobs/manageOwnership/action',
+        );
+      },
+      ['ci-no-escalation', 'ci deploy-prod', 'manageOwnership/action'],
+    ],
+    [
+      "the deploy identity's federated credential widened to pull requests",
+      (r) => {
+        resourceOf(r.bootstrap, CREDENTIAL, 'deploy-prod-github').inputs['subject'] =
+          'repo:acme/checkpoint-storage:pull_request';
+      },
+      [
+        'azure-ci-trust',
+        'ci deploy-prod trusts pull-request jobs',
+        'federated credential github-environment-prod',
+      ],
+    ],
+    [
+      "a flexible credential of the deploy identity matches the owner's every repository",
+      (r) => {
+        const credential = resourceOf(r.bootstrap, CREDENTIAL, 'deploy-prod-github');
+        delete credential.inputs['subject'];
+        credential.inputs['claimsMatchingExpression'] = {
+          value: "claims['sub'] matches 'repo:acme/*'",
+          languageVersion: 1,
+        };
+      },
+      [
+        'azure-ci-trust',
+        'ci deploy-prod trusts another repository',
+        'federated credential github-environment-prod',
+      ],
+    ],
+    [
+      'Managed Identity Contributor on the bootstrap group: federated credentials on CI',
+      (r) =>
+        addResource(
+          r.bootstrap,
+          ASSIGNMENT,
+          'deploy-prod-identities',
+          deployGrant(
+            '1b9a8d2c-0000-4000-8000-000000000003',
+            'e40ec5ca-96e0-45a2-b4ff-59039f2c2b59',
+            `${SUBSCRIPTION}/resourceGroups/checkpoints-bootstrap-ci-ea804b`,
+          ),
+        ),
+      [
+        'azure-ci-no-ci-changes',
+        'ci deploy-prod',
+        'federatedIdentityCredentials/write',
+        'RoleAssignment deploy-prod-identities',
+      ],
+    ],
+    [
+      'the deploy role may rewrite role definitions: its own included',
+      (r) => {
+        deployRole(r).actions.push('Microsoft.Authorization/roleDefinitions/write');
+      },
+      ['azure-ci-no-ci-changes', 'ci deploy-prod', 'Microsoft.Authorization/roleDefinitions/write'],
+    ],
+    [
+      'a store vault turned to access policies gives the deploy identity key purge',
+      (r) => {
+        const vault = resourceOf(r.stack, 'azure-native:keyvault:Vault', 'llm-pretrain');
+        const properties = vault.inputs['properties'] as Record<string, unknown>;
+        properties['enableRbacAuthorization'] = false;
+        properties['accessPolicies'] = [
+          { objectId: DEPLOY, tenantId: properties['tenantId'], permissions: { keys: ['get', 'purge'] } },
+        ];
+      },
+      ['ci deploy-prod', 'key permission purge from an access policy of vault llm-pretrain'],
+    ],
+  ])(
+    '%s',
+    async (_name, mutate, words) => {
+      expect((await verdictsNaming(shipped, mutate, words)).length).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,174 @@
+/**
+ * Weakening edits of the GCP renders (the bootstrap's CI identities and the gcp-gcs prod stack), each of
+ * which the pack must refuse with a mandatory verdict naming the identity, the path and the permission. A
+ * mutation the pack lets through is a failing test.
+ */
+import {
+  addResource,
+  copyOf,
+  mandatoryVerdicts,
+  resourceOf,
+  synthRenders,
+  verdictLines,
+  type Renders,
+} from '../testing/mutations';
+import { verdictsNaming } from '../testing/mutation-verdicts';
+
+let shipped: Renders;
+
+beforeAll(() => {
+  shipped = synthRenders('gcp-gcs', 'prod');
+}, 240_000);
+
+const PROD = 'ml-platform-prod-7310';
+const CI_PROJECT = 'acme-checkpoints-ci';
+const DEPLOY = `serviceAccount:checkpoints-ci-deploy-prod@${CI_PROJECT}.iam.gserviceaccount.com`;
+const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
+const DENY = 'gcp:iam/denyPolicy:DenyPolicy';
+
+interface DenyRule {
+  denyRule: Record<string, unknown>;
+}
+const prodDenyRules = (renders: Renders) =>
+  resourceOf(renders.bootstrap, DENY, 'ci-guards-prod').inputs['rules'] as DenyRule[];
+
+describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
+  it('the shipped renders pass', async () => {
+    expect(verdictLines(await mandatoryVerdicts(copyOf(shipped)))).toEqual([]);
+  }, 120_000);
+
+  it.each<[string, (renders: Renders) => void, string[]]>([
+    [
+      'an IAMBinding makes the deploy account a token creator of the CI accounts',
+      (r) =>
+        addResource(r.bootstrap, 'gcp:projects/iAMBinding:IAMBinding', 'token-creators', {
+          project: CI_PROJECT,
+          role: 'roles/iam.serviceAccountTokenCreator',
+          members: [DEPLOY],
+        }),
+      [
+        'gcp-ci-no-ci-changes',
+        'ci deploy-prod',
+        'IAMBinding token-creators',
+        'iam.serviceAccounts.getAccessToken',
+      ],
+    ],
+    [
+      "an IAMPolicy on the deploy account lets the pool's every token act as it",
+      (r) =>
+        addResource(r.bootstrap, 'gcp:serviceaccount/iAMPolicy:IAMPolicy', 'deploy-prod-policy', {
+          serviceAccountId: `projects/${CI_PROJECT}/serviceAccounts/checkpoints-ci-deploy-prod@${CI_PROJECT}.iam.gserviceaccount.com`,
+          policyData: JSON.stringify({
+            bindings: [
+              {
+                role: 'roles/iam.workloadIdentityUser',
+                members: [`principalSet://iam.googleapis.com/${POOL}/*`],
+              },
+            ],
+          }),
+        }),
+      [
+        'gcp-ci-trust',
+        'ci deploy-prod',
+        'IAMPolicy deploy-prod-policy',
+        'iam.serviceAccounts.getAccessToken',
+      ],
+    ],
+    [
+      'a role outside the published data on the stack project counts as every permission',
+      (r) =>
+        addResource(r.bootstrap, 'gcp:projects/iAMMember:IAMMember', 'deploy-prod-new-role', {
+          project: PROD,
+          role: 'roles/storage.somethingNew',
+          member: DEPLOY,
+        }),
+      [
+        'ci deploy-prod',
+        'roles/storage.somethingNew is not in the published role data',
+        'resourcemanager.projects.setIamPolicy',
+      ],
+    ],
+    [
+      "the data deny's exceptionPermissions give object reads back",
+      (r) => {
+        const [data] = prodDenyRules(r);
+        if (data) data.denyRule['exceptionPermissions'] = ['storage.googleapis.com/objects.get'];
+      },
+      ['ci-no-data-access', 'ci deploy-prod', 'storage.objects.get from roles/storage.admin'],
+    ],
+    [
+      'a denialCondition makes the data deny one that may not apply',
+      (r) => {
+        const [data] = prodDenyRules(r);
+        if (data) data.denyRule['denialCondition'] = { expression: "resource.matchTag('acme/env', 'prod')" };
+      },
+      ['ci-no-data-access', 'ci deploy-prod', 'storage.objects.delete from roles/storage.admin'],
+    ],
+    [
+      "the provider's attribute condition is dropped: a repository that takes the name gets in",
+      (r) => {
+        delete resourceOf(
+          r.bootstrap,
+          'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+          'github',
+        ).inputs['attributeCondition'];
+      },
+      [
+        'gcp-ci-trust',
+        'ci deploy-prod',
+        'renamable name',
+        'IAMMember deploy-prod-federation',
+        'iam.serviceAccounts.getAccessToken',
+      ],
+    ],
+    [
+      "the deploy account's federation widened to pull requests",
+      (r) => {
+        const binding = resourceOf(
+          r.bootstrap,
+          'gcp:serviceaccount/iAMMember:IAMMember',
+          'deploy-prod-federation',
+        );
+        binding.inputs['member'] =
+          `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:pull_request`;
+      },
+      [
+        'gcp-ci-trust',
+        'ci deploy-prod trusts pull-request jobs',
+        'IAMMember deploy-prod-federation',
+        'iam.serviceAccounts.getAccessToken',
+      ],
+    ],
+    [
+      "the key guard is dropped: the deploy account's key setIamPolicy makes it the key's admin",
+      (r) => {
+        const policy = resourceOf(r.bootstrap, DENY, 'ci-guards-prod');
+        policy.inputs['rules'] = prodDenyRules(r).filter(
+          (rule) => !JSON.stringify(rule).includes('cryptoKeyVersions'),
+        );
+      },
+      ['gcp-ci-no-ci-changes', 'ci deploy-prod', 'checkpointsStoreKeys', 'cloudkms.cryptoKeys.setIamPolicy'],
+    ],
+    [
+      "a store grants the CI pool's repository principalSet object reads by config alone",
+      (r) =>
+        addResource(r.stack, 'gcp:storage/bucketIAMMember:BucketIAMMember', 'llm-pretrain-ci-pool', {
+          bucket: 'checkpoints-gcp-prod-llm-pretrain-4300f0',
+          role: 'roles/storage.objectViewer',
+          member: `principalSet://iam.googleapis.com/${POOL}/attribute.repository/acme/checkpoint-storage`,
+        }),
+      [
+        'ci-no-data-access',
+        'ci pool attribute.repository/acme/checkpoint-storage',
+        'storage.objects.get',
+        'BucketIAMMember llm-pretrain-ci-pool',
+      ],
+    ],
+  ])(
+    '%s',
+    async (_name, mutate, words) => {
+      expect((await verdictsNaming(shipped, mutate, words)).length).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+});
