@@ -16,7 +16,7 @@ import {
   environmentsOf,
   probeTokens,
   reachOf,
-  repositoryOf,
+  ciRepositoryOf,
   tokenLabel,
   type IdentityTrust,
 } from '../trust';
@@ -105,25 +105,30 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
     stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
   }
   const clouds = new Set(stores.map((store) => store.cloud));
-  const trust = bootstrap ? ciTrustTable(ciTrustOf(bootstrap).filter((each) => clouds.has(each.cloud))) : [];
+  const trust = bootstrap
+    ? ciTrustTable(
+        bootstrap,
+        ciTrustOf(bootstrap).filter((each) => clouds.has(each.cloud)),
+      )
+    : [];
   return { ciChecked: bootstrap !== undefined, stores, ...(trust.length > 0 ? { trust } : {}) };
 }
 
 /** The trust of each identity for the access table: its paths and the probe tokens they admit. */
-function ciTrustTable(trusts: readonly IdentityTrust[]): CiTrust[] {
-  const repository = repositoryOf(trusts);
+function ciTrustTable(bootstrap: Pick<Render, 'resources'>, trusts: readonly IdentityTrust[]): CiTrust[] {
+  const repository = ciRepositoryOf(bootstrap, trusts);
   const environments = environmentsOf(trusts);
   return trusts.map((trust) => ({
     identity: trust.identity.label,
     cloud: trust.cloud,
     paths: trust.paths.map((path) => ({ where: path.where, subjects: path.subjects })),
     reachedBy:
-      'repository' in repository
+      'fullName' in repository
         ? [
             ...new Set(
               reachOf(
                 trust,
-                probeTokens({ fullName: repository.repository }, environments, trust.audience),
+                probeTokens(repository, environments, trust.audience),
               ).map(
                 (reach) => `${tokenLabel(reach.token)}${reach.assumed ? ` (assumed: ${reach.assumed})` : ''}`,
               ),

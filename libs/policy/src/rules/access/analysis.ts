@@ -1,11 +1,11 @@
 import type { ReportViolation, StackValidationArgs } from '@pulumi/policy';
 import {
   accessAnalysisOf,
+  ciRepositoryOf,
   ciTrustOf,
   groupedBy,
   judgeTrust,
   missingDeployRights,
-  repositoryOf,
   tokenLabel,
   type TrustFindingKind,
   type AccessAnalysis,
@@ -157,12 +157,12 @@ export function trustRule(rule: TrustRule) {
       const clouds = new Set(storesOf(context).map((store) => store.cloud));
       const trusts = ciTrustOf(context.bootstrap).filter((trust) => clouds.has(trust.cloud));
       if (trusts.length === 0) return;
-      const repository = repositoryOf(trusts);
-      if (!('repository' in repository)) {
+      const repository = ciRepositoryOf(context.bootstrap, trusts);
+      if ('why' in repository) {
         report(`CI trust not judged: ${repository.why}`);
         return;
       }
-      const findings = judgeTrust(trusts, { fullName: repository.repository }).filter(
+      const findings = judgeTrust(trusts, repository).filter(
         (finding) => finding.kind === rule.kind,
       );
       for (const group of groupedBy(
