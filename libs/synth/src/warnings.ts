@@ -20,6 +20,8 @@ const SDK_PREFIX = 'warning: [runtime] ';
 const KINDS: { code: string; matches: RegExp }[] = [
   // libs/translate gcsRetentionWarnings: an object removed before its class's minimum storage duration.
   { code: 'early-deletion-billing', matches: /minimum storage duration/ },
+  // The SDK's own, for a stack output whose value is undefined (runtime/stack.js): the output is dropped.
+  { code: 'undefined-stack-output', matches: /will not show as a stack output/ },
   // libs/config aws/gcp/azureQuotaWarnings: a stack that alone needs more than a cloud's default quota.
   { code: 'default-quota', matches: /default quota/ },
 ];

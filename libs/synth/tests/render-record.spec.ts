@@ -56,6 +56,7 @@ describe('warnings', () => {
     for (const message of [
       NEARLINE,
       'the stack needs 260 storage accounts, more than the default quota "Storage accounts per region per subscription" of 250',
+      'Undefined value (audit) will not show as a stack output.',
       'new',
     ]) {
       const { code, docs } = warningOf(message);
