@@ -435,7 +435,17 @@ function chart(title, table) {
   return lines;
 }
 
+/** The stores whose cost projection assumed the default workload (their config states none). @param {Render} render */
+function defaultWorkloadStores(render) {
+  return list(analysisOf(render.snapshot, 'retention'))
+    .filter((store) =>
+      list(store.projection?.assumptions).some((text) => /default assumed/.test(String(text))),
+    )
+    .map((store) => String(store.store));
+}
+
 module.exports = {
+  defaultWorkloadStores,
   VERDICTS,
   VERDICT_OF_EXIT,
   verdictOf,

@@ -969,6 +969,11 @@ function verdictBlocks(renders) {
     };
   };
   const notRendered = renders.filter((render) => render.failure).length;
+  const defaulted = renders.flatMap((render) =>
+    render.failure
+      ? []
+      : review.defaultWorkloadStores(render).map((store) => `${stackLabel(render)} ${store}`),
+  );
   const costRows = priced.map(
     (each) =>
       `| ${cell(stackLabel(each.render))} | ${review.totalText(each.before) || '-'} | ${review.totalText(each.after) || (each.render.failure ? 'not rendered' : '-')} |`,
@@ -994,6 +999,12 @@ function verdictBlocks(renders) {
                   : review.totalText(overall('after')) || '-'
               } |`,
               '',
+              ...(defaulted.length > 0
+                ? [
+                    `Priced on the default workload (no \`workload\` in the config): ${defaulted.length} store(s), ${cell(defaulted.slice(0, 5).join(', '))}${defaulted.length > 5 ? ', ...' : ''}; set \`workload\` for figures of the team's own jobs.`,
+                    '',
+                  ]
+                : []),
             ],
           },
         ]

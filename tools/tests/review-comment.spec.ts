@@ -73,6 +73,7 @@ function storeRender(
           monthlyCost: store.cost ?? 10,
           currency: 'USD',
           bytesByState: { live: 10 * 1024 ** 3, noncurrent: 0, softDeleted: 0 },
+          assumptions: ['workload not stated in the spec, default assumed: checkpointSizeGiB 10'],
         },
       })),
       access: {
@@ -290,6 +291,9 @@ describe('the pull request comment', () => {
     expect(body).toContain('#### aws-s3/staging: llm-pretrain, created');
     expect(body).toContain('| aws-s3/staging | - | 12.50 USD |');
     expect(body).toContain('```mermaid\nxychart-beta');
+    expect(body).toContain(
+      'Priced on the default workload (no `workload` in the config): 1 store(s), aws-s3/staging llm-pretrain',
+    );
   });
 
   it('200 stores changed in three stacks: every verdict and the totals kept under the limit, the rest in the full report', () => {
