@@ -33,8 +33,8 @@ export function warningOf(message: string): RenderWarning {
 }
 
 /**
- * Runs `callback` with the SDK's warnings recorded (and not printed: the render's table prints them); any
- * other `console.warn` goes through as it was.
+ * Runs `callback` with the SDK's warnings recorded; every `console.warn` still goes through as it was (what
+ * reads the process's warnings, a test's spy or a terminal, sees them as before).
  */
 export async function recordingWarnings<T>(
   callback: () => Promise<T>,
@@ -45,9 +45,8 @@ export async function recordingWarnings<T>(
     const [first] = args;
     if (args.length === 1 && typeof first === 'string' && first.startsWith(SDK_PREFIX)) {
       warnings.push(warningOf(first.slice(SDK_PREFIX.length)));
-    } else {
-      warn(...args);
     }
+    warn(...args);
   };
   try {
     return { result: await callback(), warnings };

@@ -33,6 +33,7 @@ const NEARLINE =
 
 describe('warnings', () => {
   it('a pulumi.log.warn of the program is in the JSON with its code and docs section, and in the table', async () => {
+    const printed = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const warning = () => {
       void pulumi.log.warn(NEARLINE);
       return vaultProgram();
@@ -44,6 +45,9 @@ describe('warnings', () => {
       { code: 'early-deletion-billing', message: NEARLINE, docs: 'docs/warnings.md#early-deletion-billing' },
     ]);
     expect(result.printed).toContain(`Warning [early-deletion-billing]: ${NEARLINE}`);
+    // Still printed as the SDK prints it, for whatever reads the process's warnings.
+    expect(printed).toHaveBeenCalledWith(`warning: [runtime] ${NEARLINE}`);
+    printed.mockRestore();
   });
 
   it('a render without warnings has no warnings field', async () => {
