@@ -113,6 +113,13 @@ function withPlan(render: ReturnType<typeof storeRender>, changes: ReturnType<ty
   return { ...render, analysis: { ...render.analysis, changes } };
 }
 
+/** synth's failure record of a config it refused (exit 2), with one issue. */
+const configRefused = (path: string, value: string, message: string) => ({
+  project: 'checkpoints-aws',
+  stack: 'dev',
+  failure: { exitStatus: 2, message: 'Invalid stack config', issues: [{ path, value, message }] },
+});
+
 function folder(files: Record<string, unknown>): string {
   const dir = tempDir('review-');
   for (const [path, content] of Object.entries(files)) {
@@ -198,17 +205,7 @@ describe('the pull request comment', () => {
   it('a tier change refused for a deployed store: refused with the migration path, no cost drop', () => {
     const refusal =
       'store llm-pretrain already exists with tier "standard" (previous render): the bucket would be replaced. Keep tier "standard" and migrate instead: add a new store with tier "express", copy the checkpoints into it, then retire this one';
-    const head = {
-      'aws-s3/dev.json': {
-        project: 'checkpoints-aws',
-        stack: 'dev',
-        failure: {
-          exitStatus: 2,
-          message: 'Invalid stack config',
-          issues: [{ path: 'checkpoints:stores[0].tier', value: 'express', message: refusal }],
-        },
-      },
-    };
+    const head = { 'aws-s3/dev.json': configRefused('checkpoints:stores[0].tier', 'express', refusal) };
     const body = comment(head, base);
     expectSound(body, { 'aws-s3/dev': 'refused' });
     expect(verdicts(body).get('aws-s3/dev')?.[1]).toContain(
@@ -220,17 +217,7 @@ describe('the pull request comment', () => {
 
   it('a config error that is no refusal reads as invalid config', () => {
     const head = {
-      'aws-s3/dev.json': {
-        project: 'checkpoints-aws',
-        stack: 'dev',
-        failure: {
-          exitStatus: 2,
-          message: 'x',
-          issues: [
-            { path: 'checkpoints:stores[0].tier', value: 'fast', message: 'allowed: standard | express' },
-          ],
-        },
-      },
+      'aws-s3/dev.json': configRefused('checkpoints:stores[0].tier', 'fast', 'allowed: standard | express'),
     };
     expectSound(comment(head, base), { 'aws-s3/dev': 'invalid config' });
   });
