@@ -11,7 +11,7 @@
  *   the stack's own Pulumi.prod.yaml stores, see tools/bench/stores-config.mjs), time and peak RSS.
  *
  * Every figure is printed with its ratio to a floor measured in the same run and the target it is held to;
- * `--write` records the table, the machine and the date in docs/benchmarks.md. Targets are checked here,
+ * `--write` records the table, the machine and the date in docs/development/benchmarks.md. Targets are checked here,
  * never by timed tests.
  *
  *   node tools/bench.mjs [--write] [--series-only] [--skip-clone] [--clones=N] [--runs=N]
@@ -366,11 +366,11 @@ if (failures.length) console.log(`\nfailures:\n  ${failures.join('\n  ')}`);
 console.log(`\n${missed === 0 ? 'every target met' : `${missed} figure(s) miss their target`}`);
 
 if (options.write) {
-  const docPath = join(root, 'docs', 'benchmarks.md');
+  const docPath = join(root, 'docs', 'development', 'benchmarks.md');
   const marker = '## Latest results';
   const doc = readFileSync(docPath, 'utf8');
   const head = doc.includes(marker) ? doc.slice(0, doc.indexOf(marker)) : `${doc.trimEnd()}\n\n`;
   writeFileSync(docPath, `${head}${marker}\n\n${report}\n`);
-  console.log('wrote docs/benchmarks.md');
+  console.log('wrote docs/development/benchmarks.md');
 }
 process.exitCode = failures.length > 0 ? 1 : 0;

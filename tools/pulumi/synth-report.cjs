@@ -14,10 +14,11 @@
  * The Markdown's first line is the marker the workflow finds its comment by. The command line is
  * synth-report.mjs.
  */
-const { existsSync, readFileSync, readdirSync } = require('node:fs');
+const { existsSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 const { println, processIo } = require('./process-io.cjs');
+const review = require('./review.cjs');
 
 const MARKER = '<!-- checkpoints:synth-report -->';
 /** GitHub refuses comments over 65,536 characters; stay well below. */
@@ -31,10 +32,12 @@ const WIDTH = 100;
  * @typedef {{ status: string, exitStatus?: number, changes: Record<string, number> | null,
  *   violations: Violation[] }} Preview what `checkpoints-pulumi preview --summary` wrote; status
  *   succeeded | failed | new-stack
+ * @typedef {{ exitStatus?: number, message?: string, issues?: { path: string, message: string }[] }} Failure
+ *   what synth writes in place of a render it could not make (libs/synth/src/cli.ts `writeFailure`)
  * @typedef {{ folder: string, file: string, project: string, stack: string, resources: Resource[],
- *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview,
- *   base?: Record<string, unknown> | null }} Render `base`: the base commit's render of the stack
- *   (null: --base-dir has none of it, undefined: no --base-dir)
+ *   violations: Violation[], snapshot: Record<string, unknown>, preview?: Preview, failure?: Failure,
+ *   base?: Record<string, unknown> | null }} Render `base`: the base render of the stack (the deployed
+ *   one, or the PR base commit's; null: --base-dir has none of it, undefined: no --base-dir)
  * @typedef {(render: Render) => string[]} RenderSection lines about one render
  * @typedef {(renders: Render[]) => string[]} ReportSection lines about every render
  */
@@ -59,7 +62,8 @@ function readRenders(dir) {
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(dir, folder.name)).filter((name) => name.endsWith('.json'))) {
       const snapshot = JSON.parse(readFileSync(join(dir, folder.name, file), 'utf8'));
-      renders.push({
+      /** @type {Render} */
+      const render = {
         folder: folder.name,
         file: join(folder.name, file),
         project: String(snapshot.project ?? folder.name),
@@ -67,7 +71,14 @@ function readRenders(dir) {
         resources: Array.isArray(snapshot.resources) ? snapshot.resources : [],
         violations: Array.isArray(snapshot.violations) ? snapshot.violations : [],
         snapshot,
-      });
+      };
+      // A file without resources is no render: synth's failure record, or something it cannot read, which
+      // counts as a failed render rather than as an empty stack that passes.
+      if (snapshot.failure && typeof snapshot.failure === 'object') render.failure = snapshot.failure;
+      else if (!Array.isArray(snapshot.resources)) {
+        render.failure = { message: `${join(folder.name, file)} is not a render synth wrote (no resources)` };
+      }
+      renders.push(render);
     }
   }
   return renders.sort((a, b) => a.folder.localeCompare(b.folder) || a.stack.localeCompare(b.stack));
@@ -103,7 +114,9 @@ function attachPreviews(renders, dir) {
 function attachBases(renders, dir) {
   for (const render of renders) {
     const file = join(dir, render.folder, `${render.stack}.json`);
-    render.base = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    const base = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    // A base that is a failure record is no render to compare with.
+    render.base = base && Array.isArray(base.resources) ? base : null;
   }
   return renders;
 }
@@ -179,13 +192,14 @@ function wrap(items, indent) {
 /** @type {ReportSection} the one-line-per-stack overview */
 function textOverview(renders) {
   const rows = [
-    ['STACK', 'PULUMI PROJECT', 'RESOURCES', 'PROTECTED', 'POLICIES'],
+    ['STACK', 'PULUMI PROJECT', 'RESOURCES', 'PROTECTED', 'POLICIES', 'VERDICT'],
     ...renders.map((r) => [
       stackLabel(r),
       r.project,
-      String(r.resources.length),
-      String(r.resources.filter((resource) => resource.protect).length),
-      verdict(r),
+      r.failure ? '-' : String(r.resources.length),
+      r.failure ? '-' : String(r.resources.filter((resource) => resource.protect).length),
+      r.failure ? '-' : verdict(r),
+      review.verdictOf(r).verdict,
     ]),
   ];
   return columns(rows, [2, 3]);
@@ -598,16 +612,17 @@ function retentionReport(render) {
   const before = render.base === undefined ? undefined : retentionOf(render.base);
   if (render.base !== undefined && (render.base === null || before)) {
     const base = before ?? [];
+    const baseName = baseNames(render);
     const lines = [
       ...after.flatMap((store) =>
         retentionLines(
-          base.find((each) => each.store === store.store),
+          base.find((each) => each.store === baseName(store.store)),
           store,
           true,
         ),
       ),
       ...base
-        .filter((store) => !after.some((each) => each.store === store.store))
+        .filter((store) => !after.some((each) => baseName(each.store) === store.store))
         .map((store) => `${store.store} (removed): was ${retentionFigures(store)}`),
     ];
     const heading =
@@ -623,6 +638,21 @@ function retentionReport(render) {
       ? 'current figures'
       : 'the base render has no retention figures; current figures';
   return { heading, lines: after.flatMap((store) => retentionLines(undefined, store, false)) };
+}
+
+/**
+ * The name a store had in the base render: its former name when the change plan says it was renamed
+ * (`formerNames` in the config), so a rename compares a store with itself, not a new one with a removed one.
+ * @param {Render} render
+ * @returns {(store: string) => string}
+ */
+function baseNames(render) {
+  const formerOf = new Map(
+    (changePlanOf(render)?.stores ?? [])
+      .filter((store) => store.formerName)
+      .map((store) => [store.store, String(store.formerName)]),
+  );
+  return (store) => formerOf.get(store) ?? store;
 }
 
 /** @type {RenderSection} recovery windows, purge bound, hourly copies and projection per store (`analysis.retention`) */
@@ -684,10 +714,11 @@ function accessReport(render) {
     `${store.store}${store.environment ? ` (${store.environment})` : ''}`;
   if (render.base !== undefined && (render.base === null || before)) {
     const base = before?.stores ?? [];
+    const baseName = baseNames(render);
     /** @type {string[]} */
     const lines = [];
     for (const store of after.stores) {
-      const was = base.find((each) => each.store === store.store);
+      const was = base.find((each) => each.store === baseName(store.store));
       const wasKeys = new Set((was?.grants ?? []).map(grantKey));
       const nowKeys = new Set(store.grants.map(grantKey));
       const added = store.grants.filter((grant) => !wasKeys.has(grantKey(grant)));
@@ -697,7 +728,9 @@ function accessReport(render) {
       lines.push(...added.map((grant) => `  + ${grantLine(grant)}`));
       lines.push(...removed.map((grant) => `  - ${grantLine(grant)}`));
     }
-    for (const store of base.filter((each) => !after.stores.some((now) => now.store === each.store))) {
+    for (const store of base.filter(
+      (each) => !after.stores.some((now) => baseName(now.store) === each.store),
+    )) {
       lines.push(`${title(store)} (removed): no longer grants ${accessSummary(store) || 'anything'}`);
     }
     const ci =
@@ -731,8 +764,26 @@ function markdownAccess(renders) {
   return markdownAnalysis('Access (who can do what on each store)', renders, accessReport);
 }
 
-/** The parts of the terminal report about one render, in order. */
-const TEXT_SECTIONS = [textResources, textPolicies, textPreview, textChangePlan, textRetention, textAccess];
+/** @type {RenderSection} the stack's verdict and why, and the program's warnings */
+function textVerdict(render) {
+  const { verdict: shown, reasons } = review.verdictOf(render);
+  return [
+    `  verdict:   ${shown}`,
+    ...reasons.map((reason) => `    ${reason}`),
+    ...review.warningsOf(render).map((w) => `  warning [${w.code}]: ${w.message} (${w.docs})`),
+  ];
+}
+
+/** The parts of the terminal report about one render, in order (a failed render has only its verdict). */
+const TEXT_SECTIONS = [
+  textVerdict,
+  textResources,
+  textPolicies,
+  textPreview,
+  textChangePlan,
+  textRetention,
+  textAccess,
+];
 
 /**
  * @param {Render[]} renders
@@ -749,7 +800,7 @@ function formatText(renders, options = {}) {
   if (renders.length === 0) return [...head, '', 'Nothing was rendered.', ''].join('\n');
   const blocks = renders.map((render) => [
     `${stackLabel(render)} (${render.project})`,
-    ...TEXT_SECTIONS.flatMap((section) => section(render)),
+    ...(render.failure ? textVerdict(render) : TEXT_SECTIONS.flatMap((section) => section(render))),
   ]);
   const body = blocks.flatMap((block, i) => (i === 0 ? block : ['', ...block]));
   return [...head, '', ...textOverview(renders), '', ...body, ''].join('\n');
@@ -772,7 +823,9 @@ function markdownOverview(renders) {
 /** @type {ReportSection} */
 function markdownViolations(renders) {
   const violations = renders.flatMap((r) => r.violations.map((v) => ({ render: r, violation: v })));
-  if (violations.length === 0) return ['No policy violation.', ''];
+  if (violations.length === 0) {
+    return [`No policy violation in the ${renders.length} rendered stack(s).`, ''];
+  }
   return [
     '### Policy violations',
     '',
@@ -875,7 +928,7 @@ function markdownPreviews(renders) {
   ];
 }
 
-/** The parts of the Markdown report that must fit in the comment, in order. */
+/** The parts of the full report's details, in order (collapsed in the comment). */
 const MARKDOWN_SECTIONS = [
   markdownOverview,
   markdownChangePlan,
@@ -884,28 +937,239 @@ const MARKDOWN_SECTIONS = [
   markdownRetention,
   markdownAccess,
 ];
-/** What is left out when the comment would be too long. */
+/** The longest part, the first left out of the comment when it would be too long. */
 const MARKDOWN_DETAILS = [markdownResources];
 
+/** @param {string} verdict */
+const verdictCell = (verdict) => (verdict === 'pass' ? 'pass' : `**${verdict}**`);
+
 /**
+ * @typedef {{ note?: string, maxLength?: number, sha?: string, runUrl?: string, fullReport?: boolean }} ReportOptions
+ *   `fullReport`: no size budget (the artifact the comment links to)
+ * @typedef {{ lines: string[], required?: boolean }} Block a part of the comment; required blocks are
+ *   always kept, the others in order while they fit
+ */
+
+/** @type {(renders: Render[]) => Block[]} a row per stack: the worst verdict and every reason */
+function verdictBlocks(renders) {
+  const rows = renders.map((render) => {
+    const { verdict: shown, reasons } = review.verdictOf(render);
+    const why = reasons.length > 0 ? reasons.map(cell).join('<br>') : passReason(render);
+    return `| ${cell(stackLabel(render))} | ${verdictCell(shown)} | ${why} |`;
+  });
+  const costs = renders.map((render) => ({ render, ...review.stackCost(render) }));
+  const priced = costs.filter((each) => each.before || each.after);
+  /** @param {'before' | 'after'} side */
+  const overall = (side) => {
+    const totals = priced.map((each) => each[side]).filter(Boolean);
+    if (totals.length === 0) return undefined;
+    return {
+      sum: totals.reduce((sum, total) => sum + (total?.sum ?? 0), 0),
+      unpriced: totals.reduce((sum, total) => sum + (total?.unpriced ?? 0), 0),
+    };
+  };
+  const notRendered = renders.filter((render) => render.failure).length;
+  const defaulted = renders.flatMap((render) =>
+    render.failure
+      ? []
+      : review.defaultWorkloadStores(render).map((store) => `${stackLabel(render)} ${store}`),
+  );
+  const costRows = priced.map(
+    (each) =>
+      `| ${cell(stackLabel(each.render))} | ${review.totalText(each.before) || '-'} | ${review.totalText(each.after) || (each.render.failure ? 'not rendered' : '-')} |`,
+  );
+  return [
+    {
+      required: true,
+      lines: ['| stack | verdict | why |', '| --- | --- | --- |', ...rows, ''],
+    },
+    ...(priced.length > 0
+      ? [
+          {
+            required: true,
+            lines: [
+              '**Monthly storage cost** (projection at list prices, the workload each store states or the default one; docs/operations.md):',
+              '',
+              '| stack | before | after |',
+              '| --- | ---: | ---: |',
+              ...costRows,
+              `| **all stacks** | ${review.totalText(overall('before')) || '-'} | ${
+                notRendered > 0
+                  ? `unknown: ${notRendered} stack(s) not rendered`
+                  : review.totalText(overall('after')) || '-'
+              } |`,
+              '',
+              ...(defaulted.length > 0
+                ? [
+                    `Priced on the default workload (no \`workload\` in the config): ${defaulted.length} store(s), ${cell(defaulted.slice(0, 5).join(', '))}${defaulted.length > 5 ? ', ...' : ''}; set \`workload\` for figures of the team's own jobs.`,
+                    '',
+                  ]
+                : []),
+            ],
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Why a stack passes, in a few words. @param {Render} render */
+function passReason(render) {
+  const plan = changePlanOf(render);
+  if (render.base === null) return 'new stack: nothing deployed to compare with';
+  if (!plan) return 'no mandatory policy violated (not planned against a base)';
+  return 'no data holder deleted or replaced, no mandatory policy violated';
+}
+
+/** @type {(renders: Render[]) => Block[]} one table per store the change touches */
+function storeBlocks(renders) {
+  /** @type {Block[]} */
+  const blocks = [];
+  const unchanged = [];
+  for (const render of renders) {
+    const { tables, unchanged: same } = review.storeTables(render);
+    if (same.length > 0) unchanged.push(`${stackLabel(render)}: ${same.join(', ')}`);
+    for (const table of tables) {
+      const title = `${table.store}${table.formerName ? ` (formerly ${table.formerName})` : ''}`;
+      const compared = render.base !== undefined;
+      const head = compared
+        ? ['| | before | after |', '| --- | --- | --- |']
+        : ['| | now |', '| --- | --- |'];
+      const rows = table.rows.map(([label, was, is]) =>
+        compared
+          ? `| ${label} | ${cell(was) || '-'} | ${was !== is && was && is ? `**${cell(is)}**` : cell(is) || '-'} |`
+          : `| ${label} | ${cell(is)} |`,
+      );
+      blocks.push({
+        lines: [
+          `#### ${cell(stackLabel(render))}: ${cell(title)}, ${cell(table.status)}`,
+          '',
+          ...head,
+          ...rows,
+          '',
+          ...(compared ? review.chart(`${stackLabel(render)} ${table.store}`, table) : []),
+          '',
+        ],
+      });
+    }
+  }
+  if (blocks.length === 0 && unchanged.length === 0) return [];
+  return [
+    { lines: ['### Stores this change touches', ''] },
+    ...blocks,
+    ...(unchanged.length > 0 ? [{ lines: [`Unchanged: ${unchanged.map(cell).join('; ')}`, ''] }] : []),
+  ];
+}
+
+/** @type {(renders: Render[]) => Block[]} the grants the change adds or removes, cloud defaults as one count */
+function accessBlocks(renders) {
+  const lines = [];
+  let defaults = 0;
+  for (const render of renders) {
+    const decided = review.decidedAccess(render);
+    defaults += decided.defaults;
+    lines.push(...decided.lines.map((line) => `- ${cell(stackLabel(render))} ${cell(line)}`));
+  }
+  if (lines.length === 0 && defaults === 0) return [];
+  return [
+    {
+      lines: [
+        '### Access this change decides (declared principals, store identities, CI)',
+        '',
+        ...(lines.length > 0 ? lines : ['No grant added or removed.']),
+        '',
+        `Cloud defaults (project or subscription owners, editors, viewers): ${defaults} grant(s), not decided by this change; the details list them.`,
+        '',
+      ],
+    },
+  ];
+}
+
+/** @type {(renders: Render[]) => Block[]} */
+function warningBlocks(renders) {
+  const lines = renders.flatMap((render) =>
+    review
+      .warningsOf(render)
+      .map(
+        (w) =>
+          `- ${cell(stackLabel(render))} \`${cell(w.code)}\`: ${cell(w.message)} ([${cell(w.docs)}](${w.docs}))`,
+      ),
+  );
+  return lines.length === 0 ? [] : [{ lines: ['### Warnings', '', ...lines, ''] }];
+}
+
+/**
+ * The report: the verdicts and costs always; then store tables, access, warnings and the collapsed
+ * details while they fit under the size budget (GitHub refuses a comment over 65,536 characters); what is
+ * left out is in the full report, the run's `report` artifact.
  * @param {Render[]} renders
- * @param {{ note?: string, maxLength?: number }} options
+ * @param {ReportOptions} options
  */
 function formatReport(renders, options = {}) {
-  const head = [MARKER, '## Offline render (synth)', ''];
+  const head = [MARKER, '## Checkpoint stores: what this change does', ''];
   if (options.note) head.push(`> ${options.note}`, '');
+  const commit = options.sha ? `commit \`${options.sha.slice(0, 12)}\`` : '';
+  const run = options.runUrl ? `[run](${options.runUrl})` : '';
+  const footer = [
+    '---',
+    [
+      commit,
+      run,
+      options.runUrl && !options.fullReport ? `the full report: the run's \`report\` artifact` : '',
+    ]
+      .filter(Boolean)
+      .join(' · ') || 'offline render',
+    '',
+  ].join('\n');
   if (renders.length === 0) {
-    return [...head, 'No stack is affected by this change: nothing was rendered.', ''].join('\n');
+    return [...head, 'No stack is affected by this change: nothing was rendered.', '', footer].join('\n');
   }
-  const body = [...head, ...MARKDOWN_SECTIONS.flatMap((section) => section(renders))].join('\n');
-  const details = MARKDOWN_DETAILS.flatMap((section) => section(renders)).join('\n');
-  const full = `${body}\n${details}`;
-  if (full.length <= (options.maxLength ?? MAX_LENGTH)) return full;
-  return `${body}\n_The resource lists are left out: too long for a comment. The job log has every table._\n`;
+  // A failed render has its verdict and reasons above; in the details it would read as an empty stack.
+  const rendered = renders.filter((render) => !render.failure);
+  const details = [
+    ...MARKDOWN_SECTIONS.flatMap((section) => section(rendered)),
+    ...MARKDOWN_DETAILS.flatMap((section) => section(rendered)),
+  ];
+  const blocks = [
+    ...verdictBlocks(renders),
+    ...storeBlocks(renders),
+    ...accessBlocks(renders),
+    ...warningBlocks(renders),
+    ...(rendered.length === 0
+      ? []
+      : [
+          {
+            lines: [
+              '<details><summary>Details: every table of the offline render</summary>',
+              '',
+              ...details,
+              '</details>',
+              '',
+            ],
+          },
+        ]),
+  ];
+  const budget = options.fullReport ? Infinity : (options.maxLength ?? MAX_LENGTH);
+  const omittedNote = '_Left out to fit a comment (the full report has them): ';
+  let length = head.join('\n').length + footer.length + omittedNote.length + 200;
+  for (const block of blocks.filter((each) => each.required)) length += block.lines.join('\n').length + 1;
+  const kept = [];
+  let omitted = 0;
+  for (const block of blocks) {
+    const size = block.lines.join('\n').length + 1;
+    if (block.required) kept.push(block);
+    else if (length + size <= budget) {
+      kept.push(block);
+      length += size;
+    } else omitted += 1;
+  }
+  const body = [...head, ...kept.flatMap((block) => block.lines)];
+  if (omitted > 0) body.push(`${omittedNote}${omitted} part(s) of the report._`, '');
+  return `${body.join('\n')}\n${footer}`;
 }
 
 const USAGE =
-  'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--base-dir=DIR] [--note=TEXT]';
+  'usage: checkpoints-synth-report [DIR] [--format=markdown|text] [--previews=DIR] [--base-dir=DIR] [--note=TEXT]\n' +
+  '  [--sha=COMMIT] [--run-url=URL] [--full=FILE]  (markdown: the commit and run named at the end; --full also writes the report without the size budget to FILE)';
 
 /**
  * @param {string[]} argv
@@ -924,6 +1188,9 @@ function main(argv, io = processIo()) {
         format: { type: 'string', default: 'markdown' },
         previews: { type: 'string' },
         'base-dir': { type: 'string' },
+        sha: { type: 'string' },
+        'run-url': { type: 'string' },
+        full: { type: 'string' },
       },
     });
   } catch (error) {
@@ -936,9 +1203,11 @@ function main(argv, io = processIo()) {
     return 2;
   }
   const given = parsed.positionals[0] ?? join('dist', 'synth');
-  /** @type {{ note?: string }} */
+  /** @type {ReportOptions} */
   const options = {};
   if (parsed.values.note) options.note = parsed.values.note;
+  if (parsed.values.sha) options.sha = parsed.values.sha;
+  if (parsed.values['run-url']) options.runUrl = parsed.values['run-url'];
   const renders = readRenders(resolve(io.cwd, given));
   if (parsed.values.previews) attachPreviews(renders, resolve(io.cwd, parsed.values.previews));
   const baseDir = parsed.values['base-dir'];
@@ -951,6 +1220,12 @@ function main(argv, io = processIo()) {
       return 2;
     }
     attachBases(renders, resolve(io.cwd, baseDir));
+  }
+  if (parsed.values.full !== undefined) {
+    writeFileSync(
+      resolve(io.cwd, parsed.values.full),
+      formatReport(renders, { ...options, fullReport: true }),
+    );
   }
   io.stdout.write(
     format === 'text' ? formatText(renders, { ...options, dir: given }) : formatReport(renders, options),

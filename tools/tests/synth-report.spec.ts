@@ -58,7 +58,14 @@ it('one row per rendered stack, the violations, then the resources', () => {
   });
   expect(report([dir], 'bin').split('\n')).toEqual([
     '<!-- checkpoints:synth-report -->',
-    '## Offline render (synth)',
+    '## Checkpoint stores: what this change does',
+    '',
+    '| stack | verdict | why |',
+    '| --- | --- | --- |',
+    '| aws-s3/dev | pass | no mandatory policy violated (not planned against a base) |',
+    '| aws-s3/prod | **refused** | policy s3-no-public-access: public \\| access |',
+    '',
+    '<details><summary>Details: every table of the offline render</summary>',
     '',
     '| nx project | Pulumi project | stack | resources | mandatory violations | advisory |',
     '| --- | --- | --- | ---: | ---: | ---: |',
@@ -90,6 +97,11 @@ it('one row per rendered stack, the violations, then the resources', () => {
     '',
     '</details>',
     '',
+    '</details>',
+    '',
+    '---',
+    'offline render',
+    '',
   ]);
 });
 
@@ -98,26 +110,29 @@ it('says when nothing was rendered, with the note for forks', () => {
   expect(report([join(dir, 'missing'), '--note=From a fork.'])).toBe(
     [
       '<!-- checkpoints:synth-report -->',
-      '## Offline render (synth)',
+      '## Checkpoint stores: what this change does',
       '',
       '> From a fork.',
       '',
       'No stack is affected by this change: nothing was rendered.',
       '',
+      '---',
+      'offline render',
+      '',
     ].join('\n'),
   );
 });
 
-it('leaves the resource lists out rather than exceed what a comment may hold', () => {
+it('leaves the details out rather than exceed what a comment may hold, and says so', () => {
   const resources = Array.from({ length: 2000 }, (_, i) => bucket(`store-${i}`));
   const dir = renders({
     'gcp-gcs/dev.json': { project: 'checkpoints-gcp', stack: 'dev', resources, violations: [] },
   });
   const text = report([dir]);
   expect(text.length).toBeLessThan(60_000);
-  expect(text).toContain('| gcp-gcs | checkpoints-gcp | dev | 2000 | 0 | 0 |');
+  expect(text).toContain('| gcp-gcs/dev | pass |');
   expect(text).not.toContain('<details>');
-  expect(text).toContain('The resource lists are left out');
+  expect(text).toContain('Left out to fit a comment (the full report has them): 1 part(s)');
 });
 
 describe('--format=text: the terminal report npm start prints after the renders', () => {
@@ -169,17 +184,20 @@ describe('--format=text: the terminal report npm start prints after the renders'
       '',
       `Offline render (synth): 3 stack(s), from ${dir}/<project>/<stack>.json`,
       '',
-      'STACK         PULUMI PROJECT         RESOURCES  PROTECTED  POLICIES',
-      'aws-s3/dev    checkpoints-aws                5          0  pass',
-      'aws-s3/prod   checkpoints-aws                1          1  FAIL (1 mandatory, 1 advisory)',
-      'bootstrap/ci  checkpoints-bootstrap          3          1  pass (1 advisory)',
+      'STACK         PULUMI PROJECT         RESOURCES  PROTECTED  POLICIES                        VERDICT',
+      'aws-s3/dev    checkpoints-aws                5          0  pass                            pass',
+      'aws-s3/prod   checkpoints-aws                1          1  FAIL (1 mandatory, 1 advisory)  refused',
+      'bootstrap/ci  checkpoints-bootstrap          3          1  pass (1 advisory)               pass',
       '',
       'aws-s3/dev (checkpoints-aws)',
+      '  verdict:   pass',
       '  resources: 3 in the cloud, in components llm',
       '    aws: 2 iam/Role, 1 s3/Bucket',
       '  policies:  pass',
       '',
       'aws-s3/prod (checkpoints-aws)',
+      '  verdict:   refused',
+      '    policy s3-no-public-access: public',
       '  resources: 1 in the cloud',
       '    aws: 1 s3/Bucket',
       '  policies:  FAIL (1 mandatory, 1 advisory)',
@@ -187,6 +205,7 @@ describe('--format=text: the terminal report npm start prints after the renders'
       '    advisory standard-tags on the stack: missing owner',
       '',
       'bootstrap/ci (checkpoints-bootstrap)',
+      '  verdict:   pass',
       '  resources: 3 in the cloud',
       '    azure-native: 1 storage/StorageAccount',
       '    gcp:          1 projects/IAMMember, 1 serviceaccount/IAMMember',
@@ -290,7 +309,7 @@ describe('--previews: the real preview of each stack beside its offline render',
       '| --- | --- | --- | --- | --- | --- |',
       '| aws-s3 | dev | warning | standard-tags | llm | no owner |',
       '',
-      'No policy violation.',
+      'No policy violation in the 4 rendered stack(s).',
     ]);
   });
 
@@ -352,7 +371,7 @@ describe('the offline analyses: change plan, retention and access per stack', ()
     if (start < 0) return [];
     // A Markdown section ends at the next heading, a terminal one at the next section or stack.
     // (the violations section has no heading when there is none).
-    const next = heading.startsWith('#') ? /^#{2,3} |^No policy violation\.$/ : /^$|^ {0,2}[a-z][a-z ]*: /;
+    const next = heading.startsWith('#') ? /^#{2,3} |^No policy violation / : /^$|^ {0,2}[a-z][a-z ]*: /;
     const end = lines.findIndex((line, i) => i > start && next.test(line));
     return lines.slice(start, end < 0 ? undefined : end);
   }
@@ -626,7 +645,7 @@ describe('the offline analyses: change plan, retention and access per stack', ()
     it('with --base-dir: per store, the access the change adds and removes, with the reason', () => {
       const head = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(headGrants) }) });
       const base = renders({ 'aws-s3/dev.json': withAnalysis({ access: access(baseGrants) }) });
-      expect(section(report([head, `--base-dir=${base}`]), '### Access')).toEqual([
+      expect(section(report([head, `--base-dir=${base}`]), '### Access (who')).toEqual([
         '### Access (who can do what on each store)',
         '',
         '**aws-s3/dev**: access this change adds (+) or removes (-)',
@@ -675,7 +694,7 @@ describe('the offline analyses: change plan, retention and access per stack', ()
         '  access: CI identities not checked (no bootstrap render)',
         '    llm-pretrain (dev): writer: read, write; reader: read; ci deploy-dev: read',
       ]);
-      expect(section(report([dir]), '### Access')).toEqual([
+      expect(section(report([dir]), '### Access (who')).toEqual([
         '### Access (who can do what on each store)',
         '',
         '**aws-s3/dev**: CI identities not checked (no bootstrap render)',

@@ -109,7 +109,7 @@ describe('permissions are minimal', () => {
 
   const expected: Record<string, Record<string, Record<string, string>>> = {
     pr: {
-      checks: { contents: 'read' },
+      checks: { contents: 'read', actions: 'read' },
       comment: { contents: 'read', 'pull-requests': 'write' },
       plan: { contents: 'read' },
       preview: { contents: 'read', 'id-token': 'write' },
@@ -117,10 +117,10 @@ describe('permissions are minimal', () => {
     },
     deploy: {
       plan: { contents: 'read', actions: 'read' },
-      'deploy-dev': { contents: 'read', 'id-token': 'write' },
-      'deploy-staging': { contents: 'read', 'id-token': 'write' },
-      'preview-prod': { contents: 'read', 'id-token': 'write' },
-      'deploy-prod': { contents: 'read', 'id-token': 'write' },
+      'deploy-dev': { contents: 'read', 'id-token': 'write', actions: 'read' },
+      'deploy-staging': { contents: 'read', 'id-token': 'write', actions: 'read' },
+      'preview-prod': { contents: 'read', 'id-token': 'write', actions: 'read' },
+      'deploy-prod': { contents: 'read', 'id-token': 'write', actions: 'read' },
     },
     drift: {
       plan: { contents: 'read' },
@@ -193,10 +193,13 @@ describe('pr.yml', () => {
     expect(runs).toContain('npx nx affected -t synth -c prod --base="$NX_BASE" --head="$NX_HEAD"');
   });
 
-  it('plans every render of the PR against a render of its base commit, before the report reads them', () => {
+  it('plans every render of the PR against its deployed baseline (else its base commit render), before the report reads them', () => {
     const steps = job('pr', 'checks').steps;
     const changes = steps.find((s) => s.id === 'changes');
     expect(changes?.run).toContain('git worktree add --detach "$RUNNER_TEMP/base" "$NX_BASE"');
+    expect(changes?.run).toContain(
+      'tools/pulumi/deployed-baseline.sh "$folder" "$stack" "$RUNNER_TEMP/plan-base"',
+    );
     expect(changes?.run).toContain('npx checkpoints-synth --stack="$stack" --base="$base"');
     expect(steps.indexOf(changes!)).toBeLessThan(steps.findIndex((s) => s.name === 'Synth report (job log)'));
   });
@@ -207,7 +210,7 @@ describe('pr.yml', () => {
       checks.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => s.with),
     ).toEqual([
       expect.objectContaining({ name: 'synth', path: 'dist/synth' }),
-      expect.objectContaining({ name: 'synth-base', path: '${{ runner.temp }}/base/dist/synth' }),
+      expect.objectContaining({ name: 'synth-base', path: '${{ runner.temp }}/plan-base' }),
     ]);
     const changes = checks.steps.findIndex((s) => s.id === 'changes');
     for (const name of ['Synth report (job log)', 'Synth report (job summary)']) {
@@ -253,7 +256,7 @@ describe('pr.yml', () => {
         written,
       };
     }
-    const inRunnerTemp = (dir: string) => join(dir, 'runner-temp', 'base', 'dist', 'synth');
+    const inRunnerTemp = (dir: string) => join(dir, 'runner-temp', 'plan-base');
     const downloaded = (dir: string) => join(dir, 'synth-base');
 
     it.each([
@@ -281,7 +284,8 @@ describe('pr.yml', () => {
       { pattern: 'preview-*', path: 'previews', 'merge-multiple': true },
     ]);
     expect(comment.steps.find((s) => s.name === 'Report (offline render and real previews)')?.run).toContain(
-      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews "${base[@]}" --note="$note" > report.md',
+      'node tools/pulumi/synth-report.mjs dist/synth --previews=previews "${base[@]}" --note="$note" \\\n' +
+        '  --sha="$HEAD_SHA" --run-url="$RUN_URL" --full=report-full.md > report.md',
     );
     const script = String(stepUsing(comment, 'actions/github-script')?.with?.['script']);
     expect(script).toContain("'<!-- checkpoints:synth-report -->'");
@@ -408,9 +412,11 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
       PULUMI_BACKEND_URL: '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
       PULUMI_ACCESS_TOKEN: '${{ secrets.PULUMI_ACCESS_TOKEN }}',
       PULUMI_CONFIG_PASSPHRASE: '${{ secrets.PULUMI_CONFIG_PASSPHRASE_PROD }}',
+      PROJECT: '${{ matrix.project }}',
+      STACK: '${{ matrix.stack }}',
     });
-    expect(preview.steps.at(-1)?.run).toBe(
-      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR"',
+    expect(preview.steps.find((s) => s.name?.startsWith('pulumi preview'))?.run).toContain(
+      'npx checkpoints-pulumi preview --stack="$STACK" --cwd="$WORK_DIR" \\\n  --save-plan="$RUNNER_TEMP/plan/plan.json"',
     );
     expect(job('drift', 'drift').env?.['PULUMI_CONFIG_PASSPHRASE']).toBe(
       "${{ secrets[format('PULUMI_CONFIG_PASSPHRASE_{0}', matrix.stack)] }}",
@@ -447,6 +453,8 @@ describe('cloud login through OIDC with the identities bootstrap outputs', () =>
         'AZURE_DEPLOY_CLIENT_ID_STAGING',
         'AZURE_DEPLOY_CLIENT_ID_PROD',
         'PULUMI_BACKEND_URL',
+        // Not a bootstrap output: set by whoever applies the bootstrap, to the commit they applied.
+        'BOOTSTRAP_APPLIED_COMMIT',
       ].sort(),
     );
   });
@@ -488,8 +496,19 @@ describe('deploy.yml', () => {
     });
   });
 
-  it('never runs two deploys at once: a newer run waits, and is never cancelled midway', () => {
-    expect(load('deploy').concurrency).toEqual({ group: 'deploy-main', 'cancel-in-progress': false });
+  it('has no workflow-wide concurrency: a prod approval never holds another stack or environment', () => {
+    expect(load('deploy').concurrency).toBeUndefined();
+    const groups = Object.entries(load('deploy').jobs)
+      .filter(([id]) => id !== 'plan')
+      .map(([id, j]) => [id, j.concurrency]);
+    expect(Object.fromEntries(groups)).toEqual(
+      Object.fromEntries(
+        ['deploy-dev', 'deploy-staging', 'preview-prod', 'deploy-prod'].map((id) => [
+          id,
+          { group: 'stack-${{ matrix.project }}-${{ matrix.stack }}', 'cancel-in-progress': false },
+        ]),
+      ),
+    );
   });
 
   it('deploys exactly the environments the config schema accepts, each in its GitHub environment', () => {
@@ -573,23 +592,33 @@ describe('deploy.yml', () => {
   });
 
   it.each(ENVIRONMENTS.map((env) => [`deploy-${env}`, env]))(
-    '%s: one job per stack in the %s environment, sharing the stack group with drift, tip-checked before up',
+    '%s: one job per stack in the %s environment, sharing the stack group with drift; bootstrap checked, re-planned, up, baseline kept',
     (id, env) => {
       const deploy = job('deploy', id);
       expect(deploy.environment).toBe(env);
-      expect(deploy.concurrency).toEqual({
-        group: 'stack-${{ matrix.project }}-${{ matrix.stack }}',
-        'cancel-in-progress': false,
-      });
       expect(deploy.concurrency?.group).toBe(job('drift', 'drift').concurrency?.group);
       expect(deploy.strategy).toEqual({
         'fail-fast': false,
         matrix: `\${{ fromJSON(needs.plan.outputs.${env}-matrix) }}`,
       });
-      const up = deploy.steps.at(-1);
-      expect(up?.run).toBe('npx nx run "${PROJECT}:up" --stack="${STACK}"');
-      expect(up?.env).toEqual({ PROJECT: '${{ matrix.project }}', STACK: '${{ matrix.stack }}' });
-      expect(deploy.steps.at(-2)?.name).toBe('Still the tip of main');
+      expect(deploy.env).toMatchObject({ PROJECT: '${{ matrix.project }}', STACK: '${{ matrix.stack }}' });
+      const names = deploy.steps.map((s) => s.name ?? s.uses ?? s.run);
+      const order = [
+        "The applied bootstrap is not older than this commit's",
+        'Re-plan against the deployed baseline',
+        names.find((name) => name?.startsWith('nx run ${{ matrix.project }}:up')),
+        'The deployed render, kept as the new baseline',
+        'Keep the deployed render',
+      ];
+      expect(order.map((name) => names.indexOf(name))).toEqual(
+        [...order.map((name) => names.indexOf(name))].sort((a, b) => a - b),
+      );
+      expect(order.every((name) => names.includes(name))).toBe(true);
+      expect(stepUsing(deploy, 'actions/upload-artifact')?.with).toMatchObject({
+        name: 'deployed-${{ matrix.project }}-${{ matrix.stack }}',
+        path: '${{ runner.temp }}/baseline',
+        'retention-days': 90,
+      });
       expect(deploy.env?.['PULUMI_BACKEND_URL']).toBe(
         '${{ vars[matrix.backendVariable] || vars.PULUMI_BACKEND_URL }}',
       );
@@ -615,39 +644,54 @@ describe('deploy.yml', () => {
     }
   });
 
-  describe('the tip check before every up', () => {
-    const script = () =>
-      job('deploy', 'deploy-prod').steps.find((s) => s.name === 'Still the tip of main')?.run;
-    function check(tip: string, env: Record<string, string>) {
+  describe('the tip check before a dev or staging up: a superseded run skips, it does not fail', () => {
+    const script = (id: string) =>
+      job('deploy', id).steps.find((s) => s.name === 'Still the tip of main')?.run;
+    function check(tip: string, env: Record<string, string>, id = 'deploy-dev') {
       const dir = tempDir('gh-');
       writeFileSync(join(dir, 'gh'), `#!/bin/sh\n[ "$2" = repos/acme/store/commits/main ] && echo ${tip}\n`, {
         mode: 0o755,
       });
-      return run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script() ?? 'exit 99'], {
-        env: {
-          PATH: `${dir}:/usr/bin:/bin`,
-          GITHUB_REPOSITORY: 'acme/store',
-          GITHUB_REF: 'refs/heads/main',
-          ...env,
+      const output = join(dir, 'output');
+      writeFileSync(output, '');
+      const result = run(
+        'bash',
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script(id) ?? 'exit 99'],
+        {
+          env: {
+            PATH: `${dir}:/usr/bin:/bin`,
+            GITHUB_REPOSITORY: 'acme/store',
+            GITHUB_REF: 'refs/heads/main',
+            GITHUB_OUTPUT: output,
+            ...env,
+          },
         },
-      });
+      );
+      return { ...result, output: readFileSync(output, 'utf8') };
     }
 
-    it('passes when the commit is main’s tip', () => {
-      expect(check('abc', { GITHUB_SHA: 'abc' }).status).toBe(0);
+    it('the tip of main deploys', () => {
+      expect(check('abc', { GITHUB_SHA: 'abc' })).toMatchObject({ status: 0, output: 'current=true\n' });
     });
 
-    it('stops an older commit, naming the newer tip', () => {
-      const result = check('def', { GITHUB_SHA: 'abc' });
-      expect(result.status).toBe(1);
-      expect(result.stdout).toContain(
-        '::error title=Not the tip of main::refs/heads/main at abc is not main',
-      );
+    it('an older commit is superseded: a notice naming the newer tip, every later step skipped', () => {
+      const result = check('def', { GITHUB_SHA: 'abc' }, 'deploy-staging');
+      expect(result).toMatchObject({ status: 0, output: 'current=false\n' });
+      expect(result.stdout).toContain('::notice title=Superseded::abc is no longer main');
       expect(result.stdout).toContain('the run for def deploys it');
+      for (const id of ['deploy-dev', 'deploy-staging']) {
+        const steps = job('deploy', id).steps;
+        const after = steps.slice(steps.findIndex((s) => s.id === 'tip') + 1);
+        expect(after.map((s) => s.if)).toEqual(after.map(() => "steps.tip.outputs.current == 'true'"));
+      }
     });
 
-    it('stops a run dispatched from another branch', () => {
+    it('a run dispatched from another branch fails', () => {
       expect(check('abc', { GITHUB_SHA: 'abc', GITHUB_REF: 'refs/heads/feature' }).status).toBe(1);
+    });
+
+    it('prod has no tip check: it promotes the commit dev deployed, however late the approval', () => {
+      expect(job('deploy', 'deploy-prod').steps.some((s) => s.name === 'Still the tip of main')).toBe(false);
     });
   });
 });
@@ -656,8 +700,9 @@ describe('drift.yml', () => {
   it('runs nightly and on demand, over every stack', () => {
     const drift = load('drift');
     expect(drift.on).toEqual({ schedule: [{ cron: '17 4 * * *' }], workflow_dispatch: null });
+    // The bootstrap included: drift in CI's own identities is drift like any other.
     expect(job('drift', 'plan').steps.find((s) => s.id === 'stacks')?.run).toBe(
-      'npx checkpoints-affected --all --exclude=bootstrap --json --github-output',
+      'npx checkpoints-affected --all --json --github-output',
     );
   });
 

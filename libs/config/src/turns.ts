@@ -6,7 +6,7 @@
  * and its promises per declared output property, and each waits for the engine's answer), so the memory of
  * a run grows with the whole stack. A turn after each store lets the engine's answers for that store's
  * resources arrive before the next store is built: the offline render of 500 Azure stores peaked at
- * 1,565 MB built in one loop and at 761 MB store by store (docs/benchmarks.md). What is built, and so
+ * 1,565 MB built in one loop and at 761 MB store by store (docs/development/benchmarks.md). What is built, and so
  * the stack's resources and outputs, is the same; only the order in which they register changes.
  */
 export async function buildStoresInTurns<Store, Built>(

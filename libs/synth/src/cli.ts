@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatPlan, losesData, planChanges, retentionOf } from '@checkpoints/analysis';
 import { storesOf, type Render } from '@checkpoints/render';
@@ -112,6 +112,15 @@ export async function main(argv: string[], inProcess: InProcessRun = {}): Promis
     console.error(`synth: ${(error as Error).message}`);
     return EXIT.invalid;
   }
+  const outDir =
+    options.out ??
+    join(
+      workspaceRoot(options.cwd),
+      'dist',
+      'synth',
+      relative(workspaceRoot(options.cwd), options.cwd).split(/[\\/]/).pop() || 'root',
+    );
+  const jsonPath = join(outDir, `${options.stack}.json`);
   try {
     const snapshot = await synthesize(options, base, inProcess.program);
     if (base && base.project !== snapshot.project) {
@@ -121,16 +130,7 @@ export async function main(argv: string[], inProcess: InProcessRun = {}): Promis
     }
     const plan = base ? planChanges(base, snapshot) : undefined;
     if (plan) snapshot.analysis.changes = plan;
-    const outDir =
-      options.out ??
-      join(
-        workspaceRoot(options.cwd),
-        'dist',
-        'synth',
-        relative(workspaceRoot(options.cwd), options.cwd).split(/[\\/]/).pop() || 'root',
-      );
     mkdirSync(outDir, { recursive: true });
-    const jsonPath = join(outDir, `${options.stack}.json`);
     writeFileSync(jsonPath, JSON.stringify(snapshot, null, 2) + '\n');
     console.log(formatTable(snapshot, shownPath(jsonPath)));
     if (plan && options.base) console.log('\n' + formatPlan(plan, shownPath(options.base)));
@@ -144,13 +144,45 @@ export async function main(argv: string[], inProcess: InProcessRun = {}): Promis
       const message =
         issues && options.configFile ? formatIssues(issues, shownPath(options.configFile)) : cause.message;
       console.error(`synth: ${message}`);
+      writeFailure(jsonPath, options, EXIT.invalid, message, issues);
       return EXIT.invalid;
     }
     console.error(
       `synth: the program failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`,
     );
+    writeFailure(
+      jsonPath,
+      options,
+      EXIT.programFailed,
+      cause instanceof Error ? cause.message : String(cause),
+    );
     return EXIT.programFailed;
   }
+}
+
+/**
+ * In place of the render, what stopped it: a render left from an earlier run would otherwise be read (by the
+ * report, by a `--base`) as this commit's. A failure record has no `resources`, so nothing plans against it.
+ */
+function writeFailure(
+  jsonPath: string,
+  options: Options,
+  exitStatus: number,
+  message: string,
+  issues?: readonly ConfigIssue[],
+): void {
+  let project: string | undefined;
+  try {
+    project = readProject(options.cwd).name;
+  } catch {
+    project = undefined;
+  }
+  const failure = { exitStatus, message, ...(issues ? { issues } : {}) };
+  mkdirSync(dirname(jsonPath), { recursive: true });
+  writeFileSync(
+    jsonPath,
+    JSON.stringify({ ...(project ? { project } : {}), stack: options.stack, failure }, null, 2) + '\n',
+  );
 }
 
 /** A previous render to plan against: synth's own JSON, with its resources. */

@@ -13,6 +13,7 @@ import { withoutForeignTypeAliases } from './foreign-type-aliases';
 import { SynthMocks } from './mocks';
 import type { RenderedResource, Snapshot } from './snapshot';
 import { plain } from './values';
+import { recordingWarnings } from './warnings';
 
 export interface RenderOptions {
   /** Pulumi project name (`name:` of Pulumi.yaml). */
@@ -224,27 +225,29 @@ async function renderAlone(program: () => unknown, options: RenderOptions): Prom
   const failures: unknown[] = [];
   const onUnhandled = (reason: unknown) => failures.push(reason);
   process.on('unhandledRejection', onUnhandled);
-  try {
-    // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
-    // not as the unhandled rejections an aborted root stack would leave behind.
-    await runInPulumiStack(async () => {
-      registerStackTransformation(withoutForeignTypeAliases());
-      try {
-        return (await program()) as Record<string, unknown>;
-      } catch (error) {
-        failures.push(error);
-        return {};
-      }
-    });
-    // Waits for every registration the program started (the stack's outputs last) to be answered.
-    await disconnect();
-  } catch (error) {
-    failures.push(error);
-  } finally {
-    process.off('unhandledRejection', onUnhandled);
-    // Gives the runtime back: the next render (or a copy of this module) finds no monitor.
-    setMockOptions(undefined, options.project, options.stack, false);
-  }
+  const { warnings } = await recordingWarnings(async () => {
+    try {
+      // The program's own error is caught inside the stack so it surfaces once, as the render's failure,
+      // not as the unhandled rejections an aborted root stack would leave behind.
+      await runInPulumiStack(async () => {
+        registerStackTransformation(withoutForeignTypeAliases());
+        try {
+          return (await program()) as Record<string, unknown>;
+        } catch (error) {
+          failures.push(error);
+          return {};
+        }
+      });
+      // Waits for every registration (and log) the program started (the stack's outputs last) to be answered.
+      await disconnect();
+    } catch (error) {
+      failures.push(error);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      // Gives the runtime back: the next render (or a copy of this module) finds no monitor.
+      setMockOptions(undefined, options.project, options.stack, false);
+    }
+  });
   if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
   return {
     project: options.project,
@@ -252,5 +255,6 @@ async function renderAlone(program: () => unknown, options: RenderOptions): Prom
     resources: monitor.registered,
     outputs: monitor.stackOutputs(),
     violations: [],
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { AccessAnalysis, ChangePlan, StoreRetention } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 import type { RenderedResource as Rendered } from '@checkpoints/render';
+import type { RenderWarning } from './warnings';
 
 export { SECRET_MARK, UNKNOWN_MARK } from '@checkpoints/render';
 
@@ -23,6 +24,8 @@ export interface Snapshot {
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];
+  /** What the program logged with `pulumi.log.warn`, each with its code and docs section; absent when none. */
+  warnings?: RenderWarning[];
   /** Set by synth after the render; absent on a bare render. */
   analysis?: SnapshotAnalysis;
 }

@@ -46,6 +46,9 @@ export function formatTable(snapshot: Snapshot, jsonPath?: string): string {
         `  [${violation.level}] ${violation.policy}: ${violation.message}${violation.urn ? `\n      at ${violation.urn}` : ''}`,
     ),
   ];
+  for (const warning of snapshot.warnings ?? []) {
+    out.push(`Warning [${warning.code}]: ${warning.message} (${warning.docs})`);
+  }
   if (snapshot.analysis) out.push('', ...retentionLines(snapshot.analysis.retention));
   const access = snapshot.analysis?.access;
   if (access) out.push('', ...formatAccess(access));
