@@ -41,7 +41,15 @@ describe('@checkpoints/synth', () => {
   it('loads neither the CLI nor its runners until one of them is called', () => {
     const { synth, loaded } = synthWithStandIns();
     expect(loaded).toEqual([]);
-    expect(synth.EXIT).toEqual({ clean: 0, violation: 1, invalid: 2, programFailed: 3, dataLoss: 4 });
+    expect(synth.EXIT).toEqual({
+      clean: 0,
+      violation: 1,
+      invalid: 2,
+      programFailed: 3,
+      dataLoss: 4,
+      weakening: 5,
+      refused: 6,
+    });
     expect(typeof synth.render).toBe('function');
     expect(loaded).toEqual([]);
   });
