@@ -36,3 +36,6 @@ export const runInProcessAndFresh: typeof RunCli.runInProcessAndFresh = (...args
   runCli().runInProcessAndFresh(...args);
 export const runSynth: typeof RunCli.runSynth = (...args) => runCli().runSynth(...args);
 export const runSynthAgainst: typeof RunCli.runSynthAgainst = (...args) => runCli().runSynthAgainst(...args);
+export const shippedStackConfig: typeof RunCli.shippedStackConfig = (...args) =>
+  runCli().shippedStackConfig(...args);
+export const withStores: typeof RunCli.withStores = (...args) => runCli().withStores(...args);
