@@ -180,13 +180,38 @@ export function shippedStackConfig(projectDir: string, stack: string): Record<st
   return readStackConfig(stackConfigFile(project, stack), project).config;
 }
 
-/** The shipped config with the stores changed by `change` (the `checkpoints:stores` list, parsed). */
-export function withStores(
+/** A config with store `name` of its `checkpoints:stores` changed by `change`. */
+export function withStoreChanged(
   config: Readonly<Record<string, string>>,
-  change: (stores: Record<string, unknown>[]) => Record<string, unknown>[],
+  name: string,
+  change: (store: Record<string, unknown>) => Record<string, unknown>,
 ): Record<string, string> {
   const stores = JSON.parse(config['checkpoints:stores'] ?? '[]') as Record<string, unknown>[];
-  return { ...config, 'checkpoints:stores': JSON.stringify(change(stores)) };
+  const changed = stores.map((store) => (store['name'] === name ? change(store) : store));
+  return { ...config, 'checkpoints:stores': JSON.stringify(changed) };
+}
+
+/**
+ * The shipped `stack` of the project rendered, then with store `name` changed by `change` through
+ * `synth --base` against that render (runSynthAgainst), as a pull request changing the shipped stack does.
+ */
+export function runShippedChange(
+  projectDir: string,
+  program: StackProgram,
+  stack: string,
+  name: string,
+  change: (store: Record<string, unknown>) => Record<string, unknown>,
+): Promise<SynthRun> {
+  const shipped = shippedStackConfig(projectDir, stack);
+  return runSynthAgainst(projectDir, shipped, withStoreChanged(shipped, name, change), program, stack);
+}
+
+/** The weakening entries of the plan a run wrote to its JSON render (`analysis.changes.weakening`). */
+export function weakeningOfRun(run: SynthRun): Record<string, unknown>[] {
+  const render = JSON.parse(readFileSync(run.renderPath, 'utf8')) as {
+    analysis?: { changes?: { weakening?: Record<string, unknown>[] } };
+  };
+  return render.analysis?.changes?.weakening ?? [];
 }
 
 /**

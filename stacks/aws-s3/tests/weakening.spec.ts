@@ -1,4 +1,5 @@
-import { formatPlan, planChanges, planVerdict, type PlannedRender } from '@checkpoints/analysis';
+import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
+import { editedRender, weakeningRows } from '@checkpoints/synth';
 import { sharedRenderStack, type StackOptions } from './render-stack';
 
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
@@ -9,22 +10,6 @@ const REASON = 'shortened to cut cost, approved by the data owner';
 
 const render = (stores: Record<string, unknown>[], options: Partial<StackOptions> = {}) =>
   sharedRenderStack({ environment: 'dev', ...options, stores });
-
-/** A copy of a render with one resource's inputs changed, as a hand edit of the program would render. */
-function edited(
-  snapshot: PlannedRender,
-  name: string,
-  change: (inputs: Record<string, unknown>) => void,
-): PlannedRender {
-  const copy = structuredClone(snapshot) as PlannedRender;
-  const resource = copy.resources.find((candidate) => candidate.name === name);
-  if (!resource) throw new Error(`no resource ${name} in the render`);
-  change(resource.inputs);
-  return copy;
-}
-
-const summary = (plan: ReturnType<typeof planChanges>) =>
-  plan.weakening.map((w) => [w.store, w.aspect, w.what, w.before, w.after]);
 
 describe('weakening on S3: judged by the retention replay, the trail selectors and the bucket policy', () => {
   it.each([
@@ -96,7 +81,7 @@ describe('weakening on S3: judged by the retention replay, the trail selectors a
     '%s: the weakening verdict, with the store and the before/after figures',
     async (_, before, after, expected) => {
       const plan = planChanges(await render(before), await render(after));
-      expect(summary(plan)).toEqual(expected);
+      expect(weakeningRows(plan)).toEqual(expected);
       expect(plan.dataLoss).toEqual([]);
       expect(planVerdict(plan)).toBe('weakening');
     },
@@ -104,11 +89,11 @@ describe('weakening on S3: judged by the retention replay, the trail selectors a
 
   it('versioning suspended: every previous version unrecoverable, named by the versioning setting', async () => {
     const base = await render([store]);
-    const next = edited(base, 'llm-pretrain-versioning', (inputs) => {
+    const next = editedRender(base, 'llm-pretrain-versioning', (inputs) => {
       inputs['versioningConfiguration'] = { status: 'Suspended' };
     });
     const plan = planChanges(base, next);
-    expect(summary(plan)).toEqual(
+    expect(weakeningRows(plan)).toEqual(
       expect.arrayContaining([
         ['llm-pretrain', 'recovery', 'recovery window of a deleted checkpoint', 8, 0],
         ['llm-pretrain', 'recovery', 'recovery window of an overwritten checkpoint', 8, 0],
@@ -122,7 +107,7 @@ describe('weakening on S3: judged by the retention replay, the trail selectors a
 
   it('the trail selectors rewritten to leave the bucket out: audit weakening named by the trail', async () => {
     const base = await render([store]);
-    const next = edited(base, 'audit-trail', (inputs) => {
+    const next = editedRender(base, 'audit-trail', (inputs) => {
       inputs['advancedEventSelectors'] = [];
     });
     const plan = planChanges(base, next);
@@ -171,7 +156,7 @@ describe('weakening on S3: judged by the retention replay, the trail selectors a
       await render([store, fast]),
       await render([store, { ...fast, retention: { expireAfterDays: 1 } }]),
     );
-    expect(summary(plan)).toEqual([
+    expect(weakeningRows(plan)).toEqual([
       ['llm-fast', 'live-data', 'age at which lifecycle deletes a live checkpoint', null, 2],
     ]);
   });

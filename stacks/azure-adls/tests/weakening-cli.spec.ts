@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeSynthRuns, runSynthAgainst, shippedStackConfig, withStores } from '@checkpoints/synth';
+import { removeSynthRuns, runShippedChange, weakeningOfRun } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
 const projectDir = join(__dirname, '..');
@@ -8,57 +7,40 @@ const projectDir = join(__dirname, '..');
 jest.setTimeout(180_000);
 afterAll(removeSynthRuns);
 
-const prod = shippedStackConfig(projectDir, 'prod');
-const REASON = 'soft delete shortened to a week while the store is rebuilt, approved by ml-platform';
+const prodChange = (name: string, change: (store: Record<string, unknown>) => Record<string, unknown>) =>
+  runShippedChange(projectDir, checkpointStack, 'prod', name, change);
 
-/** The shipped prod stack with store `name` changed by `change`. */
-const changed = (name: string, change: (store: Record<string, unknown>) => Record<string, unknown>) =>
-  withStores(prod, (stores) => stores.map((store) => (store['name'] === name ? change(store) : store)));
-
-const shorter = (store: Record<string, unknown>) => ({
-  ...store,
-  retention: { ...(store['retention'] as object), softDeleteDays: 7 },
-});
-
-const against = (after: Record<string, string>) =>
-  runSynthAgainst(projectDir, prod, after, checkpointStack, 'prod');
-
-describe('synth --base on the shipped azure-adls prod stack: exit statuses of the change classes', () => {
-  it('a shorter soft delete: exit 5, with the store and the before/after window, in the text and the JSON', async () => {
-    const run = await against(changed('llm-pretrain', shorter));
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(5);
-    expect(run.stdout).toMatch(
-      /store llm-pretrain: recovery window of a deleted checkpoint \d+ -> \d+ days \(/,
+describe('synth --base on the shipped azure-adls prod stack', () => {
+  it('blob soft delete 14 -> 7 days: exit 5; with acknowledge.weakening: exit 0 and the reason shown', async () => {
+    const reason = 'deleted files kept a week during the rebuild, approved by ml-platform';
+    const week = (store: Record<string, unknown>) => ({
+      ...store,
+      retention: { ...(store['retention'] as object), softDeleteDays: 7 },
+    });
+    const open = await prodChange('llm-pretrain', week);
+    expect([open.stderr, open.status]).toEqual(['', 5]);
+    expect(weakeningOfRun(open)).toContainEqual(
+      expect.objectContaining({
+        store: 'llm-pretrain',
+        aspect: 'recovery',
+        before: 14,
+        after: 7,
+        unit: 'days',
+      }),
     );
-    const json = JSON.parse(readFileSync(run.renderPath, 'utf8'));
-    const recovery = json.analysis.changes.weakening.find(
-      (w: { what: string }) => w.what === 'recovery window of a deleted checkpoint',
-    );
-    expect(recovery).toEqual(
-      expect.objectContaining({ store: 'llm-pretrain', aspect: 'recovery', unit: 'days' }),
-    );
-    expect(recovery.before - recovery.after).toBe(7);
+    const acknowledged = await prodChange('llm-pretrain', (store) => ({
+      ...week(store),
+      acknowledge: { weakening: reason },
+    }));
+    expect([acknowledged.stderr, acknowledged.status]).toEqual(['', 0]);
+    expect(acknowledged.stdout).toContain(`; acknowledged: "${reason}"`);
   });
 
-  it('the same change with acknowledge.weakening: exit 0, and the report shows the acknowledgement', async () => {
-    const run = await against(
-      changed('llm-pretrain', (store) => ({ ...shorter(store), acknowledge: { weakening: REASON } })),
-    );
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain(`; acknowledged: "${REASON}"`);
-  });
-});
-
-describe('synth --base on the shipped azure-adls prod stack: a change the cloud refuses', () => {
   it('a shorter retention lock on llm-releases: exit 6, refused for its ETag, with the path', async () => {
-    const run = await against(
-      changed('llm-releases', (store) => ({
-        ...store,
-        recovery: { ...(store['recovery'] as object), retentionLock: { days: 30 } },
-      })),
-    );
+    const run = await prodChange('llm-releases', (store) => ({
+      ...store,
+      recovery: { ...(store['recovery'] as object), retentionLock: { days: 30 } },
+    }));
     expect(run.status).toBe(6);
     expect(run.stdout).toContain('only with its current ETag (If-Match)');
     expect(run.stdout).toContain('store llm-releases: retention lock 365 -> 30 days');

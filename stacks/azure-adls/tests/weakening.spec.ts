@@ -1,5 +1,5 @@
-import { formatPlan, planChanges, planVerdict, type PlannedRender } from '@checkpoints/analysis';
-import { render } from '@checkpoints/synth';
+import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
+import { editedRender, render, weakeningRows } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 import {
   PROD_NETWORK,
@@ -26,21 +26,6 @@ const REASON = 'soft delete shortened while the store is rebuilt';
 
 const renderOf = (stores: unknown[], values: Partial<StackValues> = {}) =>
   sharedRenderStack({ ...values, stores }, values.environment ?? 'dev');
-
-function edited(
-  snapshot: PlannedRender,
-  type: string,
-  change: (inputs: Record<string, unknown>) => void,
-): PlannedRender {
-  const copy = structuredClone(snapshot) as PlannedRender;
-  const resource = copy.resources.find((candidate) => candidate.type === type);
-  if (!resource) throw new Error(`no ${type} in the render`);
-  change(resource.inputs);
-  return copy;
-}
-
-const summary = (plan: ReturnType<typeof planChanges>) =>
-  plan.weakening.map((w) => [w.store, w.aspect, w.what, w.before, w.after]);
 
 describe('weakening on ADLS Gen2: judged by the retention replay, the diagnostic settings and the network rules', () => {
   it.each([
@@ -83,7 +68,7 @@ describe('weakening on ADLS Gen2: judged by the retention replay, the diagnostic
     '%s: the weakening verdict, with the store and the before/after figures',
     async (_, before, after, expected) => {
       const plan = planChanges(await renderOf(before), await renderOf(after));
-      expect(summary(plan)).toEqual(expected);
+      expect(weakeningRows(plan)).toEqual(expected);
       expect(plan.dataLoss).toEqual([]);
       expect(planVerdict(plan)).toBe('weakening');
     },
@@ -91,11 +76,11 @@ describe('weakening on ADLS Gen2: judged by the retention replay, the diagnostic
 
   it('soft delete off, as a hand edit of the blob service would render it', async () => {
     const base = await renderOf([store]);
-    const next = edited(base, T.blobService, (inputs) => {
+    const next = editedRender(base, T.blobService, (inputs) => {
       inputs['deleteRetentionPolicy'] = { enabled: false };
     });
     const plan = planChanges(base, next);
-    expect(summary(plan)).toEqual(
+    expect(weakeningRows(plan)).toEqual(
       expect.arrayContaining([['llm', 'recovery', 'recovery window of a deleted checkpoint', 7, 0]]),
     );
     expect(plan.weakening[0]?.message).toBe(
@@ -126,7 +111,7 @@ describe('ADLS changes the cloud refuses or ignores', () => {
     ]);
     expect(plan.refused[0]?.message).toContain('only with its current ETag (If-Match)');
     expect(plan.refused[0]?.message).toContain('az storage container immutability-policy create --if-match');
-    expect(summary(plan)).toEqual(expect.arrayContaining([['llm', 'lock', 'retention lock', 30, 7]]));
+    expect(weakeningRows(plan)).toEqual(expect.arrayContaining([['llm', 'lock', 'retention lock', 30, 7]]));
     expect(planVerdict(plan)).toBe('refused');
   });
 
@@ -151,7 +136,7 @@ describe('ADLS changes the cloud refuses or ignores', () => {
     expect(refused[0]?.message).toContain(
       "Azure refuses to delete it (ScopeLocked): the CanNotDelete lock 'checkpoints-do-not-delete'",
     );
-    expect(summary(plan)).toEqual(
+    expect(weakeningRows(plan)).toEqual(
       expect.arrayContaining([['llm', 'network', 'private endpoints', expect.any(String), 'none']]),
     );
     expect(planVerdict(plan)).toBe('refused');
@@ -167,7 +152,7 @@ describe('ADLS changes the cloud refuses or ignores', () => {
   it('a Key Vault key update (its tags) is planned as ignored, with the way to make it, and fails nothing', async () => {
     const cmek = { ...store, encryption: 'customer-managed' };
     const base = await renderOf([cmek]);
-    const next = edited(base, T.key, (inputs) => {
+    const next = editedRender(base, T.key, (inputs) => {
       inputs['tags'] = { ...(inputs['tags'] as Record<string, string>), owner: 'another-team' };
     });
     const plan = planChanges(base, next);

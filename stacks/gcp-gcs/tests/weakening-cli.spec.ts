@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeSynthRuns, runSynthAgainst, shippedStackConfig, withStores } from '@checkpoints/synth';
+import { removeSynthRuns, runShippedChange, weakeningOfRun } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
 
 const projectDir = join(__dirname, '..');
@@ -8,45 +7,33 @@ const projectDir = join(__dirname, '..');
 jest.setTimeout(180_000);
 afterAll(removeSynthRuns);
 
-const prod = shippedStackConfig(projectDir, 'prod');
-const REASON = 'soft delete shortened to a week while the store is rebuilt, approved by ml-platform';
-
-/** The shipped prod stack with store `name` changed by `change`. */
-const changed = (name: string, change: (store: Record<string, unknown>) => Record<string, unknown>) =>
-  withStores(prod, (stores) => stores.map((store) => (store['name'] === name ? change(store) : store)));
-
-const shorter = (store: Record<string, unknown>) => ({
+const REASON = 'soft delete cut to a week for the migration, approved by ml-platform';
+const week = (store: Record<string, unknown>) => ({
   ...store,
   retention: { ...(store['retention'] as object), softDeleteDays: 7 },
 });
 
-const against = (after: Record<string, string>) =>
-  runSynthAgainst(projectDir, prod, after, checkpointStack, 'prod');
-
-describe('synth --base on the shipped gcp-gcs prod stack: exit statuses of the change classes', () => {
-  it('a shorter soft delete: exit 5, with the store and the before/after window, in the text and the JSON', async () => {
-    const run = await against(changed('llm-pretrain', shorter));
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(5);
-    expect(run.stdout).toMatch(
-      /store llm-pretrain: recovery window of a deleted checkpoint \d+ -> \d+ days \(/,
+describe('synth --base on the shipped gcp-gcs prod stack: weakening', () => {
+  it('soft delete 14 -> 7 days: exit 5; acknowledged: exit 0 with the reason', async () => {
+    const open = await runShippedChange(projectDir, checkpointStack, 'prod', 'llm-pretrain', week);
+    expect([open.stderr, open.status]).toEqual(['', 5]);
+    expect(open.stdout).toContain(
+      'store llm-pretrain: recovery window of a deleted checkpoint 22 -> 15 days',
     );
-    const json = JSON.parse(readFileSync(run.renderPath, 'utf8'));
-    const recovery = json.analysis.changes.weakening.find(
-      (w: { what: string }) => w.what === 'recovery window of a deleted checkpoint',
+    expect(weakeningOfRun(open)).toContainEqual(
+      expect.objectContaining({ store: 'llm-pretrain', aspect: 'purge', before: 22, after: 15 }),
     );
-    expect(recovery).toEqual(
-      expect.objectContaining({ store: 'llm-pretrain', aspect: 'recovery', unit: 'days' }),
+    const acknowledged = await runShippedChange(
+      projectDir,
+      checkpointStack,
+      'prod',
+      'llm-pretrain',
+      (store) => ({
+        ...week(store),
+        acknowledge: { weakening: REASON },
+      }),
     );
-    expect(recovery.before - recovery.after).toBe(7);
-  });
-
-  it('the same change with acknowledge.weakening: exit 0, and the report shows the acknowledgement', async () => {
-    const run = await against(
-      changed('llm-pretrain', (store) => ({ ...shorter(store), acknowledge: { weakening: REASON } })),
-    );
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain(`; acknowledged: "${REASON}"`);
+    expect([acknowledged.stderr, acknowledged.status]).toEqual(['', 0]);
+    expect(acknowledged.stdout).toContain(`; acknowledged: "${REASON}"`);
   });
 });

@@ -1,4 +1,5 @@
-import { formatPlan, planChanges, planVerdict, type PlannedRender } from '@checkpoints/analysis';
+import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
+import { editedRender, weakeningRows } from '@checkpoints/synth';
 import { GCP_PROJECT, sharedRenderStack, stackConfig, store } from './render';
 
 const audited = store({ dataClassification: 'confidential' });
@@ -12,21 +13,6 @@ const REASON = 'soft delete shortened for a throwaway experiment';
 
 const render = (stores: Record<string, unknown>[], overrides: Record<string, string> = {}) =>
   sharedRenderStack(stackConfig(stores, overrides));
-
-function edited(
-  snapshot: PlannedRender,
-  type: string,
-  change: (inputs: Record<string, unknown>) => void,
-): PlannedRender {
-  const copy = structuredClone(snapshot) as PlannedRender;
-  const resource = copy.resources.find((candidate) => candidate.type === type);
-  if (!resource) throw new Error(`no ${type} in the render`);
-  change(resource.inputs);
-  return copy;
-}
-
-const summary = (plan: ReturnType<typeof planChanges>) =>
-  plan.weakening.map((w) => [w.store, w.aspect, w.what, w.before, w.after]);
 
 describe('weakening on GCS: judged by the retention replay, the audit the stack states and the IP filter', () => {
   it.each([
@@ -83,7 +69,7 @@ describe('weakening on GCS: judged by the retention replay, the audit the stack 
     '%s: the weakening verdict, with the store and the before/after figures',
     async (_, before, after, expected) => {
       const plan = planChanges(await render(before), await render(after));
-      expect(summary(plan)).toEqual(expected);
+      expect(weakeningRows(plan)).toEqual(expected);
       expect(plan.dataLoss).toEqual([]);
       expect(planVerdict(plan)).toBe('weakening');
     },
@@ -91,12 +77,12 @@ describe('weakening on GCS: judged by the retention replay, the audit the stack 
 
   it('soft delete off and versioning off, as a hand edit of the bucket would render them', async () => {
     const base = await render([store()]);
-    const next = edited(base, 'gcp:storage/bucket:Bucket', (inputs) => {
+    const next = editedRender(base, 'gcp:storage/bucket:Bucket', (inputs) => {
       inputs['softDeletePolicy'] = { retentionDurationSeconds: 0 };
       inputs['versioning'] = { enabled: false };
     });
     const plan = planChanges(base, next);
-    expect(summary(plan)).toEqual(
+    expect(weakeningRows(plan)).toEqual(
       expect.arrayContaining([
         ['llm-pretrain', 'recovery', 'recovery window of a deleted checkpoint', 15, 0],
         ['llm-pretrain', 'recovery', 'recovery window of an overwritten checkpoint', 15, 0],
@@ -114,7 +100,7 @@ describe('weakening on GCS: judged by the retention replay, the audit the stack 
         ]),
       }),
     );
-    expect(summary(plan)).toEqual([
+    expect(weakeningRows(plan)).toEqual([
       [
         'llm-pretrain',
         'audit',
