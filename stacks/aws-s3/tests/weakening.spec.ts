@@ -2,6 +2,9 @@ import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
 import { editedRender, weakeningRows } from '@checkpoints/synth';
 import { sharedRenderStack, type StackOptions } from './render-stack';
 
+// Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
+jest.setTimeout(60_000);
+
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
 const fast = { ...store, name: 'llm-fast', tier: 'high-throughput', zone: 'use1-az4' };
 const locked = { ...store, recovery: { retentionLock: { days: 30 } } };

@@ -11,6 +11,9 @@ import {
   type StackValues,
 } from './render';
 
+// Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
+jest.setTimeout(60_000);
+
 const SUBNET = PROD_NETWORK.subnets[0]!;
 const zoneId = (zone: string) =>
   `/subscriptions/${SUBSCRIPTION}/resourceGroups/hub-dns/providers/Microsoft.Network/privateDnsZones/${zone}`;

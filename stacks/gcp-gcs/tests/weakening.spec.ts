@@ -2,6 +2,9 @@ import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
 import { editedRender, weakeningRows } from '@checkpoints/synth';
 import { GCP_PROJECT, sharedRenderStack, stackConfig, store } from './render';
 
+// Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
+jest.setTimeout(60_000);
+
 const audited = store({ dataClassification: 'confidential' });
 const locked = store({
   recovery: { retentionLock: { days: 30 } },

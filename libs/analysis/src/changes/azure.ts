@@ -53,17 +53,13 @@ const LOCKED_TARGET: RefusedDelete = {
 export const azureChangeRules: CloudChangeRules = {
   cloud: 'azure',
   // The default provider's settings (https://www.pulumi.com/registry/packages/azure-native/installation-configuration/):
-  // no resource moves between subscriptions or regions with a deploy (move-resource-group-and-subscription, above).
+  // no resource moves between subscriptions with a deploy (move-resource-group-and-subscription, above).
+  // azure-native:location is no placement key here: every regional resource states its location (LOCATION).
   placement: [
     {
       key: 'azure-native:subscriptionId',
       scope: 'account',
       source: 'azure-native:subscriptionId decides the subscription every resource is created in',
-    },
-    {
-      key: 'azure-native:location',
-      scope: 'region',
-      source: 'azure-native:location places every resource without a location input of its own',
     },
   ],
   types: {

@@ -222,7 +222,7 @@ function moveByPlacement(
     change.replacedBy.push({
       input: placement.key,
       source: placement.source,
-      advice: `A change of ${placement.key} moves the stack, and no cloud moves a resource in place: the deploy creates every resource anew at the new place and leaves the checkpoints in the old ones. Keep ${placement.key} as deployed; to move, deploy a new stack with the new setting, copy the checkpoints into its stores, then retire this stack's stores (docs/operations.md, "Migrate a store to another tier or location").`,
+      advice: `A change of ${placement.key} places the stack elsewhere, and no cloud moves a resource in place: the deploy creates every resource anew at the new place and leaves the checkpoints in the old ones. Keep ${placement.key} as deployed; to move, deploy a new stack with the new setting, copy the checkpoints into its stores, then retire this stack's stores (docs/operations.md, "Migrate a store to another tier or location").`,
     });
   }
 }
