@@ -32,6 +32,8 @@ const VERDICT_OF_EXIT = /** @type {Record<number, (typeof VERDICTS)[number]>} */
   2: 'invalid config',
   3: 'synth failed',
   4: 'data loss',
+  5: 'weakening',
+  6: 'refused',
 });
 
 /** A config issue libs/config raises for a deployed store (`replacementIssues`): a refusal, not a typo. */
@@ -84,7 +86,10 @@ function verdictOf(render) {
       });
     }
   }
-  for (const weakening of list(plan?.weakenings).filter((each) => !each.acknowledged)) {
+  for (const refused of list(plan?.refused).filter((each) => each.outcome === 'refused')) {
+    found.push({ verdict: 'refused', reason: `store ${refused.store}: ${String(refused.message)}` });
+  }
+  for (const weakening of list(plan?.weakening).filter((each) => each.acknowledgement === undefined)) {
     found.push({ verdict: 'weakening', reason: String(weakening.message) });
   }
   const preview = render.preview;

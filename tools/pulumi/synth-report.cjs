@@ -273,7 +273,9 @@ function analysisPart(snapshot, key) {
  *   replacedBy?: { input: string }[], protectedInBase?: boolean }} ResourceChange
  * @typedef {{ store: string, formerName?: string, status: string, resources: ResourceChange[] }} StorePlan
  * @typedef {{ stores: StorePlan[], others: ResourceChange[], notes: string[],
- *   dataLoss: { store?: string, message: string }[] }} ChangePlan `analysis.changes` as
+ *   dataLoss: { store?: string, message: string }[],
+ *   refused: { store?: string, outcome?: string, message: string }[],
+ *   weakening: { store?: string, message: string, acknowledgement?: string }[] }} ChangePlan `analysis.changes` as
  *   `checkpoints-synth --base` writes it (libs/analysis/src/changes/index.ts)
  */
 
@@ -287,6 +289,8 @@ function changePlanOf(render) {
     others: list(plan.others),
     notes: list(plan.notes),
     dataLoss: list(plan.dataLoss),
+    refused: list(plan.refused),
+    weakening: list(plan.weakening),
   };
 }
 
@@ -335,10 +339,26 @@ function textChangePlan(render) {
   }
   for (const note of plan.notes) lines.push(`    note: ${note}`);
   for (const loss of plan.dataLoss) lines.push(`    DATA LOSS: ${loss.message}`);
-  const verdict =
+  for (const refused of plan.refused) {
+    lines.push(`    ${refused.outcome === 'ignored' ? 'IGNORED' : 'REFUSED'}: ${refused.message}`);
+  }
+  for (const weakening of plan.weakening) {
+    const reason = weakening.acknowledgement;
+    lines.push(
+      reason === undefined
+        ? `    WEAKENING: ${weakening.message}`
+        : `    weakening acknowledged: ${weakening.message}; reason: "${reason}"`,
+    );
+  }
+  const open = plan.weakening.filter((weakening) => weakening.acknowledgement === undefined).length;
+  const refusedCount = plan.refused.filter((refused) => refused.outcome !== 'ignored').length;
+  const verdict = [
     plan.dataLoss.length > 0
       ? `${plan.dataLoss.length} change(s) would lose checkpoints or their keys`
-      : 'no data holder deleted or replaced';
+      : 'no data holder deleted or replaced',
+    ...(refusedCount > 0 ? [`${refusedCount} change(s) the cloud refuses`] : []),
+    ...(open > 0 ? [`${open} unacknowledged weakening(s)`] : []),
+  ].join('; ');
   return [`  change plan (against the PR base): ${verdict}`, ...lines];
 }
 

@@ -30,6 +30,8 @@ export function storeComponentInputs(store: StoreSpec, location: string): Record
     ...(store.zone === undefined ? {} : { zone: store.zone }),
     location,
     workload: store.workload ?? {},
+    // The change plan reads the acknowledgement of a weakening change beside the store it weakens.
+    ...(store.acknowledge === undefined ? {} : { acknowledge: store.acknowledge }),
     // The retention promises judge a locked store's replays against its lock.
     ...(store.recovery.retentionLock === undefined ? {} : { retentionLock: store.recovery.retentionLock }),
     // The access table shows why each listed outside principal may reach the store.

@@ -577,6 +577,7 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   if (store.zone !== undefined) spec.zone = store.zone;
   if (store.location !== undefined) spec.location = store.location;
   if (store.workload !== undefined) spec.workload = { ...store.workload };
+  if (store.acknowledge !== undefined) spec.acknowledge = { weakening: store.acknowledge.weakening };
   if (store.network !== undefined) {
     const network: NetworkSpec = {
       public: store.network.public ?? false,

@@ -450,6 +450,25 @@ function storeSchemaOf(cloud: Cloud | undefined) {
     }).optional(),
     network: networkSchema().optional(),
     recovery: recoverySchema(cloud).optional(),
+    acknowledge: doc(
+      z.strictObject({
+        weakening: doc(z.string().trim().min(10).max(500), {
+          type: 'string, 10-500 characters',
+          default: 'unset',
+          meaning:
+            'Why this change may weaken the store: `synth --base` then reports the weakening with this reason and passes. It counts for the change that adds it or changes its text: a reason already deployed acknowledges nothing more.',
+          allowed:
+            'a reason of 10 to 500 characters, e.g. "retention shortened to cut cost, approved by the data owner"',
+        }),
+      }),
+      {
+        type: 'block',
+        default: 'unset',
+        meaning:
+          'Acknowledges, with a reason, a change that weakens the store (a shorter recovery window, purge bound or lock, earlier expiry, audit or perimeter removed; docs/operations.md, "Weakening changes"). Without it `synth --base` exits 5 for such a change, in every environment.',
+        allowed: 'a block { weakening: "<reason>" }',
+      },
+    ).optional(),
     keyGeneration: numeric('keyGeneration', cloud, {
       type: 'whole number',
       default: '1',

@@ -150,6 +150,8 @@ export interface StoreSpec {
    * a store whose earlier key names are still taken in the cloud (destroyed-then-re-added, rotated away).
    */
   keyGeneration: number;
+  /** A reason that acknowledges a change weakening the store (`synth --base` reports it and passes). */
+  acknowledge?: { weakening: string };
 }
 
 export interface StackSpec {

@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatPlan, losesData, planChanges, retentionOf } from '@checkpoints/analysis';
+import {
+  formatPlan,
+  planChanges,
+  planVerdict,
+  retentionOf,
+  type PlannedRender,
+  type PlanVerdict,
+} from '@checkpoints/analysis';
 import { storesOf, type Render } from '@checkpoints/render';
 import { ConfigError, formatIssues, type ConfigIssue } from '@checkpoints/config';
 import {
@@ -28,7 +35,14 @@ const USAGE = `usage: synth [--stack=NAME] [--config-file=PATH] [--base=PATH] [-
   --out          folder for <stack>.json (default: <repo>/dist/synth/<project folder>)
   --cwd          the Pulumi project folder (default: the current folder)
 exit status: 0 clean, 1 a mandatory policy violated, 2 invalid config or arguments, 3 the program failed,
-  4 (with --base) a change would delete or replace a resource holding checkpoints or their keys`;
+  with --base (the first that applies, in this order):
+  4 a change would delete or replace a resource holding checkpoints or their keys (a move of the stack's
+    region, account, project or subscription included)
+  6 the cloud would refuse a change half-way (an update it would report done without making it is
+    shown as ignored and fails nothing)
+  5 a change weakens a store (shorter recovery window, purge bound or lock, earlier expiry, audit or
+    perimeter removed) and the store's acknowledge.weakening does not state why in this change;
+    the same in every environment`;
 
 interface Options {
   stack: string;
@@ -105,7 +119,7 @@ export async function main(argv: string[], inProcess: InProcessRun = {}): Promis
     console.log(USAGE);
     return EXIT.clean;
   }
-  let base: Render | undefined;
+  let base: (Render & PlannedRender) | undefined;
   try {
     base = options.base === undefined ? undefined : readBaseRender(options.base);
   } catch (error) {
@@ -135,7 +149,7 @@ export async function main(argv: string[], inProcess: InProcessRun = {}): Promis
     console.log(formatTable(snapshot, shownPath(jsonPath)));
     if (plan && options.base) console.log('\n' + formatPlan(plan, shownPath(options.base)));
     if (snapshot.violations.some((violation) => violation.level === 'mandatory')) return EXIT.violation;
-    return plan && losesData(plan) ? EXIT.dataLoss : EXIT.clean;
+    return plan ? PLAN_EXIT[planVerdict(plan)] : EXIT.clean;
   } catch (error) {
     const cause: unknown = error instanceof RenderFailure ? error.cause : error;
     if (isUserError(cause)) {
@@ -185,8 +199,15 @@ function writeFailure(
   );
 }
 
-/** A previous render to plan against: synth's own JSON, with its resources. */
-function readBaseRender(path: string): Render {
+const PLAN_EXIT: Record<PlanVerdict, number> = {
+  'data-loss': EXIT.dataLoss,
+  refused: EXIT.refused,
+  weakening: EXIT.weakening,
+  clean: EXIT.clean,
+};
+
+/** A previous render to plan against: synth's own JSON, with its resources and placement. */
+function readBaseRender(path: string): Render & PlannedRender {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -201,11 +222,15 @@ function readBaseRender(path: string): Render {
       `--base=${shownPath(path)}: not a render; expected the JSON synth writes (dist/synth/<project>/<stack>.json)`,
     );
   }
+  const { placement } = parsed as { placement?: unknown };
   return {
     project: String(render.project),
     stack: String(render.stack),
     resources: render.resources,
     outputs: {},
+    ...(placement !== null && typeof placement === 'object' && !Array.isArray(placement)
+      ? { placement: placement as Record<string, string> }
+      : {}),
   };
 }
 

@@ -36,3 +36,10 @@ export const runInProcessAndFresh: typeof RunCli.runInProcessAndFresh = (...args
   runCli().runInProcessAndFresh(...args);
 export const runSynth: typeof RunCli.runSynth = (...args) => runCli().runSynth(...args);
 export const runSynthAgainst: typeof RunCli.runSynthAgainst = (...args) => runCli().runSynthAgainst(...args);
+export const shippedStackConfig: typeof RunCli.shippedStackConfig = (...args) =>
+  runCli().shippedStackConfig(...args);
+export const withStoreChanged: typeof RunCli.withStoreChanged = (...args) =>
+  runCli().withStoreChanged(...args);
+export const runShippedChange: typeof RunCli.runShippedChange = (...args) =>
+  runCli().runShippedChange(...args);
+export const weakeningOfRun: typeof RunCli.weakeningOfRun = (...args) => runCli().weakeningOfRun(...args);

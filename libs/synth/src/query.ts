@@ -1,3 +1,4 @@
+import type { ChangePlan, PlannedRender } from '@checkpoints/analysis';
 import type { RenderedResource, Snapshot } from './snapshot';
 
 /** Every resource of a type, in registration order. */
@@ -40,4 +41,31 @@ export function registeredInTurns(snapshot: Snapshot, type: string): { name: str
     );
     return { name: component.name, ownFirst: own >= 0 && own < order.get(components[index + 1]!.urn)! };
   });
+}
+
+/**
+ * A copy of a render with the inputs of its first resource matching `which` (a logical name or a type) changed,
+ * as a hand edit of the program would render it.
+ */
+export function editedRender(
+  render: PlannedRender,
+  which: string,
+  change: (inputs: Record<string, unknown>) => void,
+): PlannedRender {
+  const copy = structuredClone(render) as PlannedRender;
+  const resource = copy.resources.find((candidate) => candidate.name === which || candidate.type === which);
+  if (!resource) throw new Error(`no resource named or typed ${which} in the render`);
+  change(resource.inputs);
+  return copy;
+}
+
+/** A plan's weakening as rows: store, aspect, what weakens, before, after. */
+export function weakeningRows(plan: ChangePlan): unknown[][] {
+  return plan.weakening.map((weakening) => [
+    weakening.store,
+    weakening.aspect,
+    weakening.what,
+    weakening.before,
+    weakening.after,
+  ]);
 }

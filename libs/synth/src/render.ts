@@ -7,11 +7,12 @@ import {
   setAllConfig,
   setMockOptions,
 } from '@pulumi/pulumi/runtime';
+import { placementOf } from '@checkpoints/analysis';
 import { ConfigError, deployedStoresConfig } from '@checkpoints/config';
 import { isStoreComponent, type Render } from '@checkpoints/render';
 import { withoutForeignTypeAliases } from './foreign-type-aliases';
 import { SynthMocks } from './mocks';
-import type { RenderedResource, Snapshot } from './snapshot';
+import { SECRET_MARK, type RenderedResource, type Snapshot } from './snapshot';
 import { plain } from './values';
 import { recordingWarnings } from './warnings';
 
@@ -249,9 +250,13 @@ async function renderAlone(program: () => unknown, options: RenderOptions): Prom
     }
   });
   if (failures.length > 0) throw new RenderFailure(failures[0], monitor.registered);
+  const secret = new Set(options.secretKeys ?? []);
   return {
     project: options.project,
     stack: options.stack,
+    placement: Object.fromEntries(
+      Object.entries(placementOf(config)).map(([key, value]) => [key, secret.has(key) ? SECRET_MARK : value]),
+    ),
     resources: monitor.registered,
     outputs: monitor.stackOutputs(),
     violations: [],

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, type StackProgram } from './cli';
-import { workspaceRoot } from './stack-files';
+import { readProject, readStackConfig, stackConfigFile, workspaceRoot } from './stack-files';
 
 export interface SynthRun {
   status: number;
@@ -50,12 +50,13 @@ export async function runSynth(
   config: Record<string, unknown>,
   extraArgs: readonly string[] = [],
   program?: StackProgram,
+  stack = 'dev',
 ): Promise<SynthRun> {
   const given = extraArgs.find((arg) => arg.startsWith('--bootstrap='));
   const bootstrapPath = given ? given.slice('--bootstrap='.length) : await bootstrapRender(projectDir);
   const bootstrap = given ? [] : [`--bootstrap=${bootstrapPath}`];
   const dir = runDir('synth-run-');
-  const configFile = join(dir, 'Pulumi.dev.yaml');
+  const configFile = join(dir, `Pulumi.${stack}.yaml`);
   writeFileSync(configFile, JSON.stringify({ config }));
   const out = join(dir, 'out');
   mkdirSync(out);
@@ -67,14 +68,21 @@ export async function runSynth(
   console.error = (text: string) => void stderr.push(text);
   try {
     const status = await main(
-      [`--cwd=${projectDir}`, `--config-file=${configFile}`, `--out=${out}`, ...bootstrap, ...extraArgs],
+      [
+        `--cwd=${projectDir}`,
+        `--stack=${stack}`,
+        `--config-file=${configFile}`,
+        `--out=${out}`,
+        ...bootstrap,
+        ...extraArgs,
+      ],
       program ? { program } : {},
     );
     return {
       status,
       stdout: stdout.join('\n'),
       stderr: stderr.join('\n'),
-      renderPath: join(out, 'dev.json'),
+      renderPath: join(out, `${stack}.json`),
       bootstrapPath,
     };
   } finally {
@@ -85,28 +93,30 @@ export async function runSynth(
 
 /**
  * Renders `before`, then `after` with `--base` against that render, as a pull request does, both with the
- * project's program function (see runSynth). A `before` already rendered by this test file is not rendered
- * again: the same config gives the same render. Throws when `before` does not render cleanly.
+ * project's program function (see runSynth), as stack `stack`. A `before` already rendered by this test file
+ * is not rendered again: the same config gives the same render. Throws when `before` does not render cleanly.
  */
 export async function runSynthAgainst(
   projectDir: string,
   before: Record<string, unknown>,
   after: Record<string, unknown>,
   program: StackProgram,
+  stack = 'dev',
 ): Promise<SynthRun> {
-  const base = await cleanBaseRun(projectDir, before, program);
-  return runSynth(projectDir, after, [`--base=${base.renderPath}`], program);
+  const base = await cleanBaseRun(projectDir, before, program, stack);
+  return runSynth(projectDir, after, [`--base=${base.renderPath}`], program, stack);
 }
 
 async function cleanBaseRun(
   projectDir: string,
   config: Record<string, unknown>,
   program: StackProgram,
+  stack: string,
 ): Promise<SynthRun> {
-  const key = JSON.stringify([projectDir, config]);
+  const key = JSON.stringify([projectDir, stack, config]);
   const cached = baseRuns.get(key);
   if (cached) return cached;
-  const base = await runSynth(projectDir, config, [], program);
+  const base = await runSynth(projectDir, config, [], program, stack);
   if (base.status !== 0)
     throw new Error(`the base config did not render (exit ${base.status}): ${base.stderr}`);
   baseRuns.set(key, base);
@@ -162,6 +172,46 @@ async function bootstrapRender(projectDir: string): Promise<string> {
   }
   bootstrapRenderPath = join(out, 'ci.json');
   return bootstrapRenderPath;
+}
+
+/** A shipped stack's config (`Pulumi.<stack>.yaml` of the project folder) as runSynth takes it. */
+export function shippedStackConfig(projectDir: string, stack: string): Record<string, string> {
+  const project = readProject(projectDir);
+  return readStackConfig(stackConfigFile(project, stack), project).config;
+}
+
+/** A config with store `name` of its `checkpoints:stores` changed by `change`. */
+export function withStoreChanged(
+  config: Readonly<Record<string, string>>,
+  name: string,
+  change: (store: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, string> {
+  const stores = JSON.parse(config['checkpoints:stores'] ?? '[]') as Record<string, unknown>[];
+  const changed = stores.map((store) => (store['name'] === name ? change(store) : store));
+  return { ...config, 'checkpoints:stores': JSON.stringify(changed) };
+}
+
+/**
+ * The shipped `stack` of the project rendered, then with store `name` changed by `change` through
+ * `synth --base` against that render (runSynthAgainst), as a pull request changing the shipped stack does.
+ */
+export function runShippedChange(
+  projectDir: string,
+  program: StackProgram,
+  stack: string,
+  name: string,
+  change: (store: Record<string, unknown>) => Record<string, unknown>,
+): Promise<SynthRun> {
+  const shipped = shippedStackConfig(projectDir, stack);
+  return runSynthAgainst(projectDir, shipped, withStoreChanged(shipped, name, change), program, stack);
+}
+
+/** The weakening entries of the plan a run wrote to its JSON render (`analysis.changes.weakening`). */
+export function weakeningOfRun(run: SynthRun): Record<string, unknown>[] {
+  const render = JSON.parse(readFileSync(run.renderPath, 'utf8')) as {
+    analysis?: { changes?: { weakening?: Record<string, unknown>[] } };
+  };
+  return render.analysis?.changes?.weakening ?? [];
 }
 
 /**

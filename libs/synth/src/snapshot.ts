@@ -21,6 +21,11 @@ export interface SnapshotAnalysis {
 export interface Snapshot {
   project: string;
   stack: string;
+  /**
+   * The stack config's provider settings that say where the default providers put the resources
+   * (`aws:region`, `gcp:project`, `azure-native:subscriptionId`, ...): a change of one moves the stack.
+   */
+  placement: Record<string, string>;
   resources: RenderedResource[];
   outputs: Record<string, unknown>;
   violations: PolicyVerdict[];

@@ -64,7 +64,15 @@ describe('synth CLI', () => {
     expect(result.stdout).toMatch(/ckpt-key\s+aws:kms\/key:Key\s+protect,retain/);
     expect(result.stdout).toContain('Policies: 0 mandatory and 0 advisory violation(s)');
     const json = JSON.parse(readFileSync(join(result.out, 'dev.json'), 'utf8'));
-    expect(Object.keys(json)).toEqual(['project', 'stack', 'resources', 'outputs', 'violations', 'analysis']);
+    expect(Object.keys(json)).toEqual([
+      'project',
+      'stack',
+      'placement',
+      'resources',
+      'outputs',
+      'violations',
+      'analysis',
+    ]);
     // The fixture has no checkpoint store, so nothing to simulate.
     expect(json.analysis).toEqual({ retention: [] });
     expect(json.project).toBe('synth-fixture');

@@ -41,7 +41,8 @@ describe('@checkpoints/synth', () => {
   it('loads neither the CLI nor its runners until one of them is called', () => {
     const { synth, loaded } = synthWithStandIns();
     expect(loaded).toEqual([]);
-    expect(synth.EXIT).toEqual({ clean: 0, violation: 1, invalid: 2, programFailed: 3, dataLoss: 4 });
+    // Seven distinct statuses, 0 to 6, each its own verdict.
+    expect(Object.values(synth.EXIT).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(typeof synth.render).toBe('function');
     expect(loaded).toEqual([]);
   });

@@ -1,6 +1,9 @@
 import { countChanges, planChanges } from '@checkpoints/analysis';
 import { sharedRenderStack } from './render-stack';
 
+// Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
+jest.setTimeout(60_000);
+
 const store = { name: 'llm-pretrain', dataClassification: 'confidential', encryption: 'customer-managed' };
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {

@@ -42,11 +42,11 @@ describe('synth --base on S3: changes that would replace a data holder are refus
     },
   );
 
-  it('accepts provider-managed to customer-managed, a retention change, and a new store of any tier', async () => {
+  it('accepts provider-managed to customer-managed, a longer retention, and a new store of any tier', async () => {
     const result = await synthAgainst(
       [{ ...store, encryption: 'provider-managed' }],
       [
-        { ...store, retention: { expireAfterDays: 90 } },
+        { ...store, retention: { noncurrentExpireDays: 30 } },
         { ...fast, name: 'llm-fast' },
       ],
     );

@@ -1,6 +1,9 @@
 import { countChanges, planChanges } from '@checkpoints/analysis';
 import { sharedRenderStack, stackConfig, store } from './render';
 
+// Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
+jest.setTimeout(60_000);
+
 const cmek = store({ encryption: 'customer-managed' });
 
 async function plan(before: Record<string, unknown>[], after: Record<string, unknown>[]) {

@@ -85,7 +85,7 @@ describe('synth --base on GCS: changes that would replace a data holder are refu
     const result = await synthAgainst(
       [store()],
       [
-        store({ encryption: 'customer-managed', retention: { expireAfterDays: 90 } }),
+        store({ encryption: 'customer-managed', retention: { noncurrentExpireDays: 30 } }),
         store({ name: 'llm-fast', tier: 'high-throughput' }),
       ],
     );

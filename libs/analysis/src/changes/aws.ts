@@ -1,4 +1,4 @@
-import type { CloudChangeRules, ReplacingInput } from './rules';
+import type { CloudChangeRules, RefusedUpdate, ReplacingInput, ResourceTypeRules } from './rules';
 
 // @pulumi/aws bridges the Terraform AWS provider: an argument the provider documents as "Forces new resource"
 // (or whose schema has ForceNew / RequiresReplace) is replaced, not updated, when it changes.
@@ -15,9 +15,74 @@ function bucketKeyed(page: string): ReplacingInput[] {
   ];
 }
 
+const ENHANCED_REGION =
+  'https://registry.terraform.io/providers/hashicorp/aws/latest/docs/guides/enhanced-region-support';
+
+/**
+ * A resource's own `region` (provider 7.x bridges Terraform AWS provider 6, whose "Enhanced Region Support"
+ * says "Changing the value of `region` will force resource replacement"). A store's replica
+ * bucket keeps its name in the new region, and S3 bucket names are unique across all regions of a partition, so
+ * the create of the new one collides with the old one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
+ */
+const REGION: ReplacingInput = {
+  input: 'region',
+  source: `${ENHANCED_REGION}: "Changing the value of region will force resource replacement"`,
+  advice:
+    'The new bucket takes the old one\'s name, which S3 keeps while the old bucket exists: the create collides with it (BucketAlreadyExists; protected, `pulumi up` stops first). To move a replica: remove recovery.replicaRegion and deploy (the old replica is released, and stays as a copy), empty and delete the released replica bucket once the new region is agreed, then set the new replicaRegion and deploy; copy the existing checkpoints into the new replica with S3 Batch Replication (docs/operations.md, "Move a replica to another region").',
+};
+
+/** Whether an encryption configuration belongs to a directory bucket (its name ends `--x-s3`). */
+function onDirectoryBucket(inputs: Readonly<Record<string, unknown>>): boolean {
+  return String(inputs['bucket'] ?? '').endsWith('--x-s3');
+}
+
+function kmsKeyOf(inputs: Readonly<Record<string, unknown>>): string | undefined {
+  const [rule] = Array.isArray(inputs['rules']) ? (inputs['rules'] as Record<string, unknown>[]) : [];
+  const byDefault = rule?.['applyServerSideEncryptionByDefault'] as Record<string, unknown> | undefined;
+  const key = byDefault?.['kmsMasterKeyId'];
+  return typeof key === 'string' ? key : undefined;
+}
+
+const DIRECTORY_BUCKET_KEY: RefusedUpdate = {
+  inputs: ['rules'],
+  outcome: 'refused',
+  applies: (before, after) =>
+    onDirectoryBucket(after) && kmsKeyOf(before) !== undefined && kmsKeyOf(before) !== kmsKeyOf(after),
+  message:
+    'a directory bucket keeps the customer-managed key it was given for its lifetime: S3 refuses PutBucketEncryption with another key, after the new key was already created. Keep keyGeneration (and encryption) as deployed; to encrypt under a new key, add a new high-throughput store, copy the checkpoints into it, then retire this one (docs/operations.md, "Migrate a store to another tier or location")',
+  source:
+    'https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html: "Your SSE-KMS configuration can only support 1 customer managed key per directory bucket for the lifetime of the bucket ... you can\'t override the customer managed key for the bucket\'s SSE-KMS configuration"',
+};
+
+/** Every regional type also replaces on its own `region` (IAM is global: it has none). */
+function regional(types: Record<string, ResourceTypeRules>): Record<string, ResourceTypeRules> {
+  return Object.fromEntries(
+    Object.entries(types).map(([type, rules]) => [
+      type,
+      type.startsWith('aws:iam/') ? rules : { ...rules, replacedBy: [...rules.replacedBy, REGION] },
+    ]),
+  );
+}
+
 export const awsChangeRules: CloudChangeRules = {
   cloud: 'aws',
-  types: {
+  // The default provider's settings (https://www.pulumi.com/registry/packages/aws/installation-configuration/):
+  // its region places every resource without a region of its own; the account follows from the credentials,
+  // which the stack config pins through these keys.
+  placement: [
+    {
+      key: 'aws:region',
+      scope: 'region',
+      source: 'aws:region places every regional resource without its own region',
+    },
+    ...['aws:allowedAccountIds', 'aws:profile', 'aws:assumeRoles'].map((key) => ({
+      key,
+      scope: 'account' as const,
+      source: `${key} decides the account the provider deploys to; no AWS resource moves between accounts`,
+    })),
+  ],
+  global: ['aws:iam/'],
+  types: regional({
     'aws:s3/bucket:Bucket': {
       holds: 'data',
       replacedBy: [
@@ -67,6 +132,7 @@ export const awsChangeRules: CloudChangeRules = {
     'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration': {
       holds: 'safety',
       replacedBy: bucketKeyed('s3_bucket_server_side_encryption_configuration'),
+      refusedUpdates: [DIRECTORY_BUCKET_KEY],
     },
     'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration': {
       holds: 'safety',
@@ -111,5 +177,5 @@ export const awsChangeRules: CloudChangeRules = {
         { input: 'role', source: `${TF}/iam_role_policy: role is ForceNew in the provider schema` },
       ],
     },
-  },
+  }),
 };

@@ -1,4 +1,4 @@
-import type { CloudChangeRules, ReplacingInput } from './rules';
+import type { CloudChangeRules, RefusedDelete, ReplacingInput } from './rules';
 
 // azure-native replaces a resource when a part of its ARM resource ID changes (the URL path parameters:
 // resource group, resource name) or its location: https://www.pulumi.com/registry/packages/azure-native/
@@ -27,8 +27,41 @@ function skuPerformance(sku: unknown): string {
   return String(sku ?? '').split('_')[0] ?? '';
 }
 
+/**
+ * Deleting a private endpoint deletes its connection on the storage account (a privateEndpointConnectionProxies
+ * child of the account), which a CanNotDelete or ReadOnly lock on the account refuses with ScopeLocked.
+ */
+const LOCKED_TARGET: RefusedDelete = {
+  source:
+    'https://github.com/hashicorp/terraform-provider-azurerm/issues/17478 (deleting a private endpoint: Code="ScopeLocked" "The scope \'.../storageAccounts/<account>/privateEndpointConnectionProxies/...\' cannot perform delete operation because following scope(s) are locked: \'.../storageAccounts/<account>\'"); https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources',
+  refusal(resource, base) {
+    const targets = (
+      Array.isArray(resource.inputs['privateLinkServiceConnections'])
+        ? (resource.inputs['privateLinkServiceConnections'] as Record<string, unknown>[])
+        : []
+    ).map((connection) => String(connection['privateLinkServiceId'] ?? '').toLowerCase());
+    const lock = base.find(
+      (other) =>
+        other.type === 'azure-native:authorization:ManagementLockByScope' &&
+        targets.includes(String(other.inputs['scope'] ?? '').toLowerCase()),
+    );
+    if (!lock) return undefined;
+    return `Azure refuses to delete it (ScopeLocked): the ${String(lock.inputs['level'])} lock '${String(lock.inputs['lockName'])}' on the storage account it connects to covers the endpoint's connection on the account. Keep the endpoint in this deploy; an administrator removes the lock, deletes the endpoint (az network private-endpoint delete), then a deploy puts the lock back (docs/operations.md, "Changes the cloud refuses")`;
+  },
+};
+
 export const azureChangeRules: CloudChangeRules = {
   cloud: 'azure',
+  // The default provider's settings (https://www.pulumi.com/registry/packages/azure-native/installation-configuration/):
+  // no resource moves between subscriptions with a deploy (move-resource-group-and-subscription, above).
+  // azure-native:location is no placement key here: every regional resource states its location (LOCATION).
+  placement: [
+    {
+      key: 'azure-native:subscriptionId',
+      scope: 'account',
+      source: 'azure-native:subscriptionId decides the subscription every resource is created in',
+    },
+  ],
   types: {
     'azure-native:storage:StorageAccount': {
       holds: 'data',
@@ -69,6 +102,20 @@ export const azureChangeRules: CloudChangeRules = {
       holdsSource:
         'https://learn.microsoft.com/azure/storage/blobs/immutable-time-based-retention-policy-overview: while the policy is in effect, blobs can be created and read, but not modified or deleted',
       replacedBy: resourceId('resourceGroupName', 'accountName', 'containerName', 'immutabilityPolicyName'),
+      refusedUpdates: [
+        {
+          inputs: [
+            'immutabilityPeriodSinceCreationInDays',
+            'allowProtectedAppendWrites',
+            'allowProtectedAppendWritesAll',
+          ],
+          outcome: 'refused',
+          message:
+            'Azure updates an immutability policy only with its current ETag (If-Match), which the azure-native resource does not send: the update fails with "Operation not allowed on immutability policy with incorrect etag". Keep recovery.retentionLock.days as deployed in this change; an administrator changes the unlocked policy with its ETag (az storage container immutability-policy create --if-match <etag> --period <days>), then `pulumi refresh` and this change of the days deploy as a no-op (docs/azure.md, "Retention lock")',
+          source:
+            'https://github.com/Azure/azure-rest-api-specs/pull/29632 (blob.json If-Match: "The entity state (ETag) version of the immutability policy to update must be returned to the server for all update operations"); https://github.com/pulumi/pulumi-azure-native/issues/2156 (the provider supplies no etag: 412 ContainerImmutabilityPolicyFailure "incorrect etag")',
+        },
+      ],
     },
     'azure-native:storage:BlobServiceProperties': {
       holds: 'safety',
@@ -88,6 +135,15 @@ export const azureChangeRules: CloudChangeRules = {
       holds: 'key',
       holdsSource: `${STORAGE}/customer-managed-keys-overview: if the key is deleted or access to it is revoked, the account's data cannot be read`,
       replacedBy: resourceId('resourceGroupName', 'vaultName', 'keyName'),
+      refusedUpdates: [
+        {
+          outcome: 'ignored',
+          message:
+            'azure-native writes a key with Keys - Create If Not Exist, which returns an existing key unchanged: the deploy reports the update and the key (its rotation policy, attributes and tags) stays as it was. Change an existing key in Key Vault itself (az keyvault key rotation-policy update, az keyvault key set-attributes), then `pulumi refresh`; or raise keyGeneration for a new key under new names (docs/operations.md, "Rotate a key")',
+          source:
+            'https://learn.microsoft.com/rest/api/keyvault/keyvault/keys/create-if-not-exist: "If it already exists, then the existing key is returned without any write operations being performed. This API does not create subsequent versions, and does not update existing keys."',
+        },
+      ],
     },
     'azure-native:authorization:RoleAssignment': {
       // The encryption identity's grant on the key is as much the key as the key: without it, the account
@@ -131,6 +187,7 @@ export const azureChangeRules: CloudChangeRules = {
     },
     'azure-native:network:PrivateEndpoint': {
       replacedBy: [...resourceId('resourceGroupName', 'privateEndpointName'), LOCATION],
+      refusedDelete: LOCKED_TARGET,
     },
     'azure-native:resources:ResourceGroup': {
       // Deleting a resource group deletes every resource in it, retained storage accounts included.

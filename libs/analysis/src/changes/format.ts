@@ -3,6 +3,7 @@ import type { ChangeKind, ChangePlan, ResourceChange } from './model';
 const SYMBOL: Record<ChangeKind, string> = {
   unchanged: ' ',
   updated: '~',
+  ignored: '!',
   replaced: '+-',
   created: '+',
   released: 'release',
@@ -30,6 +31,26 @@ export function formatPlan(plan: ChangePlan, baseLabel: string): string {
     lines.push(`  DATA LOSS: ${plan.dataLoss.length} change(s) would lose checkpoints or their keys:`);
     lines.push(...plan.dataLoss.map((loss) => `    ${loss.message}`));
   }
+  if (plan.refused.length > 0) {
+    lines.push(`  REFUSED OR IGNORED: ${plan.refused.length} change(s) the cloud would refuse or not make:`);
+    lines.push(...plan.refused.map((refused) => `    ${refused.message}`));
+  }
+  const open = plan.weakening.filter((weakening) => weakening.acknowledgement === undefined);
+  const acknowledged = plan.weakening.filter((weakening) => weakening.acknowledgement !== undefined);
+  if (open.length > 0) {
+    lines.push(
+      `  WEAKENING: ${open.length} change(s) weaken a store; state why in the store's acknowledge.weakening to pass (docs/operations.md, "Weakening changes"):`,
+    );
+    lines.push(...open.map((weakening) => `    ${weakening.message}`));
+  }
+  if (acknowledged.length > 0) {
+    lines.push(`  weakening acknowledged: ${acknowledged.length} change(s):`);
+    lines.push(
+      ...acknowledged.map(
+        (weakening) => `    ${weakening.message}; acknowledged: "${weakening.acknowledgement}"`,
+      ),
+    );
+  }
   return lines.join('\n');
 }
 
@@ -39,7 +60,9 @@ function changeLine(change: ResourceChange): string {
       ? ` forced by ${change.replacedBy.map((input) => input.input).join(', ')}`
       : change.kind === 'updated'
         ? ` in place: ${change.changedInputs.join(', ')}${change.unknownType ? ' (no change rules known for this type)' : ''}`
-        : '';
+        : change.kind === 'ignored'
+          ? ` (the cloud would not apply ${change.changedInputs.join(', ')}: see below)`
+          : '';
   const holds = change.holds ? ` [${change.holds}]` : '';
   return `    ${SYMBOL[change.kind].padEnd(7)} ${change.name} (${change.type})${holds}: ${change.kind}${why}`;
 }

@@ -13,6 +13,16 @@ const IAM_MEMBER = 'ForceNew, as every argument of a *_iam_member resource (one 
 
 export const gcpChangeRules: CloudChangeRules = {
   cloud: 'gcp',
+  // The default provider's settings (https://www.pulumi.com/registry/packages/gcp/installation-configuration/):
+  // a bucket, key ring or service account belongs to one project for good (the project inputs above are
+  // ForceNew). gcp:region is no placement key here: every regional resource of a store states its location.
+  placement: [
+    {
+      key: 'gcp:project',
+      scope: 'account',
+      source: 'gcp:project is the project of every resource without a project input of its own',
+    },
+  ],
   types: {
     'gcp:storage/bucket:Bucket': {
       holds: 'data',

@@ -4,13 +4,31 @@ import { ROOT_STACK_TYPE, storesOf, type Render, type RenderedResource } from '@
 import { awsChangeRules } from './aws';
 import { azureChangeRules } from './azure';
 import { gcpChangeRules } from './gcp';
-import type { ChangeKind, ChangePlan, DataLoss, ResourceChange, StorePlan } from './model';
-import type { CloudChangeRules, Holding, ResourceTypeRules } from './rules';
+import type { ChangeKind, ChangePlan, DataLoss, RefusedChange, ResourceChange, StorePlan } from './model';
+import type { CloudChangeRules, Holding, PlacementKey, ResourceTypeRules } from './rules';
+import { weakeningOf } from './weakening';
 
-export type { CloudChangeRules, Holding, ReplacingInput, ResourceTypeRules } from './rules';
+export type {
+  CloudChangeRules,
+  Holding,
+  PlacementKey,
+  RefusedDelete,
+  RefusedUpdate,
+  ReplacingInput,
+  ResourceTypeRules,
+} from './rules';
 export { awsChangeRules, azureChangeRules, gcpChangeRules };
 export { formatPlan } from './format';
-export type { ChangeKind, ChangePlan, DataLoss, ResourceChange, StorePlan } from './model';
+export type {
+  ChangeKind,
+  ChangePlan,
+  DataLoss,
+  RefusedChange,
+  ResourceChange,
+  StorePlan,
+  Weakening,
+  WeakenedAspect,
+} from './model';
 
 export const CHANGE_RULES: Readonly<Record<Cloud, CloudChangeRules>> = {
   aws: awsChangeRules,
@@ -18,7 +36,23 @@ export const CHANGE_RULES: Readonly<Record<Cloud, CloudChangeRules>> = {
   azure: azureChangeRules,
 };
 
-type PlannedRender = Pick<Render, 'resources'>;
+/**
+ * What the change plan reads of a render: its resources, and `placement`, the provider settings of the stack
+ * config that say where its default providers put them (synth records it; see `placementOf`).
+ */
+export type PlannedRender = Pick<Render, 'resources'> & { placement?: Readonly<Record<string, string>> };
+
+/** The stack config keys (`aws:region`, `gcp:project`, ...) whose change moves a stack's resources. */
+export const PLACEMENT_KEYS: readonly string[] = Object.values(CHANGE_RULES).flatMap((rules) =>
+  rules.placement.map((placement) => placement.key),
+);
+
+/** The placement a render records: the stack config's values of PLACEMENT_KEYS. */
+export function placementOf(config: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    PLACEMENT_KEYS.filter((key) => key in config).map((key) => [key, config[key] ?? '']),
+  );
+}
 
 /** The change plan of deploying `next` over a stack last deployed as `base` (both renders of one stack). */
 export function planChanges(base: PlannedRender, next: PlannedRender): ChangePlan {
@@ -32,6 +66,11 @@ export function planChanges(base: PlannedRender, next: PlannedRender): ChangePla
       .find((candidate) => candidate !== undefined && !matched.has(candidate.urn));
     if (previous) matched.set(previous.urn, resource);
     changes.set(resource.urn, previous ? compare(previous, resource) : created(resource));
+  }
+  const moves = placementMoves(base, next);
+  for (const resource of next.resources) {
+    const change = changes.get(resource.urn);
+    if (change && change.kind !== 'created') moveByPlacement(change, resource, moves);
   }
   const gone = base.resources.filter((resource) => !matched.has(resource.urn)).map(removed);
 
@@ -77,19 +116,171 @@ export function planChanges(base: PlannedRender, next: PlannedRender): ChangePla
     (change) => !inStore.has(change.urn) && !isStoreComponent(change.type),
   );
 
-  const plan: ChangePlan = { stores, others, dataLoss: [], notes: [] };
+  const plan: ChangePlan = { stores, others, dataLoss: [], weakening: [], refused: [], notes: [] };
+  const nextByUrn = new Map(next.resources.map((resource) => [resource.urn, resource]));
+  const refusalOf = (store: string, change: ResourceChange) =>
+    refusedChange(
+      store,
+      change,
+      baseByUrn.get(change.baseUrn ?? change.urn),
+      nextByUrn.get(change.urn),
+      base,
+    );
   for (const store of stores) {
     for (const change of store.resources) {
       const loss = dataLossOf(store, change) ?? supersededHolder(store, change);
       if (loss) plan.dataLoss.push(loss);
+      const refused = refusalOf(store.store, change);
+      if (refused) plan.refused.push(refused);
+      if (refused?.outcome === 'ignored') change.kind = 'ignored';
     }
   }
   for (const change of others) {
     const loss = dataLossOf({ store: '(stack)', status: 'changed', resources: [] }, change);
     if (loss) plan.dataLoss.push(loss);
+    const refused = refusalOf('(stack)', change);
+    if (refused) plan.refused.push(refused);
   }
-  plan.notes.push(...renameHints(stores), ...protectedReleases(stores));
+  // An unchanged store can still be weakened from outside it (the stack's trail).
+  for (const store of stores) {
+    if (store.status === 'created' || store.status === 'removed') continue;
+    const nextStore = nextStores.find((candidate) => candidate.name === store.store);
+    const baseUrn = nextStore && (changes.get(nextStore.urn)?.baseUrn ?? nextStore.urn);
+    const baseStore = baseStores.find((candidate) => candidate.urn === baseUrn);
+    if (!nextStore || !baseStore) continue;
+    // A store whose data holder is replaced or moved loses its data: the data-loss verdict says it all.
+    if (plan.dataLoss.some((loss) => loss.store === store.store && loss.holds === 'data')) continue;
+    plan.weakening.push(
+      ...weakeningOf({
+        name: store.store,
+        base: baseStore,
+        next: nextStore,
+        baseResources: base.resources,
+        nextResources: next.resources,
+        changes: store.resources,
+      }),
+    );
+  }
+  plan.notes.push(...renameHints(stores), ...protectedReleases(stores), ...unrecordedPlacement(base, next));
   return plan;
+}
+
+/** True when a deploy of the plan weakens a store without an acknowledgement this change brings. */
+export function weakensUnacknowledged(plan: ChangePlan): boolean {
+  return plan.weakening.some((weakening) => weakening.acknowledgement === undefined);
+}
+
+/**
+ * True when the cloud would refuse a change of the plan half-way. An ignored update fails nothing (the deploy
+ * succeeds and the resource stays as it was): the plan shows it as `ignored`, with the way to make it.
+ */
+export function hasRefusedChanges(plan: ChangePlan): boolean {
+  return plan.refused.some((refused) => refused.outcome === 'refused');
+}
+
+/** The plan's verdict, worst first: data loss, then a change the cloud refuses, then an unacknowledged weakening. */
+export type PlanVerdict = 'data-loss' | 'refused' | 'weakening' | 'clean';
+
+export function planVerdict(plan: ChangePlan): PlanVerdict {
+  if (losesData(plan)) return 'data-loss';
+  if (hasRefusedChanges(plan)) return 'refused';
+  return weakensUnacknowledged(plan) ? 'weakening' : 'clean';
+}
+
+/** The placement keys whose value differs between the renders, with the rules that say what each moves. */
+function placementMoves(
+  base: PlannedRender,
+  next: PlannedRender,
+): { cloud: Cloud; placement: PlacementKey }[] {
+  if (base.placement === undefined || next.placement === undefined) return [];
+  const [before, after] = [base.placement, next.placement];
+  return Object.values(CHANGE_RULES).flatMap((rules) =>
+    rules.placement
+      .filter(({ key }) => before[key] !== after[key])
+      .map((placement) => ({ cloud: rules.cloud, placement })),
+  );
+}
+
+/**
+ * A resource the default provider places elsewhere is a new resource there, the old one left behind: replaced,
+ * by the config key. A region key leaves alone what has its own region or location input, and global types.
+ */
+function moveByPlacement(
+  change: ResourceChange,
+  resource: RenderedResource,
+  moves: readonly { cloud: Cloud; placement: PlacementKey }[],
+): void {
+  if (resource.custom === false || resource.type === ROOT_STACK_TYPE) return;
+  for (const { cloud, placement } of moves) {
+    if (cloudOf(resource.type) !== cloud) continue;
+    if (placement.scope === 'region') {
+      if ('region' in resource.inputs || 'location' in resource.inputs) continue;
+      if (CHANGE_RULES[cloud].global?.some((prefix) => resource.type.startsWith(prefix))) continue;
+    }
+    if (change.replacedBy.some((input) => input.input === placement.key)) continue;
+    change.kind = 'replaced';
+    change.replacedBy.push({
+      input: placement.key,
+      source: placement.source,
+      advice: `A change of ${placement.key} places the stack elsewhere, and no cloud moves a resource in place: the deploy creates every resource anew at the new place and leaves the checkpoints in the old ones. Keep ${placement.key} as deployed; to move, deploy a new stack with the new setting, copy the checkpoints into its stores, then retire this stack's stores (docs/operations.md, "Migrate a store to another tier or location").`,
+    });
+  }
+}
+
+/** Without a recorded placement on both sides, a move of the whole stack cannot be seen: the note says so. */
+function unrecordedPlacement(base: PlannedRender, next: PlannedRender): string[] {
+  if (base.placement !== undefined && next.placement !== undefined) return [];
+  return [
+    `the ${base.placement === undefined ? 'previous' : 'new'} render records no placement (${PLACEMENT_KEYS.join(', ')}): a move of the stack to another region, account, project or subscription cannot be seen; render both with this synth`,
+  ];
+}
+
+/** The cloud's refusal of an in-place update or a delete, per its change rules. */
+function refusedChange(
+  store: string,
+  change: ResourceChange,
+  previous: RenderedResource | undefined,
+  resource: RenderedResource | undefined,
+  base: PlannedRender,
+): RefusedChange | undefined {
+  const rules = rulesOf(change.type);
+  const what = `store ${store}: ${change.type} '${change.name}'`;
+  if (change.kind === 'updated' && previous && resource) {
+    const update = rules?.refusedUpdates?.find(
+      (candidate) =>
+        (candidate.inputs === undefined ||
+          candidate.inputs.some((input) => change.changedInputs.includes(input))) &&
+        (candidate.applies?.(previous.inputs, resource.inputs) ?? true),
+    );
+    if (!update) return undefined;
+    const inputs =
+      update.inputs?.filter((input) => change.changedInputs.includes(input)) ?? change.changedInputs;
+    const verb =
+      update.outcome === 'refused' ? 'the cloud refuses this update' : 'the update would change nothing';
+    return {
+      store,
+      urn: change.urn,
+      type: change.type,
+      outcome: update.outcome,
+      inputs,
+      message: `${what} (${inputs.join(', ')}): ${verb}: ${update.message}`,
+      source: update.source,
+    };
+  }
+  if (change.kind === 'deleted' && previous) {
+    const refusal = rules?.refusedDelete?.refusal(previous, base.resources);
+    if (!refusal) return undefined;
+    return {
+      store,
+      urn: change.urn,
+      type: change.type,
+      outcome: 'refused',
+      inputs: [],
+      message: `${what} would be deleted: ${refusal}`,
+      source: rules?.refusedDelete?.source ?? '',
+    };
+  }
+  return undefined;
 }
 
 /** How many resources of the plan each kind of change touches, over every store and the rest of the stack. */
@@ -162,11 +353,14 @@ function describe(
   return change;
 }
 
-function rulesOf(type: string): ResourceTypeRules | undefined {
+function cloudOf(type: string): Cloud | undefined {
   const cloud = type.startsWith('azure-native:') ? 'azure' : type.split(':')[0];
-  return cloud === 'aws' || cloud === 'gcp' || cloud === 'azure'
-    ? CHANGE_RULES[cloud].types[type]
-    : undefined;
+  return cloud === 'aws' || cloud === 'gcp' || cloud === 'azure' ? cloud : undefined;
+}
+
+function rulesOf(type: string): ResourceTypeRules | undefined {
+  const cloud = cloudOf(type);
+  return cloud ? CHANGE_RULES[cloud].types[type] : undefined;
 }
 
 function holdingOf(resource: RenderedResource, rules: ResourceTypeRules | undefined): Holding | undefined {
@@ -196,9 +390,10 @@ function dataLossOf(store: StorePlan, change: ResourceChange): DataLoss | undefi
   if (change.kind !== 'replaced' && change.kind !== 'deleted') return undefined;
   const what = `${change.type} '${change.name}'`;
   const stopped = change.protectedInBase ? ' It is protected, so `pulumi up` stops there, half-way.' : '';
+  const advice = change.replacedBy.find((input) => input.advice !== undefined)?.advice;
   const message =
     change.kind === 'replaced'
-      ? `store ${store.store}: ${what} would be replaced (${change.replacedBy.map((input) => input.input).join(', ')} changed): the new one starts empty and the checkpoints stay behind in the old one.${stopped} ${replacementAdvice(change.holds)}`
+      ? `store ${store.store}: ${what} would be replaced (${change.replacedBy.map((input) => input.input).join(', ')} changed): the new one starts empty and the checkpoints stay behind in the old one.${stopped} ${advice ?? replacementAdvice(change.holds)}`
       : `store ${store.store}: ${what} would be deleted: the previous render does not retain it (retainOnDelete is off).${stopped} Deploy once with the store still in the config, so every data holder gets retainOnDelete, then remove it (docs/operations.md, "Retire a store").`;
   return {
     store: store.store,
