@@ -247,6 +247,43 @@ describe('the pull request comment', () => {
     expect(verdicts(body).get('aws-s3/dev')?.[1]).toContain('protected where it is deployed');
   });
 
+  it('a weakening reads as weakening until the store acknowledges it; a change the cloud refuses reads as refused', () => {
+    const weakening = {
+      store: 'llm-pretrain',
+      message: 'store llm-pretrain: recovery window of a deleted checkpoint 8 -> 1 days (lifecycle rules)',
+    };
+    const weakened = (acknowledgement?: string) => ({
+      'aws-s3/dev.json': withPlan(storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]), {
+        ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
+        weakening: [{ ...weakening, ...(acknowledgement ? { acknowledgement } : {}) }],
+        refused: [],
+      }),
+    });
+    const unacknowledged = comment(weakened(), base);
+    expectSound(unacknowledged, { 'aws-s3/dev': 'weakening' });
+    expect(verdicts(unacknowledged).get('aws-s3/dev')?.[1]).toContain('8 -> 1 days');
+    expectSound(comment(weakened('the data owner approved a shorter window'), base), { 'aws-s3/dev': 'pass' });
+
+    const refusedByCloud = {
+      'aws-s3/dev.json': withPlan(storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]), {
+        ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
+        weakening: [],
+        refused: [
+          {
+            store: 'llm-pretrain',
+            outcome: 'refused',
+            message: 'a directory bucket keeps one customer-managed key for its lifetime',
+          },
+          { store: 'llm-pretrain', outcome: 'ignored', message: 'the key ignores a tag change' },
+        ],
+      }),
+    };
+    const refused = comment(refusedByCloud, base);
+    expectSound(refused, { 'aws-s3/dev': 'refused' });
+    expect(verdicts(refused).get('aws-s3/dev')?.[1]).toContain('one customer-managed key');
+    expect(verdicts(refused).get('aws-s3/dev')?.[1]).not.toContain('ignores a tag change');
+  });
+
   it('a renamed store is one store under its new name, compared with its former self', () => {
     const head = {
       'aws-s3/dev.json': withPlan(
