@@ -35,6 +35,7 @@ export {
   type PriceTable,
   type PriceUse,
 } from './prices';
+export { priceCoverage, requiredPrices, type RequiredPrice } from './price-coverage';
 export {
   AUDIT_ENTRY_BYTES,
   HOURS_PER_MONTH,
