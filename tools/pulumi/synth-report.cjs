@@ -627,7 +627,33 @@ function retentionReport(render) {
 
 /** @type {RenderSection} recovery windows, purge bound, hourly copies and projection per store (`analysis.retention`) */
 function textRetention(render) {
-  return textAnalysis('retention', retentionReport(render));
+  const report = retentionReport(render);
+  const after = retentionOf(render.snapshot) ?? [];
+  // Renders without projections (older ones) have no bill to total.
+  if (!report || !after.some((store) => store.projection)) return textAnalysis('retention', report);
+  const before = render.base ? retentionOf(render.base) : undefined;
+  const total = stackTotalText(after, before?.some((store) => store.projection) ? before : undefined);
+  return textAnalysis('retention', { ...report, lines: [...report.lines, total] });
+}
+
+/**
+ * The stack's monthly total, the sum of its stores' whole bills (`projection.monthlyCost`), before -> after
+ * when there is a base render with figures.
+ * @param {StoreRetention[]} after
+ * @param {StoreRetention[] | undefined} before
+ */
+function stackTotalText(after, before) {
+  /** @param {StoreRetention[]} stores */
+  const total = (stores) => {
+    const unpriced = stores.filter((store) => typeof store.projection?.monthlyCost !== 'number');
+    if (unpriced.length > 0)
+      return `unknown (no price for ${unpriced.map((store) => store.store).join(', ')})`;
+    const sum = stores.reduce((usd, store) => usd + /** @type {number} */ (store.projection?.monthlyCost), 0);
+    return `${sum.toFixed(2)} USD/month`;
+  };
+  const [was, is] = [before ? total(before) : '', total(after)];
+  const change = !before ? '' : was === is ? ' (unchanged)' : '';
+  return `monthly total of the stack: ${beforeAfter(was, is)}${change}`;
 }
 
 /** @type {ReportSection} */

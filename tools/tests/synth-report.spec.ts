@@ -565,12 +565,27 @@ describe('the offline analyses: change plan, retention and access per stack', ()
         '  retention: what this change does',
         '    llm-pretrain: retention figures unchanged',
         '      monthly cost 3.45 USD/month -> 1.15 USD/month (prices of 2026-11-01); stored live 50.0 GiB, noncurrent 480.0 GiB, soft-deleted 0 B -> live 50.0 GiB, noncurrent 120.0 GiB, soft-deleted 0 B',
+        '    monthly total of the stack: 3.45 USD/month -> 1.15 USD/month',
       ]);
+      const two = renders({
+        'aws-s3/dev.json': withAnalysis({
+          retention: [
+            { ...store, projection: projection(1.15, GIB, 0) },
+            { ...store, store: 'llm-fast', projection: projection(2.5, GIB, 0) },
+          ],
+        }),
+      });
+      expect(section(report([two, '--format=text', `--base-dir=${base}`]), '  retention')).toContain(
+        '    monthly total of the stack: 3.45 USD/month -> 3.65 USD/month',
+      );
       const unpriced = renders({
         'aws-s3/dev.json': withAnalysis({ retention: [{ ...store, projection: projection(null, GIB, 0) }] }),
       });
       expect(section(report([unpriced, '--format=text']), '  retention')).toContain(
         '      monthly cost unknown (no price for aws s3 standard ap-east-2) (prices of 2026-11-01); stored live 1.0 GiB, noncurrent 0 B, soft-deleted 0 B',
+      );
+      expect(section(report([unpriced, '--format=text']), '  retention')).toContain(
+        '    monthly total of the stack: unknown (no price for llm-pretrain)',
       );
     });
 

@@ -657,6 +657,14 @@ function azureLines(inputs: BillInputs, v: Volume, lines: Lines): void {
       (categories.includes('StorageRead') ? readOps + v.lists : 0) +
       (categories.includes('StorageDelete') ? v.deletes : 0);
     const gb = (entries * AUDIT_ENTRY_BYTES) / 1e9;
+    if (setting.inputs['storageAccountId']) {
+      lines.add(
+        'diagnostic logs archived to a storage account (one month of logs held, Hot ZRS)',
+        'storage/HOT_ZRS',
+        gb,
+        `${fixed(entries)} logged requests/month (${categories.join(', ')}), ${AUDIT_ENTRY_BYTES} bytes each (assumed); the archive's own retention is not modelled`,
+      );
+    }
     if (setting.inputs['workspaceId']) {
       lines.add(
         'diagnostic logs to Log Analytics (before the 5 GB monthly free allotment the billing account shares)',
