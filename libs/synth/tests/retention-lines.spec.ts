@@ -1,4 +1,5 @@
 import type { StoreRetention } from '@checkpoints/analysis';
+import { WORKLOAD_DEFAULTS } from '@checkpoints/config';
 import { retentionLines } from '../src/retention-lines';
 
 const kept: StoreRetention = {
@@ -57,15 +58,7 @@ const kept: StoreRetention = {
           workload: '500 object writes/month',
         },
       ],
-      workload: {
-        checkpointSizeGiB: 10,
-        intervalHours: 4,
-        keepLast: 5,
-        latestOverwriteHours: 1,
-        readBacksPerDay: 1,
-        restartsPerMonth: 4,
-        defaulted: ['keepLast'],
-      },
+      workload: { ...WORKLOAD_DEFAULTS, defaulted: ['keepLast'] },
       priceTables: [{ cloud: 'aws', retrieved: '2026-12-03' }],
       missing: [],
       caveats: ['unconfirmed price: write/STANDARD (us-east-1)'],

@@ -12,48 +12,9 @@
  * Months are 730 hours (30.4167 days); a checkpoint of S GiB is uploaded and read in 64 MiB parts
  * (S x 16 requests), plus create and complete for an S3 multipart upload.
  */
-import type { Cloud } from '@checkpoints/config';
-import type { RenderedResource } from '@checkpoints/render';
-import { retentionOf, type StoreBill } from '../../src';
-
-function rendered(name: string, type: string, inputs: Record<string, unknown>): RenderedResource {
-  return {
-    urn: name,
-    type,
-    name,
-    parent: 'store',
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  };
-}
-
-const retention = {
-  keepNoncurrentVersions: 0,
-  noncurrentExpireDays: 0,
-  coolAfterDays: 0,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
-};
-
-function billOf(
-  cloud: Cloud,
-  children: RenderedResource[],
-  component: Record<string, unknown>,
-  others: RenderedResource[] = [],
-): StoreBill {
-  const store: RenderedResource = {
-    ...rendered('store', `checkpoints:${cloud}:CheckpointStore`, component),
-    parent: null,
-  };
-  const [result] = retentionOf({ resources: [store, ...children, ...others] });
-  if (!result) throw new Error('no store in the render');
-  return result.projection.bill;
-}
+import { WORKLOAD_DEFAULTS } from '@checkpoints/config';
+import type { StoreBill } from '../../src';
+import { billOf, child, NO_RETENTION as retention } from './bill-fixtures';
 
 /** 100 GiB once a day, seven kept, one read-back a day, no latest.pt, no restarts. */
 const weekly = {
@@ -81,7 +42,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       // GET: 30.4167 reads x 1,600 ranged GETs = 48,667 x $0.0004 / 1,000          =  0.0195
       // LIST: 30.4167 x $0.005 / 1,000                                             =  0.0002
       // DELETE: free. Total                                                        = 16.3633
-      const bill = billOf('aws', [rendered('bucket', 'aws:s3/bucket:Bucket', { bucket: 'b' })], {
+      const bill = billOf('aws', [child('bucket', 'aws:s3/bucket:Bucket', { bucket: 'b' })], {
         tier: 'standard',
         retention,
         location: 'us-east-1',
@@ -102,12 +63,12 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       // KMS: 2 keys x $1 = 2.00; requests (30.4 writes + 60.8 replication) x 1% x $0.03 / 10,000 = 0.0000
       // Total                                                                        = 86.3493
       const children = [
-        rendered('bucket', 'aws:s3/bucket:Bucket', { bucket: 'src' }),
-        rendered('versioning', 'aws:s3/bucketVersioning:BucketVersioning', {
+        child('bucket', 'aws:s3/bucket:Bucket', { bucket: 'src' }),
+        child('versioning', 'aws:s3/bucketVersioning:BucketVersioning', {
           bucket: 'src',
           versioningConfiguration: { status: 'Enabled' },
         }),
-        rendered('lifecycle', 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', {
+        child('lifecycle', 'aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration', {
           bucket: 'src',
           rules: [
             {
@@ -118,8 +79,8 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
             },
           ],
         }),
-        rendered('replica', 'aws:s3/bucket:Bucket', { bucket: 'dst', region: 'us-west-2' }),
-        rendered('replication', 'aws:s3/bucketReplicationConfig:BucketReplicationConfig', {
+        child('replica', 'aws:s3/bucket:Bucket', { bucket: 'dst', region: 'us-west-2' }),
+        child('replication', 'aws:s3/bucketReplicationConfig:BucketReplicationConfig', {
           bucket: 'src',
           rules: [
             {
@@ -130,7 +91,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
             },
           ],
         }),
-        rendered(
+        child(
           'encryption',
           'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration',
           {
@@ -140,8 +101,8 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
             ],
           },
         ),
-        rendered('key', 'aws:kms/key:Key', {}),
-        rendered('replica-key', 'aws:kms/key:Key', {}),
+        child('key', 'aws:kms/key:Key', {}),
+        child('replica-key', 'aws:kms/key:Key', {}),
       ];
       const bill = billOf('aws', children, {
         tier: 'standard',
@@ -161,19 +122,12 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       // Total (the figure the review quoted as ~36)                                    = 35.9440
       const bill = billOf(
         'aws',
-        [rendered('bucket', 'aws:s3/directoryBucket:DirectoryBucket', { bucket: 'x' })],
+        [child('bucket', 'aws:s3/directoryBucket:DirectoryBucket', { bucket: 'x' })],
         {
           tier: 'high-throughput',
           retention,
           location: 'us-east-1',
-          workload: {
-            checkpointSizeGiB: 10,
-            intervalHours: 4,
-            keepLast: 5,
-            latestOverwriteHours: 1,
-            readBacksPerDay: 1,
-            restartsPerMonth: 4,
-          },
+          workload: WORKLOAD_DEFAULTS,
         },
       );
       expectWithin5Percent(bill, 35.944);
@@ -186,7 +140,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       // Class A: 30.4167 x 1,600 uploads + 30.4 listings = 48,697 x $0.005 / 1,000     =  0.2435
       // Class B: 48,667 reads x $0.0004 / 1,000                                        =  0.0195
       // Total                                                                          = 14.2630
-      const bill = billOf('gcp', [rendered('bucket', 'gcp:storage/bucket:Bucket', {})], {
+      const bill = billOf('gcp', [child('bucket', 'gcp:storage/bucket:Bucket', {})], {
         tier: 'standard',
         retention,
         location: 'us-central1',
@@ -203,7 +157,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       const bill = billOf(
         'gcp',
         [
-          rendered('bucket', 'gcp:storage/bucket:Bucket', {
+          child('bucket', 'gcp:storage/bucket:Bucket', {
             customPlacementConfig: { dataLocations: ['US-CENTRAL1', 'US-WEST1'] },
           }),
         ],
@@ -224,8 +178,8 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
       const bill = billOf(
         'gcp',
         [
-          rendered('bucket', 'gcp:storage/bucket:Bucket', {}),
-          rendered('cache', 'gcp:storage/anywhereCache:AnywhereCache', {
+          child('bucket', 'gcp:storage/bucket:Bucket', {}),
+          child('cache', 'gcp:storage/anywhereCache:AnywhereCache', {
             zone: 'us-central1-a',
             ttl: '86400s',
             ingestOnWrite: false,
@@ -236,9 +190,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
           retention,
           location: 'us-central1',
           workload: {
-            checkpointSizeGiB: 10,
-            intervalHours: 4,
-            keepLast: 5,
+            ...WORKLOAD_DEFAULTS,
             latestOverwriteHours: 0,
             readBacksPerDay: 4,
             restartsPerMonth: 0,
@@ -251,12 +203,12 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
 
   describe('Azure (eastus2, ADLS Gen2 with hierarchical namespace; unconfirmed table rates)', () => {
     const account = (sku: string, extra: Record<string, unknown> = {}) => [
-      rendered('account', 'azure-native:storage:StorageAccount', {
+      child('account', 'azure-native:storage:StorageAccount', {
         isHnsEnabled: true,
         sku: { name: sku },
         ...extra,
       }),
-      rendered('service', 'azure-native:storage:BlobServiceProperties', {
+      child('service', 'azure-native:storage:BlobServiceProperties', {
         deleteRetentionPolicy: { enabled: true, days: 7 },
       }),
     ];
@@ -301,14 +253,7 @@ describe('calculator scenarios, worked by hand from the price pages (not the cal
         tier: 'high-throughput',
         retention: softDeleted,
         location: 'eastus2',
-        workload: {
-          checkpointSizeGiB: 10,
-          intervalHours: 4,
-          keepLast: 5,
-          latestOverwriteHours: 0,
-          readBacksPerDay: 0,
-          restartsPerMonth: 0,
-        },
+        workload: { ...WORKLOAD_DEFAULTS, latestOverwriteHours: 0, readBacksPerDay: 0, restartsPerMonth: 0 },
       });
       expectWithin5Percent(bill, 92.7271);
     });

@@ -1,36 +1,6 @@
-import type { Cloud } from '@checkpoints/config';
-import type { RenderedResource } from '@checkpoints/render';
-import { AUDIT_ENTRY_BYTES, retentionOf, type StoreBill } from '../../src';
+import { AUDIT_ENTRY_BYTES, type StoreBill } from '../../src';
+import { billOf, child, NO_RETENTION as retention, rendered } from './bill-fixtures';
 
-function rendered(
-  name: string,
-  type: string,
-  inputs: Record<string, unknown>,
-  parent: string | null = 'store',
-) {
-  const resource: RenderedResource = {
-    urn: name,
-    type,
-    name,
-    parent,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  };
-  return resource;
-}
-
-const retention = {
-  keepNoncurrentVersions: 0,
-  noncurrentExpireDays: 0,
-  coolAfterDays: 0,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
-};
 /** 1 GiB once a day, two kept, one read-back a day: 16 requests per object (64 MiB parts). */
 const workload = {
   checkpointSizeGiB: 1,
@@ -42,37 +12,21 @@ const workload = {
 };
 const perMonth = 730 / 24;
 
-function billOf(
-  cloud: Cloud,
-  children: RenderedResource[],
-  component: Record<string, unknown>,
-  others: RenderedResource[] = [],
-): StoreBill {
-  const store = rendered('store', `checkpoints:${cloud}:CheckpointStore`, component, null);
-  const [result] = retentionOf({ resources: [store, ...children, ...others] });
-  if (!result) throw new Error('no store');
-  return result.projection.bill;
-}
 const line = (bill: StoreBill, start: string) => bill.lines.find((each) => each.what.startsWith(start));
 
 describe('the whole bill: the lines the configuration adds', () => {
-  const bucket = rendered('bucket', 'aws:s3/bucket:Bucket', { bucket: 'ckpt' });
+  const bucket = child('bucket', 'aws:s3/bucket:Bucket', { bucket: 'ckpt' });
   const trail = (prefix: string) =>
-    rendered(
-      'trail',
-      'aws:cloudtrail/trail:Trail',
-      {
-        advancedEventSelectors: [
-          {
-            fieldSelectors: [
-              { field: 'eventCategory', equals: ['Data'] },
-              { field: 'resources.ARN', startsWiths: [`arn:aws:s3:::${prefix}/`] },
-            ],
-          },
-        ],
-      },
-      null,
-    );
+    rendered('trail', 'aws:cloudtrail/trail:Trail', null, {
+      advancedEventSelectors: [
+        {
+          fieldSelectors: [
+            { field: 'eventCategory', equals: ['Data'] },
+            { field: 'resources.ARN', startsWiths: [`arn:aws:s3:::${prefix}/`] },
+          ],
+        },
+      ],
+    });
 
   it("CloudTrail data events are billed when the stack's trail selects the store's bucket, one per request", () => {
     const component = { tier: 'standard', retention, location: 'us-east-1', workload };
@@ -88,12 +42,12 @@ describe('the whole bill: the lines the configuration adds', () => {
   it('replicated delete markers make the replica hold what the source holds; without them it grows', () => {
     const children = (markers: 'Enabled' | 'Disabled') => [
       bucket,
-      rendered('versioning', 'aws:s3/bucketVersioning:BucketVersioning', {
+      child('versioning', 'aws:s3/bucketVersioning:BucketVersioning', {
         bucket: 'ckpt',
         versioningConfiguration: { status: 'Enabled' },
       }),
-      rendered('replica', 'aws:s3/bucket:Bucket', { bucket: 'copy', region: 'us-west-2' }),
-      rendered('replication', 'aws:s3/bucketReplicationConfig:BucketReplicationConfig', {
+      child('replica', 'aws:s3/bucket:Bucket', { bucket: 'copy', region: 'us-west-2' }),
+      child('replication', 'aws:s3/bucketReplicationConfig:BucketReplicationConfig', {
         rules: [
           {
             status: 'Enabled',
@@ -120,12 +74,12 @@ describe('the whole bill: the lines the configuration adds', () => {
 
   it('Azure diagnostic logs to Log Analytics: one entry per logged 4 MiB operation, listing and delete', () => {
     const children = [
-      rendered('account', 'azure-native:storage:StorageAccount', {
+      child('account', 'azure-native:storage:StorageAccount', {
         isHnsEnabled: true,
         sku: { name: 'Standard_ZRS' },
         accessTier: 'Hot',
       }),
-      rendered('diagnostics', 'azure-native:monitor:DiagnosticSetting', {
+      child('diagnostics', 'azure-native:monitor:DiagnosticSetting', {
         resourceUri:
           '/subscriptions/s/resourceGroups/g/providers/Microsoft.Storage/storageAccounts/a/blobServices/default',
         workspaceId: '/subscriptions/s/resourceGroups/g/providers/Microsoft.OperationalInsights/workspaces/w',
@@ -144,7 +98,7 @@ describe('the whole bill: the lines the configuration adds', () => {
   });
 
   it('GCS Data Access logs are billed only where the spec turns audit on', () => {
-    const gcs = [rendered('bucket', 'gcp:storage/bucket:Bucket', {})];
+    const gcs = [child('bucket', 'gcp:storage/bucket:Bucket', {})];
     const component = { tier: 'standard', retention, location: 'us-central1', workload };
     expect(line(billOf('gcp', gcs, component), 'Data Access')).toBeUndefined();
     const logged = line(billOf('gcp', gcs, { ...component, audit: { enabled: true } }), 'Data Access')!;

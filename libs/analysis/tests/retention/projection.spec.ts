@@ -2,33 +2,11 @@ import { WORKLOAD_DEFAULTS, type Cloud } from '@checkpoints/config';
 import fc from 'fast-check';
 import { type RenderedResource } from '@checkpoints/render';
 import { retentionOf, type StoreProjection } from '../../src';
+import { NO_RETENTION, rendered } from './bill-fixtures';
 
 const GIB = 2 ** 30;
 
-function rendered(urn: string, type: string, parent: string | null, inputs: Record<string, unknown>) {
-  const resource: RenderedResource = {
-    urn,
-    type,
-    name: urn,
-    parent,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  };
-  return resource;
-}
-
-const retention = {
-  keepNoncurrentVersions: 0,
-  noncurrentExpireDays: 7,
-  coolAfterDays: 0,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
-};
+const retention = { ...NO_RETENTION, noncurrentExpireDays: 7 };
 
 /** One checkpoint a day, two kept, no latest.pt, no reads: a deleted checkpoint's copy-hours are easy to count. */
 const daily = {
