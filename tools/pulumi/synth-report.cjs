@@ -453,7 +453,9 @@ function markdownAnalysis(title, renders, reportOf) {
 /**
  * @typedef {{ monthlyCost: number | null, currency?: string,
  *   bytesByState?: { live?: number, noncurrent?: number, softDeleted?: number },
- *   priceTable?: { date?: string, source?: string }, assumptions?: string[], missingPrices?: string[] }} Projection
+ *   priceTable?: { date?: string, source?: string }, assumptions?: string[], missingPrices?: string[], bill?: Bill }} Projection
+ * @typedef {{ workload?: Record<string, number> & { defaulted?: string[] },
+ *   lines?: { what: string, usd: number, price?: { confirmed?: boolean } }[] }} Bill `projection.bill` (docs/costs.md)
  * @typedef {{ store: string, deleteRecoveryDays: number | null, overwriteRecoveryDays: number | null,
  *   purgeWithinDays: number | null, promisedPurgeWithinDays: number | null, hourlyCopies: number | null,
  *   expiresAfterDays: number | null, lock?: { days: number, refuses: string[] } | null, notes?: string[],
@@ -677,7 +679,56 @@ function baseNames(render) {
 
 /** @type {RenderSection} recovery windows, purge bound, hourly copies and projection per store (`analysis.retention`) */
 function textRetention(render) {
-  return textAnalysis('retention', retentionReport(render));
+  const report = retentionReport(render);
+  const after = retentionOf(render.snapshot) ?? [];
+  // Renders without projections (older ones) have no bill to total.
+  if (!report || !after.some((store) => store.projection)) return textAnalysis('retention', report);
+  const before = render.base ? retentionOf(render.base) : undefined;
+  const total = stackTotalText(after, before?.some((store) => store.projection) ? before : undefined);
+  const bills = after.flatMap((store) => billText(store));
+  return textAnalysis('retention', { ...report, lines: [...report.lines, ...bills, total] });
+}
+
+/**
+ * A store's whole bill in one line: the workload it priced (beside every figure), then each charge
+ * (`analysis.retention[].projection.bill`, docs/costs.md); prices and sources are in the render JSON.
+ * @param {StoreRetention} store
+ */
+function billText(store) {
+  const bill = store.projection?.bill;
+  if (!bill?.workload || !Array.isArray(bill.lines)) return [];
+  const w = bill.workload;
+  const defaulted = (w.defaulted ?? []).length > 0 ? `; defaults: ${(w.defaulted ?? []).join(', ')}` : '';
+  const charges = bill.lines
+    .filter((line) => line.usd >= 0.005)
+    .map((line) => `${line.what} ${line.usd.toFixed(2)}${line.price?.confirmed === false ? '*' : ''}`)
+    .join(', ');
+  const starred = bill.lines.some((line) => line.usd >= 0.005 && line.price?.confirmed === false)
+    ? ' (* unconfirmed price)'
+    : '';
+  return [
+    `${store.store} bill at ${w.checkpointSizeGiB} GiB every ${w.intervalHours} h, ${w.keepLast} kept, latest.pt every ${w.latestOverwriteHours} h, ${w.readBacksPerDay} read-backs/day, ${w.restartsPerMonth} restarts/month${defaulted}: ${charges || 'nothing'}${starred}`,
+  ];
+}
+
+/**
+ * The stack's monthly total, the sum of its stores' whole bills (`projection.monthlyCost`), before -> after
+ * when there is a base render with figures.
+ * @param {StoreRetention[]} after
+ * @param {StoreRetention[] | undefined} before
+ */
+function stackTotalText(after, before) {
+  /** @param {StoreRetention[]} stores */
+  const total = (stores) => {
+    const unpriced = stores.filter((store) => typeof store.projection?.monthlyCost !== 'number');
+    if (unpriced.length > 0)
+      return `unknown (no price for ${unpriced.map((store) => store.store).join(', ')})`;
+    const sum = stores.reduce((usd, store) => usd + /** @type {number} */ (store.projection?.monthlyCost), 0);
+    return `${sum.toFixed(2)} USD/month`;
+  };
+  const [was, is] = [before ? total(before) : '', total(after)];
+  const change = !before ? '' : was === is ? ' (unchanged)' : '';
+  return `monthly total of the stack: ${beforeAfter(was, is)}${change}`;
 }
 
 /** @type {ReportSection} */

@@ -584,12 +584,58 @@ describe('the offline analyses: change plan, retention and access per stack', ()
         '  retention: what this change does',
         '    llm-pretrain: retention figures unchanged',
         '      monthly cost 3.45 USD/month -> 1.15 USD/month (prices of 2026-11-01); stored live 50.0 GiB, noncurrent 480.0 GiB, soft-deleted 0 B -> live 50.0 GiB, noncurrent 120.0 GiB, soft-deleted 0 B',
+        '    monthly total of the stack: 3.45 USD/month -> 1.15 USD/month',
       ]);
+      const two = renders({
+        'aws-s3/dev.json': withAnalysis({
+          retention: [
+            { ...store, projection: projection(1.15, GIB, 0) },
+            { ...store, store: 'llm-fast', projection: projection(2.5, GIB, 0) },
+          ],
+        }),
+      });
+      expect(section(report([two, '--format=text', `--base-dir=${base}`]), '  retention')).toContain(
+        '    monthly total of the stack: 3.45 USD/month -> 3.65 USD/month',
+      );
+      const billed = renders({
+        'aws-s3/dev.json': withAnalysis({
+          retention: [
+            {
+              ...store,
+              projection: {
+                ...projection(1.15, GIB, 0),
+                bill: {
+                  workload: {
+                    checkpointSizeGiB: 10,
+                    intervalHours: 4,
+                    keepLast: 5,
+                    latestOverwriteHours: 1,
+                    readBacksPerDay: 1,
+                    restartsPerMonth: 4,
+                    defaulted: ['keepLast'],
+                  },
+                  lines: [
+                    { what: 'storage STANDARD', usd: 1.1, price: { confirmed: true } },
+                    { what: 'PUT requests', usd: 0.05, price: { confirmed: false } },
+                    { what: 'LIST requests', usd: 0.001, price: { confirmed: false } },
+                  ],
+                },
+              },
+            },
+          ],
+        }),
+      });
+      expect(section(report([billed, '--format=text']), '  retention')).toContain(
+        '    llm-pretrain bill at 10 GiB every 4 h, 5 kept, latest.pt every 1 h, 1 read-backs/day, 4 restarts/month; defaults: keepLast: storage STANDARD 1.10, PUT requests 0.05* (* unconfirmed price)',
+      );
       const unpriced = renders({
         'aws-s3/dev.json': withAnalysis({ retention: [{ ...store, projection: projection(null, GIB, 0) }] }),
       });
       expect(section(report([unpriced, '--format=text']), '  retention')).toContain(
         '      monthly cost unknown (no price for aws s3 standard ap-east-2) (prices of 2026-11-01); stored live 1.0 GiB, noncurrent 0 B, soft-deleted 0 B',
+      );
+      expect(section(report([unpriced, '--format=text']), '  retention')).toContain(
+        '    monthly total of the stack: unknown (no price for llm-pretrain)',
       );
     });
 

@@ -35,6 +35,10 @@ export const MAX_KEY_GENERATION = 99;
 export const MAX_CHECKPOINT_GIB = 1_048_576;
 /** Longest interval or overwrite period in hours: a year. */
 export const MAX_WORKLOAD_HOURS = 8_760;
+/** Most whole-checkpoint read-backs a day: one every 15 minutes, far past any evaluation schedule. */
+export const MAX_READ_BACKS_PER_DAY = 96;
+/** Most job restarts a month: one an hour. */
+export const MAX_RESTARTS_PER_MONTH = 744;
 /** Most checkpoints a job may keep before deleting the oldest. */
 export const MAX_KEEP_LAST = 10_000;
 
@@ -213,6 +217,18 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     unit: 'hours',
     what: 'how often the job overwrites latest.pt',
     common: { min: 0, max: MAX_WORKLOAD_HOURS, minMeans: 'no latest.pt' },
+  },
+  {
+    path: 'workload.readBacksPerDay',
+    integer: false,
+    what: 'whole checkpoints read back per day',
+    common: { min: 0, max: MAX_READ_BACKS_PER_DAY, minMeans: 'no read-backs' },
+  },
+  {
+    path: 'workload.restartsPerMonth',
+    integer: true,
+    what: 'job restarts per month',
+    common: { min: 0, max: MAX_RESTARTS_PER_MONTH, minMeans: 'no restarts' },
   },
   {
     path: 'recovery.retentionLock.days',

@@ -208,6 +208,18 @@ function workloadSchema(cloud: Cloud | undefined) {
       default: String(WORKLOAD_DEFAULTS.latestOverwriteHours),
       meaning: 'Hours between two overwrites of `latest.pt`; 0: the job writes none.',
     }).optional(),
+    readBacksPerDay: numeric('workload.readBacksPerDay', cloud, {
+      type: 'number',
+      default: String(WORKLOAD_DEFAULTS.readBacksPerDay),
+      meaning:
+        'Whole checkpoints read back per day (evaluation, inspection); priced as reads, retrieval and cache ingest.',
+    }).optional(),
+    restartsPerMonth: numeric('workload.restartsPerMonth', cloud, {
+      type: 'whole number',
+      default: String(WORKLOAD_DEFAULTS.restartsPerMonth),
+      meaning:
+        'Job restarts per month, each listing the run prefix and reading the newest checkpoint in full.',
+    }).optional(),
   });
   return doc(keys, {
     type: 'block',

@@ -58,6 +58,10 @@ export interface WorkloadSpec {
   keepLast: number;
   /** Hours between two overwrites of `latest.pt` (a checkpoint-sized object); 0: the job writes none. */
   latestOverwriteHours: number;
+  /** Whole checkpoints read back per day (evaluation, inspection), each a full read of one checkpoint. */
+  readBacksPerDay: number;
+  /** Job restarts per month, each listing the run's prefix and reading the newest checkpoint in full. */
+  restartsPerMonth: number;
 }
 
 /** What the projection assumes for every workload key a store leaves out (shown as an assumption). */
@@ -66,6 +70,8 @@ export const WORKLOAD_DEFAULTS: WorkloadSpec = {
   intervalHours: 4,
   keepLast: 5,
   latestOverwriteHours: 1,
+  readBacksPerDay: 1,
+  restartsPerMonth: 4,
 };
 
 /**

@@ -670,18 +670,32 @@ describe('workload (the storage and cost projection)', () => {
       'allowed: a whole number of hours from 0 (no latest.pt) to 8760 (how often the job overwrites latest.pt)',
     ],
     [
+      'a fractional restart count',
+      { restartsPerMonth: 2.5 },
+      'workload.restartsPerMonth',
+      2.5,
+      'allowed: a whole number from 0 (no restarts) to 744 (job restarts per month)',
+    ],
+    [
+      'negative read-backs',
+      { readBacksPerDay: -1 },
+      'workload.readBacksPerDay',
+      -1,
+      'allowed: a number from 0 (no read-backs) to 96 (whole checkpoints read back per day)',
+    ],
+    [
       'a typo',
       { keepLats: 3 },
       'workload.keepLats',
       undefined,
-      "unknown key; did you mean 'keepLast'? known keys here: checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours",
+      "unknown key; did you mean 'keepLast'? known keys here: checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours, readBacksPerDay, restartsPerMonth",
     ],
     [
       'a number in place of the block',
       5,
       'workload',
       5,
-      'allowed: a block of workload keys (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours), e.g. workload: { checkpointSizeGiB: 140, intervalHours: 2 }',
+      'allowed: a block of workload keys (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours, readBacksPerDay, restartsPerMonth), e.g. workload: { checkpointSizeGiB: 140, intervalHours: 2 }',
     ],
   ])('%s is refused with the key, the value and what is allowed', (_, workload, path, value, message) => {
     expect(issuesOf(withWorkload(workload))).toEqual([

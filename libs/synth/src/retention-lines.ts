@@ -1,4 +1,11 @@
-import { gib, type LockedRequest, type StoreProjection, type StoreRetention } from '@checkpoints/analysis';
+import {
+  gib,
+  type BillLine,
+  type LockedRequest,
+  type StoreBill,
+  type StoreProjection,
+  type StoreRetention,
+} from '@checkpoints/analysis';
 
 /**
  * One or two lines per store: what its lifecycle settings do, as the simulator replayed them
@@ -20,6 +27,7 @@ export function retentionLines(stores: readonly StoreRetention[]): string[] {
       );
     }
     lines.push(`    ${projectionLine(store.projection)}`);
+    lines.push(...billLines(store.projection.bill).map((line) => `      ${line}`));
     for (const note of store.notes) lines.push(`    note: ${note}`);
     for (const broken of store.broken)
       lines.push(`    BROKEN ${broken.promise} (day ${broken.day}): ${broken.message}`);
@@ -53,11 +61,34 @@ export function projectionLine(projection: StoreProjection): string {
   const cost =
     projection.monthlyCost === null
       ? `cost unknown (no list price for ${projection.missingPrices.join('; ')})`
-      : `~${projection.monthlyCost.toFixed(2)} ${projection.currency}/month (list prices of ${projection.priceTable.date})`;
+      : `~${projection.monthlyCost.toFixed(2)} ${projection.currency}/month, the whole bill (list prices of ${projection.priceTable.date})`;
   const assumed = projection.assumptions.some((line) => line.startsWith('workload not stated'))
     ? ' [default workload]'
     : '';
   return `stored: live ${amount(live)}, noncurrent ${amount(noncurrent)}, soft-deleted ${amount(softDeleted)} (${classes || 'nothing'}); ${cost}${assumed}`;
+}
+
+/**
+ * The bill under the projection line: the workload it priced, one line per charge with its price and the
+ * workload figure it used, and what is not the region's own confirmed price.
+ */
+export function billLines(bill: StoreBill): string[] {
+  const w = bill.workload;
+  const defaulted = w.defaulted.length > 0 ? ` (defaults: ${w.defaulted.join(', ')})` : '';
+  return [
+    `workload: ${w.checkpointSizeGiB} GiB every ${w.intervalHours} h, ${w.keepLast} kept, latest.pt every ${w.latestOverwriteHours} h, ${w.readBacksPerDay} read-backs/day, ${w.restartsPerMonth} restarts/month${defaulted}`,
+    ...bill.lines.map(chargeLine),
+    ...bill.caveats.map((caveat) => `caveat: ${caveat}`),
+  ];
+}
+
+function chargeLine(line: BillLine): string {
+  const flags = line.price.confirmed ? '' : ' unconfirmed';
+  return `${line.usd.toFixed(2).padStart(8)} USD  ${line.what}: ${round(line.quantity)} ${line.unit} x ${line.price.usdPerUnit} USD${flags} [${line.workload}]`;
+}
+
+function round(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toPrecision(3).replace(/\.?0+$/, '');
 }
 
 function amount(bytes: number): string {

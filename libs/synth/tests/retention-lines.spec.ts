@@ -1,4 +1,5 @@
 import type { StoreRetention } from '@checkpoints/analysis';
+import { WORKLOAD_DEFAULTS } from '@checkpoints/config';
 import { retentionLines } from '../src/retention-lines';
 
 const kept: StoreRetention = {
@@ -22,6 +23,47 @@ const kept: StoreRetention = {
     priceTable: { date: '2026-12-01', source: 'https://aws.amazon.com/s3/faqs/' },
     assumptions: ['workload not stated in the spec, default assumed: keepLast 5'],
     missingPrices: [],
+    bill: {
+      currency: 'USD',
+      total: 14.95,
+      lines: [
+        {
+          what: 'storage STANDARD',
+          quantity: 650,
+          unit: 'GB-month',
+          usd: 14.95,
+          price: {
+            item: 'storage/STANDARD',
+            region: 'us-east-1',
+            usdPerUnit: 0.023,
+            unit: 'GB-month',
+            source: 'https://aws.amazon.com/s3/pricing/',
+            confirmed: true,
+          },
+          workload: 'mean stored over the month',
+        },
+        {
+          what: 'PUT requests (STANDARD)',
+          quantity: 0.5,
+          unit: '1,000 requests',
+          usd: 0.0025,
+          price: {
+            item: 'write/STANDARD',
+            region: 'us-east-1',
+            usdPerUnit: 0.005,
+            unit: '1,000 requests',
+            source: 'https://aws.amazon.com/s3/pricing/',
+            confirmed: false,
+          },
+          workload: '500 object writes/month',
+        },
+      ],
+      workload: { ...WORKLOAD_DEFAULTS, defaulted: ['keepLast'] },
+      priceTables: [{ cloud: 'aws', retrieved: '2026-12-03' }],
+      missing: [],
+      caveats: ['unconfirmed price: write/STANDARD (us-east-1)'],
+      independentCopy: null,
+    },
   },
 };
 
@@ -31,7 +73,11 @@ describe('retentionLines', () => {
       "Retention (each store's lifecycle replayed against its cloud's documented semantics):",
       '  llm-pretrain: recover a delete for 8 days, an overwrite for 8 days; non-live data purged within 9 days (spec: within 9)',
       '    an object overwritten hourly holds 49 stored copies; live checkpoints never expire',
-      '    stored: live 60.0 GiB, noncurrent 590.0 GiB, soft-deleted 0.0 GiB (STANDARD 650.0 GiB); ~14.95 USD/month (list prices of 2026-12-01) [default workload]',
+      '    stored: live 60.0 GiB, noncurrent 590.0 GiB, soft-deleted 0.0 GiB (STANDARD 650.0 GiB); ~14.95 USD/month, the whole bill (list prices of 2026-12-01) [default workload]',
+      '      workload: 10 GiB every 4 h, 5 kept, latest.pt every 1 h, 1 read-backs/day, 4 restarts/month (defaults: keepLast)',
+      '         14.95 USD  storage STANDARD: 650 GB-month x 0.023 USD [mean stored over the month]',
+      '          0.00 USD  PUT requests (STANDARD): 0.5 1,000 requests x 0.005 USD unconfirmed [500 object writes/month]',
+      '      caveat: unconfirmed price: write/STANDARD (us-east-1)',
     ]);
   });
 
@@ -53,12 +99,20 @@ describe('retentionLines', () => {
         bytesByClass: { EXPRESS_ONEZONE: 650 * 2 ** 30 },
         assumptions: [],
         missingPrices: ['aws us-west-2 EXPRESS_ONEZONE'],
+        bill: {
+          ...kept.projection.bill,
+          total: null,
+          lines: [],
+          caveats: [],
+          missing: ['aws us-west-2 EXPRESS_ONEZONE'],
+        },
       },
     };
     expect(retentionLines([fast]).slice(1)).toEqual([
       '  fast: recover a delete not at all, an overwrite not at all; non-live data purged never (spec: within 9)',
       '    an object overwritten hourly holds ever more stored copies; live checkpoints expire after 8 days',
       '    stored: live 60.0 GiB, noncurrent 590.0 GiB, soft-deleted 0.0 GiB (EXPRESS_ONEZONE 650.0 GiB); cost unknown (no list price for aws us-west-2 EXPRESS_ONEZONE)',
+      '      workload: 10 GiB every 4 h, 5 kept, latest.pt every 1 h, 1 read-backs/day, 4 restarts/month (defaults: keepLast)',
       '    note: a delete cannot be undone',
       '    BROKEN purge (day 40): nothing ever purges it',
     ]);

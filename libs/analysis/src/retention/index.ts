@@ -27,7 +27,24 @@ export {
   type StoreProjection,
 } from './projection';
 export type { TierRecovery } from './model';
-export { LIST_PRICES, PRICE_DATE, listPrice, type ListPrice } from './prices';
+export {
+  PRICE_TABLES,
+  hasOwnPrice,
+  priceOf,
+  type PriceEntry,
+  type PriceTable,
+  type PriceUse,
+} from './prices';
+export { priceCoverage, requiredPrices, type RequiredPrice } from './price-coverage';
+export {
+  AUDIT_ENTRY_BYTES,
+  HOURS_PER_MONTH,
+  PART_MIB,
+  billStore,
+  type BillInputs,
+  type BillLine,
+  type StoreBill,
+} from './bill';
 
 const RECOVERY: Record<Cloud, Record<Tier, TierRecovery>> = {
   aws: S3_RECOVERY,
@@ -125,7 +142,7 @@ export function retentionOf(render: Pick<Render, 'resources'>): StoreRetention[]
   const components = new Map(render.resources.map((resource) => [resource.urn, resource]));
   return storesOf(render).map((store) => {
     const component = components.get(store.urn);
-    return simulateStore(store, statementOf(component), component?.inputs ?? {});
+    return simulateStore(store, statementOf(component), component?.inputs ?? {}, render.resources);
   });
 }
 
@@ -180,6 +197,7 @@ export function simulateStore(
   store: RenderedStore,
   statement: RetentionStatement | undefined,
   componentInputs: Record<string, unknown> = {},
+  renderResources: readonly RenderedResource[] = store.resources,
 ): StoreRetention {
   const lifecycle = lifecycleOf(store.cloud, store.resources);
   const horizon =
@@ -280,7 +298,7 @@ export function simulateStore(
       store.cloud,
       store.resources,
       lifecycle,
-      projectionInputsOf(componentInputs),
+      projectionInputsOf(componentInputs, renderResources),
       horizon,
     ),
   };

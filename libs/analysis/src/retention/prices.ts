@@ -1,69 +1,77 @@
 import type { Cloud } from '@checkpoints/config';
+import awsTable from '../../data/prices-aws.json';
+import gcpTable from '../../data/prices-gcp.json';
+import azureTable from '../../data/prices-azure.json';
 
-/** One list price of stored data, per GiB-month, in USD, with the page it was read from. */
-export interface ListPrice {
-  cloud: Cloud;
+/**
+ * The clouds' list prices as data: one dated table per cloud in `libs/analysis/data/prices-<cloud>.json`,
+ * each entry with its unit and source, rewritten by `npm run prices:refresh`
+ * (libs/analysis/scripts/refresh-prices.mjs) from the AWS Price List API, the Cloud Billing Catalog API
+ * and the Azure Retail Prices API. docs/costs.md explains the items.
+ */
+export interface PriceEntry {
+  /** The region the price is for; `*` where the source gives one price for every region. */
   region: string;
-  storageClass: string;
-  usdPerGiBMonth: number;
+  /** What is priced: `storage/STANDARD`, `write/HOT_ZRS`, `transfer/inter-region`, ... */
+  item: string;
+  usd: number;
+  /** What one `usd` buys: `GB-month`, `1,000 requests`, `GiB`, ... */
+  unit: string;
   source: string;
+  /** The words of the source the figure was read from, or its API meter. */
+  note?: string;
+  /** false: the figure could not be read from its source when the table was written (shown on every bill line). */
+  confirmed?: boolean;
+}
+
+export interface PriceTable {
+  cloud: Cloud;
+  currency: string;
+  /** When the table's figures were read (YYYY-MM-DD). */
+  retrieved: string;
+  sources: Record<string, unknown>;
+  note: string;
+  prices: PriceEntry[];
+}
+
+export const PRICE_TABLES: Readonly<Record<Cloud, PriceTable>> = {
+  aws: awsTable as PriceTable,
+  gcp: gcpTable as PriceTable,
+  azure: azureTable as PriceTable,
+};
+
+/** A price as a bill line uses it: the entry, and why it is not the region's own when it is not. */
+export interface PriceUse {
+  entry: PriceEntry;
+  /** Set when the table has no price for the region: what stands in for it. */
+  estimated?: string;
 }
 
 /**
- * List prices (pay-as-you-go, first volume tier, no discounts) of the storage classes the stacks use, in
- * the regions the shipped stacks use (AWS us-east-1, GCP us-central1, Azure eastus2), read on `PRICE_DATE`.
- * Not in the table because no page read could confirm them (so the projection reports them missing):
- * S3 GLACIER_IR in us-east-1, and every Azure eastus2 price (Hot ZRS, Cool ZRS, Premium ZRS block blob):
- * https://azure.microsoft.com/pricing/details/storage/blobs/ gave no readable figure.
+ * The price of an item in a region: the region's own entry, else the table's every-region (`*`) entry,
+ * else the highest price any region of the table has for the item (an estimate that errs high, and says
+ * so); undefined when the table has no price for the item at all.
  */
-export const PRICE_DATE = '2026-12-01';
+export function priceOf(cloud: Cloud, region: string, item: string): PriceUse | undefined {
+  const table = PRICE_TABLES[cloud];
+  const entries = table.prices.filter((entry) => entry.item === item);
+  const own =
+    entries.find((entry) => entry.region === region) ?? entries.find((entry) => entry.region === '*');
+  if (own) return { entry: own };
+  const highest = entries.reduce<PriceEntry | undefined>(
+    (top, entry) => (top === undefined || entry.usd > top.usd ? entry : top),
+    undefined,
+  );
+  if (!highest) return undefined;
+  return {
+    entry: highest,
+    estimated: `no ${item} price for ${region} in the ${cloud} table of ${table.retrieved}: the table's highest (${highest.region}) stands in; npm run prices:refresh reads the region's own`,
+  };
+}
 
-export const LIST_PRICES: readonly ListPrice[] = [
-  // "This tier costs $0.023 per GB" (S3 Standard) and "only $0.0125 per GB" (Standard-IA), us-east-1; the
-  // same $0.023 for Standard in US East (N. Virginia) "as of March 2026" at https://cloudburn.io/blog/amazon-s3-pricing.
-  // Restatements of https://aws.amazon.com/s3/pricing/, which was not readable itself.
-  {
-    cloud: 'aws',
-    region: 'us-east-1',
-    storageClass: 'STANDARD',
-    usdPerGiBMonth: 0.023,
-    source: 'https://www.howtogeek.com/devops/aws-s3-pricing-explained-tiered-storage-can-save-you-money/',
-  },
-  {
-    cloud: 'aws',
-    region: 'us-east-1',
-    storageClass: 'STANDARD_IA',
-    usdPerGiBMonth: 0.0125,
-    source: 'https://www.howtogeek.com/devops/aws-s3-pricing-explained-tiered-storage-can-save-you-money/',
-  },
-  // S3 FAQs, S3 Express One Zone example in US East (N. Virginia): "Total Storage cost = 10 GB-Month x $0.11".
-  {
-    cloud: 'aws',
-    region: 'us-east-1',
-    storageClass: 'EXPRESS_ONEZONE',
-    usdPerGiBMonth: 0.11,
-    source: 'https://aws.amazon.com/s3/faqs/',
-  },
-  // Cloud Storage pricing, Data storage, Regions: "Iowa (us-central1) $0.020 $0.010 $0.004 $0.0012"
-  // (Standard, Nearline, Coldline, Archive per GB per month; GCS bills gibibytes).
-  ...(
-    [
-      ['STANDARD', 0.02],
-      ['NEARLINE', 0.01],
-      ['ARCHIVE', 0.0012],
-    ] as const
-  ).map(([storageClass, usdPerGiBMonth]) => ({
-    cloud: 'gcp' as const,
-    region: 'us-central1',
-    storageClass,
-    usdPerGiBMonth,
-    source: 'https://cloud.google.com/storage/pricing',
-  })),
-];
-
-/** The list price of a class in a region, if the table has it (never a guess from another region). */
-export function listPrice(cloud: Cloud, region: string, storageClass: string): ListPrice | undefined {
-  return LIST_PRICES.find(
-    (price) => price.cloud === cloud && price.region === region && price.storageClass === storageClass,
+/** Whether the table holds the region's own price for the item (or an every-region one). */
+export function hasOwnPrice(cloud: Cloud, region: string, item: string): boolean {
+  return PRICE_TABLES[cloud].prices.some(
+    (entry) => entry.item === item && (entry.region === region || entry.region === '*'),
   );
 }

@@ -1,11 +1,12 @@
 /**
  * The storage and cost projection: the steady-state bytes a store holds under a training job's checkpoint
- * workload, per state and storage class, from the same replay that judges the retention promises, priced
- * with the dated list-price table (prices.ts). Pure: no cloud call.
+ * workload, per state and storage class, from the same replay that judges the retention promises, and the
+ * store's whole monthly bill under that workload (bill.ts, priced from the dated tables of prices.ts).
+ * Pure: no cloud call.
  */
 import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
 import { HOURS_PER_DAY, replayLifecycle, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
-import { LIST_PRICES, PRICE_DATE, listPrice } from './prices';
+import { billStore, type StoreBill } from './bill';
 import { resourcesOfType, type RenderedResource } from '@checkpoints/render';
 import { list, record } from './values';
 
@@ -24,7 +25,7 @@ export interface BytesByState {
 
 /** What `analysis.retention[].projection` carries (the PR report reads exactly these fields). */
 export interface StoreProjection {
-  /** Estimated storage cost per month at list price; null when a price is missing. */
+  /** The whole bill's monthly total at list price (`bill.total`); null when a price is in no table. */
   monthlyCost: number | null;
   currency: 'USD';
   bytesByState: BytesByState;
@@ -32,6 +33,8 @@ export interface StoreProjection {
   priceTable: { date: string; source: string };
   assumptions: string[];
   missingPrices: string[];
+  /** The whole bill: every line with its price and the workload figure it used (bill.ts). */
+  bill: StoreBill;
 }
 
 /** What the projection reads from the store component's inputs. */
@@ -40,19 +43,29 @@ export interface ProjectionInputs {
   location: string | undefined;
   /** The workload keys the spec states. */
   workload: Partial<WorkloadSpec>;
+  /** The spec records data access (AWS `audit`, GCP `audit.enabled`): priced as audit log volume. */
+  audit: boolean;
+  /** Every resource of the render: a stack trail that records the store's data events is outside the store. */
+  renderResources: readonly RenderedResource[];
 }
 
-/** The projection's reading of the store component's inputs `{ location, workload }`. */
-export function projectionInputsOf(inputs: Record<string, unknown>): ProjectionInputs {
+/** The projection's reading of the store component's inputs `{ location, workload, audit }`. */
+export function projectionInputsOf(
+  inputs: Record<string, unknown>,
+  renderResources: readonly RenderedResource[] = [],
+): ProjectionInputs {
   const given = record(inputs['workload']);
   const workload: Partial<WorkloadSpec> = {};
   for (const key of Object.keys(WORKLOAD_DEFAULTS) as (keyof WorkloadSpec)[]) {
     if (typeof given[key] === 'number') workload[key] = given[key];
   }
   const location = inputs['location'];
+  const audit = inputs['audit'];
   return {
     location: typeof location === 'string' && location.length > 0 ? location.toLowerCase() : undefined,
     workload,
+    audit: audit === true || record(audit)['enabled'] === true,
+    renderResources,
   };
 }
 
@@ -193,7 +206,7 @@ export function projectStore(
       (workload.latestOverwriteHours > 0
         ? `, and latest.pt (${workload.checkpointSizeGiB} GiB) overwritten every ${workload.latestOverwriteHours} h`
         : ', no latest.pt'),
-    'storage only, at list price: requests, retrieval, early-deletion (minimum storage duration) and network charges are not included',
+    'the whole bill at list price (pay-as-you-go, first volume tier, no free tier or discount): each line names its price and the workload figure it used',
     'storage classes follow the rendered transitions of live objects by age; a copy that stops being live stays in the class it was in',
   );
 
@@ -230,9 +243,11 @@ export function projectStore(
   const bytesByClass: Record<string, number> = {};
   for (const [name, hours] of Object.entries(stream.byClass)) bytesByClass[name] = hours * scale;
 
+  let latestBytes = 0;
   if (workload.latestOverwriteHours > 0) {
     const latest = latestOccupancy(lifecycle, workload.latestOverwriteHours, classes[0]?.[0] ?? 'unknown');
     const size = workload.checkpointSizeGiB * GIB;
+    latestBytes = (latest.byState.live + latest.byState.noncurrent + latest.byState.softDeleted) * size;
     for (const state of ['live', 'noncurrent', 'softDeleted'] as const) {
       bytesByState[state] += latest.byState[state] * size;
     }
@@ -241,36 +256,33 @@ export function projectStore(
     }
   }
 
-  const missingPrices: string[] = [];
-  const sources = new Set<string>();
-  let monthlyCost: number | null = 0;
-  if (inputs.location === undefined) missingPrices.push(`${cloud}: the store's region is not in the render`);
-  for (const [name, bytes] of Object.entries(bytesByClass)) {
-    if (bytes <= 0) continue;
-    const price = inputs.location === undefined ? undefined : listPrice(cloud, inputs.location, name);
-    if (price === undefined) {
-      if (inputs.location !== undefined) missingPrices.push(`${cloud} ${inputs.location} ${name}`);
-      monthlyCost = null;
-      continue;
-    }
-    sources.add(price.source);
-    if (monthlyCost !== null) monthlyCost += (bytes / GIB) * price.usdPerGiBMonth;
-  }
-  if (missingPrices.length > 0) monthlyCost = null;
+  const bill = billStore({
+    cloud,
+    location: inputs.location,
+    resources,
+    renderResources: inputs.renderResources,
+    audit: inputs.audit,
+    workload,
+    defaulted,
+    bytesByClass,
+    checkpointClassHours: stream.byClass,
+    latestBytes,
+    classes,
+    keptHours,
+  });
+  const [table] = bill.priceTables;
   return {
-    monthlyCost: monthlyCost === null ? null : Math.round(monthlyCost * 100) / 100,
+    monthlyCost: bill.total,
     currency: 'USD',
     bytesByState: roundedBytes(bytesByState),
     bytesByClass: Object.fromEntries(Object.entries(bytesByClass).map(([k, v]) => [k, Math.round(v)])),
     priceTable: {
-      date: PRICE_DATE,
-      source:
-        sources.size > 0
-          ? [...sources].join(' ')
-          : `libs/analysis/src/retention/prices.ts (${LIST_PRICES.length} prices)`,
+      date: table?.retrieved ?? '',
+      source: `libs/analysis/data/prices-${cloud}.json`,
     },
     assumptions,
-    missingPrices,
+    missingPrices: bill.missing,
+    bill,
   };
 }
 

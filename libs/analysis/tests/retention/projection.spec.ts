@@ -2,36 +2,28 @@ import { WORKLOAD_DEFAULTS, type Cloud } from '@checkpoints/config';
 import fc from 'fast-check';
 import { type RenderedResource } from '@checkpoints/render';
 import { retentionOf, type StoreProjection } from '../../src';
+import { NO_RETENTION, rendered } from './bill-fixtures';
 
 const GIB = 2 ** 30;
 
-function rendered(urn: string, type: string, parent: string | null, inputs: Record<string, unknown>) {
-  const resource: RenderedResource = {
-    urn,
-    type,
-    name: urn,
-    parent,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  };
-  return resource;
-}
+const retention = { ...NO_RETENTION, noncurrentExpireDays: 7 };
 
-const retention = {
-  keepNoncurrentVersions: 0,
-  noncurrentExpireDays: 7,
-  coolAfterDays: 0,
-  archiveAfterDays: 0,
-  expireAfterDays: 0,
-  softDeleteDays: 0,
-  keptPrefixes: [],
-  expirePrefixes: [],
+/** One checkpoint a day, two kept, no latest.pt, no reads: a deleted checkpoint's copy-hours are easy to count. */
+const daily = {
+  checkpointSizeGiB: 1,
+  intervalHours: 24,
+  keepLast: 2,
+  latestOverwriteHours: 0,
+  readBacksPerDay: 0,
+  restartsPerMonth: 0,
 };
 
-/** One checkpoint a day, two kept, no latest.pt: a deleted checkpoint's copy-hours are easy to count. */
-const daily = { checkpointSizeGiB: 1, intervalHours: 24, keepLast: 2, latestOverwriteHours: 0 };
+/** The storage lines of the bill (the rest are requests, transfer, keys and logs). */
+function storageUsd(result: StoreProjection): number {
+  return result.bill.lines
+    .filter((line) => line.what.startsWith('storage '))
+    .reduce((sum, line) => sum + line.quantity * line.price.usdPerUnit, 0);
+}
 
 function projection(
   cloud: Cloud,
@@ -73,10 +65,14 @@ describe('storage and cost projection (from the retention replay)', () => {
     expect(result.bytesByState.softDeleted).toBe(0);
     expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(2 + 182 / 24, 6);
     // us-central1 STANDARD at $0.020 per GiB-month.
-    expect(result.monthlyCost).toBeCloseTo((2 + 182 / 24) * 0.02, 2);
+    expect(storageUsd(result)).toBeCloseTo((2 + 182 / 24) * 0.02, 4);
+    expect(result.monthlyCost).toBeCloseTo(
+      result.bill.lines.reduce((sum, line) => sum + line.usd, 0),
+      2,
+    );
     expect(result.currency).toBe('USD');
     expect(result.missingPrices).toEqual([]);
-    expect(result.priceTable.source).toBe('https://cloud.google.com/storage/pricing');
+    expect(result.priceTable.source).toBe('libs/analysis/data/prices-gcp.json');
   });
 
   it('a longer noncurrent window raises the noncurrent bytes by the extra days', () => {
@@ -93,10 +89,14 @@ describe('storage and cost projection (from the retention replay)', () => {
     expect(result.bytesByState.noncurrent / GIB).toBeCloseTo(182 / 24, 6);
   });
 
-  it('a region missing from the price table gives no cost and names the missing price', () => {
+  it("a region missing from the price table is priced at the table's highest rate, and the line says so", () => {
     const result = gcs(7, 0, 'europe-west9');
-    expect(result.monthlyCost).toBeNull();
-    expect(result.missingPrices).toEqual(['gcp europe-west9 STANDARD']);
+    const [storage] = result.bill.lines;
+    expect(result.missingPrices).toEqual([]);
+    // The highest regional STANDARD rate in the table: northamerica-south1, $0.026.
+    expect(storage?.price).toMatchObject({ region: 'northamerica-south1', usdPerUnit: 0.026 });
+    expect(storage?.price.estimated).toMatch(/^no storage\/STANDARD price for europe-west9 in the gcp table/);
+    expect(result.bill.caveats).toContain(storage?.price.estimated);
     expect(result.bytesByState.live / GIB).toBeCloseTo(2, 6);
   });
 
@@ -109,15 +109,19 @@ describe('storage and cost projection (from the retention replay)', () => {
   it('a workload the spec leaves out takes the documented defaults, shown as an assumption', () => {
     const result = gcs(7, 0, 'us-central1', {});
     expect(result.assumptions[0]).toBe(
-      `workload not stated in the spec, default assumed: checkpointSizeGiB ${WORKLOAD_DEFAULTS.checkpointSizeGiB}, intervalHours ${WORKLOAD_DEFAULTS.intervalHours}, keepLast ${WORKLOAD_DEFAULTS.keepLast}, latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}`,
+      `workload not stated in the spec, default assumed: checkpointSizeGiB ${WORKLOAD_DEFAULTS.checkpointSizeGiB}, intervalHours ${WORKLOAD_DEFAULTS.intervalHours}, keepLast ${WORKLOAD_DEFAULTS.keepLast}, latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}, readBacksPerDay ${WORKLOAD_DEFAULTS.readBacksPerDay}, restartsPerMonth ${WORKLOAD_DEFAULTS.restartsPerMonth}`,
     );
+    expect(result.bill.workload).toEqual({
+      ...WORKLOAD_DEFAULTS,
+      defaulted: Object.keys(WORKLOAD_DEFAULTS),
+    });
     expect(gcs(7).assumptions.some((line) => line.startsWith('workload not stated'))).toBe(false);
   });
 
   it('a partly stated workload names only the defaulted keys', () => {
     const result = gcs(7, 0, 'us-central1', { checkpointSizeGiB: 3, intervalHours: 24, keepLast: 2 });
     expect(result.assumptions[0]).toBe(
-      `workload not stated in the spec, default assumed: latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}`,
+      `workload not stated in the spec, default assumed: latestOverwriteHours ${WORKLOAD_DEFAULTS.latestOverwriteHours}, readBacksPerDay ${WORKLOAD_DEFAULTS.readBacksPerDay}, restartsPerMonth ${WORKLOAD_DEFAULTS.restartsPerMonth}`,
     );
   });
 
@@ -162,7 +166,7 @@ describe('storage and cost projection (from the retention replay)', () => {
     // 60 days live: 30 in STANDARD, then 30 in NEARLINE, where it stays once deleted (noncurrent).
     expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(30, 6);
     expect(result.bytesByClass['NEARLINE']! / GIB).toBeCloseTo(30 + result.bytesByState.noncurrent / GIB, 6);
-    expect(result.monthlyCost).toBeCloseTo(30 * 0.02 + (result.bytesByClass['NEARLINE']! / GIB) * 0.01, 2);
+    expect(storageUsd(result)).toBeCloseTo(30 * 0.02 + (result.bytesByClass['NEARLINE']! / GIB) * 0.01, 4);
   });
 
   it('S3: the rendered transition moves a live checkpoint to STANDARD_IA; its previous version stays there', () => {
@@ -193,7 +197,16 @@ describe('storage and cost projection (from the retention replay)', () => {
     // Live 48 h: the first 24 in STANDARD, then STANDARD_IA; noncurrent from hour 58 to the pass at 240.
     expect(result.bytesByClass['STANDARD']! / GIB).toBeCloseTo(1, 6);
     expect(result.bytesByClass['STANDARD_IA']! / GIB).toBeCloseTo(1 + 182 / 24, 6);
-    expect(result.monthlyCost).toBeCloseTo(1 * 0.023 + (1 + 182 / 24) * 0.0125, 2);
+    expect(storageUsd(result)).toBeCloseTo(1 * 0.023 + (1 + 182 / 24) * 0.0125, 4);
+    // Standard-IA has a 30-day minimum: each checkpoint's copy spends 24 + 182 = 206 h there, so S3 bills
+    // the missing 720 - 206 h, for each of the 730 / 24 checkpoints a month.
+    const early = result.bill.lines.find((line) => line.what.startsWith('early deletion STANDARD_IA'));
+    expect(early?.quantity).toBeCloseTo(((720 - 206) / 730) * (730 / 24), 3);
+    expect(early?.price.usdPerUnit).toBe(0.0125);
+    const transitions = result.bill.lines.find(
+      (line) => line.what === 'lifecycle transitions into STANDARD_IA',
+    );
+    expect(transitions?.quantity).toBeCloseTo(730 / 24 / 1000, 6);
   });
 
   it('an S3 Express One Zone directory bucket keeps one copy of latest.pt, priced at the Express rate', () => {
@@ -207,10 +220,15 @@ describe('storage and cost projection (from the retention replay)', () => {
     // Two kept checkpoints and latest.pt, all live: no versions on a directory bucket.
     expect(result.bytesByState).toEqual({ live: 3 * GIB, noncurrent: 0, softDeleted: 0 });
     expect(result.bytesByClass).toEqual({ EXPRESS_ONEZONE: 3 * GIB });
-    expect(result.monthlyCost).toBeCloseTo(3 * 0.11, 2);
+    expect(storageUsd(result)).toBeCloseTo(3 * 0.11, 4);
+    // 730 overwrites of a 1 GiB latest.pt and 30.4 checkpoints: every GiB beyond 512 KB a request pays the
+    // per-GB upload charge (16 parts of 64 MiB each, 0.5 MiB of each free).
+    const upload = result.bill.lines.find((line) => line.what.startsWith('S3 Express upload'));
+    expect(upload?.quantity).toBeCloseTo((730 + 730 / 24) * (1 - 0.5 / 64), 3);
+    expect(upload?.price.usdPerUnit).toBe(0.0032);
   });
 
-  it('Azure prices not confirmed in the table are reported missing, never guessed', () => {
+  it('Azure prices the table holds unconfirmed are used, and every line and the caveats say so', () => {
     const children = [
       rendered('account', 'azure-native:storage:StorageAccount', 'store', {
         isHnsEnabled: true,
@@ -229,8 +247,10 @@ describe('storage and cost projection (from the retention replay)', () => {
     });
     // A deleted file is soft-deleted for 7 days: 7 GiB at one a day.
     expect(result.bytesByState.softDeleted / GIB).toBeCloseTo(7, 6);
-    expect(result.monthlyCost).toBeNull();
-    expect(result.missingPrices).toEqual(['azure eastus2 HOT_ZRS']);
+    expect(result.monthlyCost).not.toBeNull();
+    expect(result.missingPrices).toEqual([]);
+    expect(result.bill.lines.every((line) => !line.price.confirmed)).toBe(true);
+    expect(result.bill.caveats).toContain('unconfirmed price: storage/HOT_ZRS (eastus2)');
   });
 
   it('without expiry, the live bytes are the kept checkpoints plus latest.pt, for any workload', () => {
@@ -241,7 +261,7 @@ describe('storage and cost projection (from the retention replay)', () => {
         fc.integer({ min: 1, max: 20 }),
         fc.constantFrom(0, 1, 6),
         (checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours) => {
-          const workload = { checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours };
+          const workload = { ...daily, checkpointSizeGiB, intervalHours, keepLast, latestOverwriteHours };
           const result = gcs(7, 0, 'us-central1', workload);
           const latest = latestOverwriteHours > 0 ? 1 : 0;
           expect(result.bytesByState.live / GIB).toBeCloseTo((keepLast + latest) * checkpointSizeGiB, 3);
