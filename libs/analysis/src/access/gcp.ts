@@ -11,6 +11,11 @@ import {
   type RendersInput,
   type StoreAccessOf,
 } from './model';
+import {
+  configurationContextOf,
+  gcpConfigurationWrites,
+  type ConfigurationContext,
+} from './configuration-writes';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
 export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
@@ -103,6 +108,7 @@ interface GcpRenderAccess {
   /** The bootstrap's CI service accounts, by member. */
   ciPrincipals: ReadonlyMap<string, Principal>;
   denies: readonly DenyRule[];
+  configuration: ConfigurationContext;
 }
 
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
@@ -140,6 +146,7 @@ function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
         .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)),
     ciPrincipals: ciPrincipalsOf(bootstrap?.resources ?? []),
     denies: denyRulesOf(everything),
+    configuration: configurationContextOf(render.resources, everything),
   };
 }
 
@@ -150,7 +157,7 @@ export function gcpAccessOf(input: RendersInput): StoreAccessOf {
 
 function gcpStoreGrants(
   store: RenderedStore,
-  { permits, bindingOf, bindingsOn, ciPrincipals, denies }: GcpRenderAccess,
+  { permits, bindingOf, bindingsOn, ciPrincipals, denies, configuration }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
@@ -192,6 +199,17 @@ function gcpStoreGrants(
           reason: `can add a key to ${identity.label}: ${key}`,
         });
     }
+    grants.push(
+      ...gcpConfigurationWrites({
+        principal,
+        resources: store.resources,
+        component: configuration.components.get(store.urn),
+        project: target.project,
+        onBucket: (permission) => grantOf(principal.id, scopesOf.bucket, permission),
+        onProject: (permission) => grantOf(principal.id, scopesOf.project, permission),
+        softDeleteMinimums: configuration.softDeleteMinimums,
+      }),
+    );
     const change = grants.find(
       (g) =>
         g.principal.id === principal.id &&

@@ -13,6 +13,7 @@ export {
 } from './gcp';
 import {
   environmentOf,
+  tagOf,
   type AccessAnalysis,
   type RendersInput,
   type StoreAccess,
@@ -67,7 +68,13 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
       byCloud.set(store.cloud, accessOf);
     }
     const grants = await accessOf(store);
-    stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
+    stores.push({
+      store: store.name,
+      cloud: store.cloud,
+      environment: environmentOf(store),
+      dataClassification: tagOf(store, 'data-classification'),
+      grants,
+    });
   }
   return { ciChecked: bootstrap !== undefined, stores };
 }
