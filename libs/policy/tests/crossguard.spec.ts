@@ -234,6 +234,7 @@ describe('the pack through the Pulumi analyzer (AnalyzeStack), against synth', (
         'ci-no-escalation',
         'ci-preview-no-data-sessions',
         'ci-prod-no-destroy',
+        'ci-prod-no-blind-audit',
       ].sort(),
     );
     expect(notJudged.every((verdict) => verdict.level === 'mandatory')).toBe(true);

@@ -162,6 +162,8 @@ interface Outcome {
   unguarded?: string;
   /** Whether the figure the guardrails answer for is the fresh one only (the rest is unguarded). */
   guardsFreshOnly: boolean;
+  /** The tier has no mechanism at all: nothing of the store can be held. */
+  unguardedTier?: boolean;
 }
 
 function destroyGrant(
@@ -174,7 +176,11 @@ function destroyGrant(
   if (!held.some(({ entry }) => entry.role === 'deletes')) return [];
   const { replay } = outcome;
   const goneAfterDays = soonestGone(replay);
-  const guardedGoneAfterDays = outcome.guardsFreshOnly ? replay.freshDays : goneAfterDays;
+  const guardedGoneAfterDays = outcome.unguardedTier
+    ? null
+    : outcome.guardsFreshOnly
+      ? replay.freshDays
+      : goneAfterDays;
   const summary = describeReplay(replay, outcome.lockDays);
   const writes: ConfigurationWrite[] = held.map(({ entry, reason }) => ({
     setting: entry.setting,
@@ -197,6 +203,7 @@ function destroyGrant(
         guardrails: outcome.guardrails,
         ...(outcome.unguarded ? { unguarded: outcome.unguarded } : {}),
         ...(replica ? { replica } : {}),
+        ...(outcome.unguardedTier ? { unguardedTier: true } : {}),
       },
     },
   ];
@@ -269,6 +276,7 @@ export async function awsConfigurationWrites(input: AwsWriteAnswers): Promise<Ac
         unguarded:
           'an S3 Express directory bucket has neither versioning nor Object Lock: nothing of S3 holds its data against lifecycle',
         guardsFreshOnly: true,
+        unguardedTier: true,
       }
     : {
         replay,

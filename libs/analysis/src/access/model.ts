@@ -83,6 +83,8 @@ export interface ConfigurationEffect {
   guardrails?: string[];
   /** What no mechanism of this cloud or tier holds against the write. */
   unguarded?: string;
+  /** The store's tier has no such mechanism at all (`guardedGoneAfterDays` is then null). */
+  unguardedTier?: boolean;
   /** The write is on the store's replica: the store's own bucket still holds the data. */
   replica?: boolean;
 }

@@ -3,6 +3,7 @@ import { ciEnvironmentIsolation } from './ci-environment-isolation';
 import { ciNoDataAccess } from './ci-no-data-access';
 import { ciNoEscalation } from './ci-no-escalation';
 import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
+import { ciProdNoBlindAudit } from './ci-prod-no-blind-audit';
 import { ciProdNoDestroy } from './ci-prod-no-destroy';
 
 export { CI_NOT_JUDGED } from './analysis';
@@ -14,5 +15,6 @@ export const accessPolicies = [
   ciNoEscalation,
   ciPreviewNoDataSessions,
   ciProdNoDestroy,
+  ciProdNoBlindAudit,
   ciDeployRights,
 ];
