@@ -64,16 +64,7 @@ const PRINCIPALS: Record<CiGrant['purpose'], string> = {
  * and points the access rules at it; returns a function that restores the environment.
  */
 export function withBootstrap(grants: CiGrant[], customActions: string[] = []): BootstrapFile {
-  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
-    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
-    type,
-    name,
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const resource = bootstrapResource;
   const render = {
     project: 'checkpoints-bootstrap',
     stack: 'ci',
@@ -96,6 +87,20 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
     ],
   };
   return withBootstrapRender(render);
+}
+
+/** A resource of a hand-made bootstrap render. */
+export function bootstrapResource(type: string, name: string, inputs: Record<string, unknown>) {
+  return {
+    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
+    type,
+    name,
+    parent: null,
+    protect: false,
+    retainOnDelete: false,
+    dependsOn: [],
+    inputs,
+  };
 }
 
 /** A bootstrap render written for one test: its path, for the rules' policy config, and its removal. */

@@ -1,6 +1,6 @@
 /** Spec fixtures of the configuration-write rules: a prod Azure store with its spec, and CI's bootstrap render. */
 import type { ResourceUnderTest } from '.';
-import { azureStore, CUSTOM, GROUP, ROLE } from './access';
+import { azureStore, bootstrapResource, CUSTOM, GROUP, ROLE } from './access';
 
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
 const CI_DEPLOY_PROD = '10000000-0000-4000-8000-000000000003';
@@ -50,16 +50,7 @@ export const AZURE_DEPLOY_WRITES = [
  * Policy deny assignments the bootstrap makes there (bootstrap/src/azure/guardrails.ts).
  */
 export function azureBootstrap(actions: readonly string[], guards: ('soft-delete' | 'diagnostics')[]) {
-  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
-    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
-    type,
-    name,
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const resource = bootstrapResource;
   const definitionId = (name: string) =>
     `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Authorization/policyDefinitions/${name}`;
   const softDelete = [
@@ -149,16 +140,7 @@ export function awsProdStore(lockDays: number | undefined): ResourceUnderTest[] 
 
 /** The bootstrap render: CI's prod deploy role, allowed the bucket writes a deploy of the store makes. */
 export function awsBootstrap() {
-  const resource = (type: string, name: string, inputs: Record<string, unknown>) => ({
-    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
-    type,
-    name,
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  });
+  const resource = bootstrapResource;
   return {
     project: 'checkpoints-bootstrap',
     stack: 'ci',
