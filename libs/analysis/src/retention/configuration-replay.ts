@@ -122,7 +122,7 @@ export function describeReplay(replay: WriteReplay, lockDays: number): string {
       ? `the guardrails keep every checkpoint (replayed ${horizonDays} days)`
       : `all checkpoints ${kept(freshDays)}`;
   }
-  return `checkpoints younger than the ${plural(lockDays)} lock ${kept(freshDays)}, older ones ${kept(oldDays)}`;
+  return `checkpoints younger than the ${lockDays}-day lock ${kept(freshDays)}, older ones ${kept(oldDays)}`;
 }
 
 /** The fewest days any checkpoint stays recoverable after the write; null: all kept to the replay's end. */
