@@ -156,6 +156,8 @@ describe('store role permissions boundaries', () => {
             's3:AbortMultipartUpload',
             's3:DeleteObject',
             's3:GetObject',
+            's3:GetObjectLegalHold',
+            's3:GetObjectRetention',
             's3:GetObjectVersionAcl',
             's3:GetObjectVersionForReplication',
             's3:GetObjectVersionTagging',

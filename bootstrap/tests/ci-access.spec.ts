@@ -194,6 +194,33 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
+  it.each([
+    [
+      'gcp-gcs',
+      'gcp:orgpolicy/policy:Policy',
+      /^store llm-pretrain \(prod\): ci deploy-prod can make checkpoints unrecoverable through configuration: its lifecycle, soft delete, versioning and retention policy \(storage\.buckets\.update\) write leaves a checkpoint recoverable for 1 day, inside the 7-day recovery window/,
+    ],
+    [
+      'azure-adls',
+      'azure-native:authorization:PolicyAssignment',
+      /^store llm-pretrain \(prod\): ci deploy-prod can make checkpoints unrecoverable through configuration: its lifecycle management policy \(Microsoft\.Storage\/storageAccounts\/managementPolicies\/write\), blob soft delete \(Microsoft\.Storage\/storageAccounts\/blobServices\/write\) write leaves a checkpoint recoverable for 1 day, inside the 14-day recovery window/,
+    ],
+  ] as const)(
+    '%s: without the guardrail the bootstrap sets on the prod stack scope, the prod deploy identity destroys checkpoints through configuration',
+    async (stack, guardType, message) => {
+      const result = await synthProd(
+        stack,
+        weakened(bootstrap, (copy) => {
+          copy.resources = copy.resources.filter((resource) => resource.type !== guardType);
+        }),
+      );
+      expect(result.status).toBe(1);
+      expect(result.verdicts).toContainEqual(
+        expect.objectContaining({ policy: 'ci-prod-no-destroy', message: expect.stringMatching(message) }),
+      );
+    },
+  );
+
   it("AWS: without the prod break-glass guard the deploy role could delete the prod store's replica and its key", async () => {
     const result = await synthProd('aws-s3', withoutProdDeployStatement(bootstrap, 'BreakGlassOnlyInProd'));
     expect(result.status).toBe(1);

@@ -44,6 +44,12 @@ describe('the root Pulumi project', () => {
       'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
       'aws:iam/policy:Policy',
       'aws:iam/policy:Policy',
+      // The prod guardrails no CI identity may lift: soft delete floor and kept blob logs (Azure), soft
+      // delete floor (GCP).
+      'azure-native:authorization:PolicyAssignment',
+      'azure-native:authorization:PolicyAssignment',
+      'azure-native:authorization:PolicyDefinition',
+      'azure-native:authorization:PolicyDefinition',
       // The store writer role: the stacks' writer grants name it.
       'azure-native:authorization:RoleDefinition',
       'azure-native:managedidentity:FederatedIdentityCredential',
@@ -54,6 +60,7 @@ describe('the root Pulumi project', () => {
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+      'gcp:orgpolicy/policy:Policy',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
     ]);

@@ -38,6 +38,7 @@ import {
   writerRolePermissions,
 } from './roles';
 import { azureStateGrants, stateContainerScope } from './state';
+import { azureGuardrails } from './guardrails';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -187,6 +188,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         ...this.dnsZoneGrants(settings, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
+      azureGuardrails(settings.subscriptionId, scope, environment, this);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);

@@ -30,6 +30,7 @@ import {
   WORKLOAD_IDENTITY_USER,
 } from './roles';
 import { gcpStateGrants } from './state';
+import { softDeleteFloor } from './guardrails';
 
 export interface GcpCiIdentitiesArgs extends CiIdentityArgs {
   settings: GcpSettings;
@@ -139,6 +140,7 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
         },
       );
       this.grantState(settings, deployPurpose(environment), deploy, environment);
+      softDeleteFloor(project, environment, this);
       deployAccounts.push([environment, deploy]);
       this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
     }

@@ -239,6 +239,7 @@ describe('the pack through the Pulumi analyzer (AnalyzeStack), against synth', (
         'ci-trust-pull-requests-preview-only',
         'ci-trust-own-environment',
         'ci-trust-immutable-ids',
+        'ci-prod-no-blind-audit',
       ].sort(),
     );
     expect(notJudged.every((verdict) => verdict.level === 'mandatory')).toBe(true);

@@ -10,7 +10,7 @@ import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
 import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/translate';
 import { defaultEncryptionRule } from './encryption';
-import { createRetentionLock, retentionLockStatements } from './retention-lock';
+import { createRetentionLock, lockDaysOf, retentionLockStatements } from './retention-lock';
 import {
   dataProtection,
   SAFETY_SETTING,
@@ -100,7 +100,7 @@ export function createGeneralPurposeBucket(
         .all([bucket.arn, policyInputs.keyArn, policyInputs.perimeter, policyInputs.storeRoleArns])
         .apply(([bucketArn, keyArn, perimeter, storeRoleArns]) => {
           const policy = s3BucketPolicy({ bucketArn, keyArn, ...(perimeter ? { perimeter } : {}) });
-          if (store.recovery.retentionLock !== undefined) {
+          if (lockDaysOf(scope) !== undefined) {
             policy.Statement.push(...retentionLockStatements(bucketArn, storeRoleArns));
           }
           return JSON.stringify(policy);

@@ -11,7 +11,25 @@ import { dataProtection, type StoreScope } from './scope';
 export const RETENTION_LOCK_MODE = 'GOVERNANCE';
 
 /**
- * `recovery.retentionLock: { days }`: S3 Object Lock on the store's versioned bucket, with a default retention that
+ * The days every version of a general purpose bucket is locked after its write: the spec's
+ * `recovery.retentionLock`, else, in prod, the store's recovery window (`noncurrentExpireDays`). That default
+ * is the guardrail no CI identity can lift: lifecycle does not delete a locked version
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-lifecycle),
+ * so a lifecycle configuration CI rewrites to expire everything leaves each version written in the last
+ * window's days; CI is denied s3:BypassGovernanceRetention (bootstrap) and, through its own policy, every
+ * object write (s3:PutObjectRetention among them). A version older than the lock is not held: docs/security.md.
+ * The store's replica takes the same lock: S3 replicates from a bucket with Object Lock only into one with
+ * Object Lock (DstBucketObjectLockConfigMissing, https://docs.aws.amazon.com/AmazonS3/latest/userguide/replication-failure-codes.html).
+ */
+export function lockDaysOf(scope: StoreScope): number | undefined {
+  const spec = scope.store.recovery.retentionLock?.days;
+  if (spec !== undefined) return spec;
+  const window = scope.store.retention.noncurrentExpireDays;
+  return scope.tags['environment'] === 'prod' && window > 0 ? window : undefined;
+}
+
+/**
+ * `recovery.retentionLock: { days }` (or the prod default, lockDaysOf): S3 Object Lock on the store's versioned bucket, with a default retention that
  * locks every new object version for `days` after its write.
  *
  * `BucketObjectLockConfiguration` enables Object Lock on the existing bucket in place (PutObjectLockConfiguration:
@@ -30,15 +48,15 @@ export function createRetentionLock(
   placement: { logicalPrefix: string; region?: string },
 ): BucketObjectLockConfiguration | undefined {
   const { store, parent } = scope;
-  const lock = store.recovery.retentionLock;
-  if (lock === undefined) return undefined;
+  const days = lockDaysOf(scope);
+  if (days === undefined) return undefined;
   return new BucketObjectLockConfiguration(
     `${placement.logicalPrefix}-retention-lock`,
     {
       ...(placement.region === undefined ? {} : { region: placement.region }),
       bucket: bucketName,
       objectLockEnabled: 'Enabled',
-      rule: { defaultRetention: { mode: RETENTION_LOCK_MODE, days: lock.days } },
+      rule: { defaultRetention: { mode: RETENTION_LOCK_MODE, days } },
     },
     { parent, ...dataProtection(store), dependsOn: [versioning] },
   );

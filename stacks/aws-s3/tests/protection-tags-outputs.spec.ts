@@ -64,7 +64,9 @@ describe('protection', () => {
       });
       const audit =
         environment === 'prod' ? [...AUDIT_RETAINED, 'audit-key key retain=true'].sort() : AUDIT_RETAINED;
-      expect(guarded(snapshot)).toEqual([...audit, ...RETAINED_IN_EVERY_ENVIRONMENT]);
+      // In prod a general purpose store is locked for its recovery window (src/retention-lock.ts lockDaysOf).
+      const lock = environment === 'prod' ? ['llm-pretrain-retention-lock safety retain=true'] : [];
+      expect(guarded(snapshot)).toEqual([...audit, ...[...RETAINED_IN_EVERY_ENVIRONMENT, ...lock].sort()]);
       // Nothing else is retained but the trail and the key aliases (a released key stays findable by its alias):
       // a role left behind would keep its access to the released bucket.
       const holders = new Set(dataHolders(snapshot).map((holder) => holder.name));
@@ -87,6 +89,7 @@ describe('protection', () => {
       'llm-fast-key',
       'llm-pretrain-bucket',
       'llm-pretrain-key',
+      'llm-pretrain-retention-lock',
     ]);
   });
 
@@ -162,6 +165,8 @@ describe('tags', () => {
         TYPES.publicAccessBlock,
         TYPES.rolePolicy,
         TYPES.versioning,
+        // The prod guardrail lock, which S3 does not tag either.
+        'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
       ].sort(),
     );
   });

@@ -291,6 +291,8 @@ describe('adding a replica to an existing store', () => {
         'llm-pretrain-replica-ownership',
         'llm-pretrain-replica-policy',
         'llm-pretrain-replica-public-access-block',
+        // The replica takes the store's prod lock: S3 replicates a locked bucket into a locked one only.
+        'llm-pretrain-replica-retention-lock',
         'llm-pretrain-replica-versioning',
         'llm-pretrain-replication',
         'llm-pretrain-replication',

@@ -88,12 +88,23 @@ describe('a locked S3 store', () => {
     expect([lock?.protect, lock?.retainOnDelete]).toEqual([false, true]);
   });
 
-  it('leaves a store without the key unlocked', async () => {
+  it('leaves a store without the key unlocked outside prod', async () => {
     const { recovery: _, ...unlocked } = releases;
-    const plain = await sharedRenderStack({ environment: 'prod', stores: [unlocked] });
+    const plain = await sharedRenderStack({ stores: [unlocked] });
     expect(lockOf(plain)).toEqual([]);
     const statements = documentOf(resource(plain, 'bucketPolicy', 'llm-releases-policy')).Statement;
     expect(statements.map((s) => s.Sid)).not.toContain('DenyBypassingRetentionLock');
+  });
+
+  it('in prod, locks a store without the key for its recovery window: the guardrail a CI identity cannot lift', async () => {
+    const { recovery: _, ...unlocked } = releases;
+    const prod = await sharedRenderStack({ environment: 'prod', stores: [unlocked] });
+    const [store] = retentionOf(prod);
+    // The default retention.noncurrentExpireDays.
+    expect(store?.lock).toEqual({ days: 7, refuses: [] });
+    expect(store ? brokenPromiseMessages(store) : ['no store']).toEqual([]);
+    const statements = documentOf(resource(prod, 'bucketPolicy', 'llm-releases-policy')).Statement;
+    expect(statements.map((s) => s.Sid)).toContain('DenyBypassingRetentionLock');
   });
 
   describe('who may lift or bypass it (iam-simulate over the rendered policies)', () => {
@@ -149,8 +160,8 @@ describe('a locked S3 store', () => {
 describe('adding the lock to an existing store', () => {
   it('creates the lock, updates the bucket policy in place, and replaces or deletes nothing', async () => {
     const { recovery: _, ...unlocked } = releases;
-    const base = await sharedRenderStack({ environment: 'prod', stores: [unlocked] });
-    const next = await sharedRenderStack({ environment: 'prod', stores: [releases] });
+    const base = await sharedRenderStack({ stores: [unlocked] });
+    const next = await sharedRenderStack({ stores: [releases] });
     const plan = planChanges(base, next);
     // Every resource the deploy touches, and how: nothing else changes (in name order: the plan lists
     // resources in the order they registered, which the render does not fix).

@@ -189,6 +189,9 @@ describe('standard tier, customer-managed encryption', () => {
       'DenyOtherKmsKeys',
       'DenyDataOutsidePerimeter',
       'DenyListingOutsidePerimeter',
+      // The prod guardrail lock (stacks/aws-s3/src/retention-lock.ts lockDaysOf).
+      'DenyBypassingRetentionLock',
+      'DenyStoreRolesChangingRetentionLock',
     ]);
     expect(statements.slice(2, 4)).toEqual([
       {

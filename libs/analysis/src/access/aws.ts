@@ -21,6 +21,7 @@ import {
   type RenamingState,
   type StoreTokens,
 } from './aws-renaming';
+import { awsConfigurationWrites, type AwsWriteAnswers } from './configuration-writes';
 import {
   assumedFor,
   grantIndexOf,
@@ -210,10 +211,16 @@ export async function awsStoreAccess(
       origin,
       { tokens, context },
     );
-  const holders: { targets: StoreTargets; where: string }[] = [
-    { targets, where: '' },
-    ...(replica
-      ? [{ targets: { ...replica, roles: [...targets.roles, ...replica.roles] }, where: 'on the replica: ' }]
+  const holders: { targets: StoreTargets; where: string; resources: readonly RenderedResource[] }[] = [
+    { targets, where: '', resources: own },
+    ...(replica && replicaComponent
+      ? [
+          {
+            targets: { ...replica, roles: [...targets.roles, ...replica.roles] },
+            where: 'on the replica: ',
+            resources: store.resources.filter((resource) => resource.parent === replicaComponent.urn),
+          },
+        ]
       : []),
   ];
   const roles = holders
@@ -249,9 +256,59 @@ export async function awsStoreAccess(
       for (const grant of await grantsOf(principal, holder.targets, operations)) {
         grants.push({ ...grant, reason: `${holder.where}${grant.reason}` });
       }
+      if (!operations.includes('destroy-by-config')) continue;
+      for (const grant of await awsConfigurationWrites(
+        configurationQuestions(principal, holder, render, store),
+      )) {
+        grants.push({ ...grant, reason: `${holder.where}${grant.reason}` });
+      }
     }
   }
   return grants;
+}
+
+/** The questions ./configuration-writes asks about a principal and one data holder, put to IAM here. */
+function configurationQuestions(
+  principal: AwsPrincipal,
+  holder: { targets: StoreTargets; resources: readonly RenderedResource[] },
+  render: Pick<Render, 'resources'>,
+  store: StoreAccessInput['store'],
+): AwsWriteAnswers {
+  const { targets } = holder;
+  // The stack trail records the store's bucket and its replica alike: it is asked about once, with the store.
+  const trail =
+    holder.resources.some((resource) => resource.parent === store.urn) &&
+    render.resources.find((resource) => resource.type === 'aws:cloudtrail/trail:Trail');
+  const trailName = trail ? stringInput(trail, 'name') : undefined;
+  return {
+    principal: principal.principal,
+    resources: holder.resources,
+    replica: !holder.resources.some((resource) => resource.parent === store.urn),
+    component: render.resources.find((resource) => resource.urn === store.urn),
+    directory: targets.directory,
+    onBucket: (action) =>
+      allowedFor(
+        principal,
+        {
+          action,
+          resource: targets.bucketArn,
+          context: targets.origin,
+          ...(targets.bucketPolicy ? { resourcePolicy: targets.bucketPolicy } : {}),
+        },
+        targets,
+      ),
+    onTrail: (action) =>
+      trailName === undefined
+        ? Promise.resolve(undefined)
+        : allowedFor(
+            principal,
+            {
+              action,
+              resource: `arn:${targets.partition}:cloudtrail:${targets.region}:${targets.accountId}:trail/${trailName}`,
+            },
+            targets,
+          ),
+  };
 }
 
 /** The component of a store's replica (stacks/aws-s3 StoreReplica): its bucket, key and replication role. */

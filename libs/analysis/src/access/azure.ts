@@ -12,6 +12,11 @@ import {
   type RendersInput,
   type StoreAccessOf,
 } from './model';
+import {
+  azureConfigurationWrites,
+  configurationContextOf,
+  type ConfigurationContext,
+} from './configuration-writes';
 
 export interface Permission {
   actions: readonly string[];
@@ -211,6 +216,7 @@ interface AzureRenderAccess {
   assignerOf(principalId: string, container: string, to: 'itself' | 'anyone'): Assignment | undefined;
   lockOf(resource: string): Lock | undefined;
   principalsOf(store: AzureStore, resources: readonly string[]): Principal[];
+  configuration: ConfigurationContext;
 }
 
 /** An Azure scope as `under` compares it: lowercased, without a trailing slash. */
@@ -306,6 +312,7 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
       })?.assignment;
     },
     lockOf,
+    configuration: configurationContextOf(render.resources, everything),
     principalsOf: (store, resources) => {
       const reaching = new Set(
         resources.flatMap((resource) =>
@@ -327,7 +334,7 @@ export function azureAccessOf(input: RendersInput): StoreAccessOf {
 
 function azureStoreGrants(
   store: RenderedStore,
-  { subscription, roles, grantOf, assignerOf, lockOf, principalsOf }: AzureRenderAccess,
+  { subscription, roles, grantOf, assignerOf, lockOf, principalsOf, configuration }: AzureRenderAccess,
 ): AccessGrant[] {
   const target = azureStore(store.resources, subscription);
   if (target === undefined) return [];
@@ -388,6 +395,19 @@ function azureStoreGrants(
         );
       }
     }
+    for (const grant of azureConfigurationWrites({
+      principal,
+      resources: store.resources,
+      component: configuration.components.get(store.urn),
+      account: ids.account,
+      container: ids.container,
+      on: (action, resource = ids.account) => {
+        const a = grantOf(principal.id, resource, action);
+        return a && because(a, action);
+      },
+      guards: configuration.azureGuards,
+    }))
+      grants.push(grant);
     const keys = grantOf(principal.id, ids.account, LIST_KEYS);
     const enable = grantOf(principal.id, ids.account, 'Microsoft.Storage/storageAccounts/write');
     if (keys && (target.allowSharedKeyAccess || enable)) {

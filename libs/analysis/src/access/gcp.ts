@@ -12,6 +12,11 @@ import {
   type RendersInput,
   type StoreAccessOf,
 } from './model';
+import {
+  configurationContextOf,
+  gcpConfigurationWrites,
+  type ConfigurationContext,
+} from './configuration-writes';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
 export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
@@ -121,6 +126,7 @@ interface GcpRenderAccess {
    * the render: each counts as an ancestor of every project.
    */
   ancestors: readonly string[];
+  configuration: ConfigurationContext;
 }
 
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
@@ -165,6 +171,7 @@ function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
     ancestors: [
       ...new Set(bindings.map((b) => b.scope).filter((scope) => /^(folders|organizations)\//.test(scope))),
     ],
+    configuration: configurationContextOf(render.resources, everything),
   };
 }
 
@@ -185,6 +192,7 @@ function gcpStoreGrants(
     denies,
     replaced,
     ancestors,
+    configuration,
   }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
@@ -236,6 +244,17 @@ function gcpStoreGrants(
           reason: `can add a key to ${identity.label}: ${key}`,
         });
     }
+    grants.push(
+      ...gcpConfigurationWrites({
+        principal,
+        resources: store.resources,
+        component: configuration.components.get(store.urn),
+        project: target.project,
+        onBucket: (permission) => grantOf(principal.id, scopesOf.bucket, permission),
+        onProject: (permission) => grantOf(principal.id, scopesOf.project, permission),
+        softDeleteMinimums: configuration.softDeleteMinimums,
+      }),
+    );
     const change = grants.find(
       (g) =>
         g.principal.id === principal.id &&

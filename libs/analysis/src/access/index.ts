@@ -22,6 +22,7 @@ import {
 } from '../trust';
 import {
   environmentOf,
+  tagOf,
   type AccessAnalysis,
   type AccessGrant,
   type CiTrust,
@@ -102,7 +103,13 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
       byCloud.set(store.cloud, accessOf);
     }
     const grants = withExternalReasons(await accessOf(store), render, store.urn);
-    stores.push({ store: store.name, cloud: store.cloud, environment: environmentOf(store), grants });
+    stores.push({
+      store: store.name,
+      cloud: store.cloud,
+      environment: environmentOf(store),
+      dataClassification: tagOf(store, 'data-classification'),
+      grants,
+    });
   }
   const clouds = new Set(stores.map((store) => store.cloud));
   const trust = bootstrap

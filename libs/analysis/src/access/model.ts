@@ -7,7 +7,8 @@ import type { Render, RenderedResource, RenderedStore } from '@checkpoints/rende
  * that reads or writes data without further checks). Control: change the
  * store's settings (lifecycle, versioning, encryption: each can lose data), change who has access,
  * delete the data holder, give itself data access. Key: use it to decrypt, disable it, destroy it. Identity: act as one of the
- * store's identities, or add a credential to one.
+ * store's identities, or add a credential to one. Configuration: make checkpoints unrecoverable with settings
+ * writes alone (lifecycle, versioning, soft delete, retention), or hide access from the audit (./configuration-writes).
  */
 export const OPERATIONS = [
   'read',
@@ -23,6 +24,8 @@ export const OPERATIONS = [
   'self-grant',
   'act-as',
   'add-credentials',
+  'destroy-by-config',
+  'blind-audit',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -56,6 +59,34 @@ export interface AccessGrant {
   operation: Operation;
   /** Which policy, statement, role or binding grants it, in the cloud's words. */
   reason: string;
+  /** For `destroy-by-config` and `blind-audit`: the writes and, for the first, what the worst of them does. */
+  configuration?: ConfigurationEffect;
+}
+
+/** One settings write a principal may make, with the permission that allows it. */
+export interface ConfigurationWrite {
+  setting: string;
+  permission: string;
+  /** Where the permission comes from, in the cloud's words. */
+  reason: string;
+}
+
+export interface ConfigurationEffect {
+  writes: ConfigurationWrite[];
+  /** Days after the worst write until the first checkpoint is gone for good; null: kept through the replay. */
+  goneAfterDays?: number | null;
+  /** The same for the checkpoints a guardrail of the cloud can hold (all but the `unguarded` part). */
+  guardedGoneAfterDays?: number | null;
+  /** Days the store's spec promises a checkpoint stays recoverable (or locked). */
+  windowDays?: number;
+  /** The guardrails that still hold against this principal. */
+  guardrails?: string[];
+  /** What no mechanism of this cloud or tier holds against the write. */
+  unguarded?: string;
+  /** The store's tier has no such mechanism at all (`guardedGoneAfterDays` is then null). */
+  unguardedTier?: boolean;
+  /** The write is on the store's replica: the store's own bucket still holds the data. */
+  replica?: boolean;
 }
 
 export interface StoreAccess {
@@ -63,6 +94,8 @@ export interface StoreAccess {
   cloud: Cloud;
   /** The store's `environment` tag. */
   environment: string;
+  /** The store's `data-classification` tag ('unknown' without one). */
+  dataClassification?: string;
   grants: AccessGrant[];
 }
 
@@ -130,10 +163,15 @@ const TAG_KEYS = ['tags', 'labels'];
 
 /** The store's environment, from the standard `environment` tag of its resources. */
 export function environmentOf(store: RenderedStore): string {
+  return tagOf(store, 'environment');
+}
+
+/** The value of a standard tag on the store's resources; 'unknown' when none carries it. */
+export function tagOf(store: RenderedStore, tag: string): string {
   for (const resource of store.resources) {
     for (const key of TAG_KEYS) {
-      const environment = (resource.inputs[key] as Record<string, unknown> | undefined)?.['environment'];
-      if (typeof environment === 'string') return environment;
+      const value = (resource.inputs[key] as Record<string, unknown> | undefined)?.[tag];
+      if (typeof value === 'string') return value;
     }
   }
   return 'unknown';

@@ -130,10 +130,14 @@ function allow(sid: string, actions: string[], resources: string[]): AwsPolicySt
  */
 export const AWS_REPLICATION_ACTIONS = {
   sourceBucket: ['s3:GetReplicationConfiguration', 's3:ListBucket'],
+  // A locked version is replicated with its retention, which S3 reads as the replication role
+  // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-replication).
   sourceObjects: [
     's3:GetObjectVersionForReplication',
     's3:GetObjectVersionAcl',
     's3:GetObjectVersionTagging',
+    's3:GetObjectRetention',
+    's3:GetObjectLegalHold',
   ],
   replicaObjects: ['s3:ReplicateObject', 's3:ReplicateDelete', 's3:ReplicateTags'],
   sourceKey: ['kms:Decrypt'],

@@ -13,6 +13,8 @@ const CHANGES: readonly Operation[] = [
   'destroy-key',
   'act-as',
   'add-credentials',
+  'destroy-by-config',
+  'blind-audit',
 ];
 
 export const ciEnvironmentIsolation = accessRule({

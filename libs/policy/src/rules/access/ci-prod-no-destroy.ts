@@ -1,10 +1,10 @@
-import { isCi } from '@checkpoints/analysis';
+import { isCi, type AccessGrant, type StoreAccess } from '@checkpoints/analysis';
 import { accessRule } from './analysis';
 
 export const ciProdNoDestroy = accessRule({
   name: 'ci-prod-no-destroy',
   description:
-    'In prod, no CI identity can delete a data-holding resource or destroy a key: that is a break-glass action for an administrator',
+    "In prod, no CI identity can delete a data-holding resource, destroy a key, or make checkpoints unrecoverable through configuration before the store's promised recovery window ends: that is a break-glass action for an administrator",
   source:
     'Checkpoint security baseline (data never lost to a deploy) and CI rights; AWS Well-Architected REL09 (back up and protect data)',
   needsBootstrap: true,
@@ -12,6 +12,33 @@ export const ciProdNoDestroy = accessRule({
     if (!isCi(grant.principal) || store.environment !== 'prod') return undefined;
     if (grant.operation === 'delete-store') return 'can delete a data-holding resource in prod';
     if (grant.operation === 'destroy-key') return 'can destroy a key in prod';
+    if (grant.operation === 'destroy-by-config') return destroysInsideWindow(grant, store);
     return undefined;
   },
 });
+
+/**
+ * A configuration write counts when what the cloud's guardrails answer for is gone before the recovery window
+ * ends. On a tier with no such mechanism at all (an S3 Express directory bucket) restricted data is refused,
+ * whatever the window; elsewhere that is a residual risk (docs/security.md). A write on a replica leaves the
+ * store's own copy.
+ */
+function destroysInsideWindow(grant: AccessGrant, store: StoreAccess): string | undefined {
+  const effect = grant.configuration;
+  if (effect === undefined || effect.replica) return undefined;
+  const window = effect.windowDays ?? 0;
+  const guarded = effect.guardedGoneAfterDays ?? null;
+  const writes = effect.writes.map((write) => `${write.setting} (${write.permission})`).join(', ');
+  if (guarded !== null && guarded < window) {
+    return `can make checkpoints unrecoverable through configuration: its ${writes} write leaves a checkpoint recoverable for ${days(guarded)}, inside the ${window}-day recovery window (${effect.guardrails?.length ? effect.guardrails.join('; ') : 'no guardrail holds'})`;
+  }
+  const gone = effect.goneAfterDays ?? null;
+  if (store.dataClassification === 'restricted' && effect.unguardedTier && gone !== null) {
+    return `can make restricted checkpoints unrecoverable through configuration where no guardrail can hold them (${effect.unguarded ?? 'no mechanism on this tier'}): its ${writes} write leaves nothing after ${days(gone)}; restricted data needs another tier`;
+  }
+  return undefined;
+}
+
+function days(count: number): string {
+  return `${count} day${count === 1 ? '' : 's'}`;
+}

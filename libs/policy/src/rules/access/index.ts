@@ -4,6 +4,7 @@ import { ciEnvironmentIsolation } from './ci-environment-isolation';
 import { ciNoDataAccess } from './ci-no-data-access';
 import { ciNoEscalation } from './ci-no-escalation';
 import { ciPreviewNoDataSessions } from './ci-preview-no-data-sessions';
+import { ciProdNoBlindAudit } from './ci-prod-no-blind-audit';
 import { ciProdNoDestroy } from './ci-prod-no-destroy';
 import { ciTrustImmutableIds } from './ci-trust-immutable-ids';
 import { ciTrustOwnEnvironment } from './ci-trust-own-environment';
@@ -19,6 +20,7 @@ export const accessPolicies = [
   ciNoEscalation,
   ciPreviewNoDataSessions,
   ciProdNoDestroy,
+  ciProdNoBlindAudit,
   ciDeployRights,
   ciCannotChangeCi,
   ciTrustThisRepository,
