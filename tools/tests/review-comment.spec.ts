@@ -109,7 +109,10 @@ const plan = (stores: Record<string, unknown>[], dataLoss: Record<string, unknow
   dataLoss,
 });
 
-function withPlan(render: ReturnType<typeof storeRender>, changes: ReturnType<typeof plan>) {
+function withPlan(
+  render: ReturnType<typeof storeRender>,
+  changes: ReturnType<typeof plan> & Record<string, unknown>,
+) {
   return { ...render, analysis: { ...render.analysis, changes } };
 }
 
@@ -253,30 +256,38 @@ describe('the pull request comment', () => {
       message: 'store llm-pretrain: recovery window of a deleted checkpoint 8 -> 1 days (lifecycle rules)',
     };
     const weakened = (acknowledgement?: string) => ({
-      'aws-s3/dev.json': withPlan(storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]), {
-        ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
-        weakening: [{ ...weakening, ...(acknowledgement ? { acknowledgement } : {}) }],
-        refused: [],
-      }),
+      'aws-s3/dev.json': withPlan(
+        storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]),
+        {
+          ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
+          weakening: [{ ...weakening, ...(acknowledgement ? { acknowledgement } : {}) }],
+          refused: [],
+        },
+      ),
     });
     const unacknowledged = comment(weakened(), base);
     expectSound(unacknowledged, { 'aws-s3/dev': 'weakening' });
     expect(verdicts(unacknowledged).get('aws-s3/dev')?.[1]).toContain('8 -> 1 days');
-    expectSound(comment(weakened('the data owner approved a shorter window'), base), { 'aws-s3/dev': 'pass' });
+    expectSound(comment(weakened('the data owner approved a shorter window'), base), {
+      'aws-s3/dev': 'pass',
+    });
 
     const refusedByCloud = {
-      'aws-s3/dev.json': withPlan(storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]), {
-        ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
-        weakening: [],
-        refused: [
-          {
-            store: 'llm-pretrain',
-            outcome: 'refused',
-            message: 'a directory bucket keeps one customer-managed key for its lifetime',
-          },
-          { store: 'llm-pretrain', outcome: 'ignored', message: 'the key ignores a tag change' },
-        ],
-      }),
+      'aws-s3/dev.json': withPlan(
+        storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', cost: 30 }]),
+        {
+          ...plan([{ store: 'llm-pretrain', status: 'changed' }]),
+          weakening: [],
+          refused: [
+            {
+              store: 'llm-pretrain',
+              outcome: 'refused',
+              message: 'a directory bucket keeps one customer-managed key for its lifetime',
+            },
+            { store: 'llm-pretrain', outcome: 'ignored', message: 'the key ignores a tag change' },
+          ],
+        },
+      ),
     };
     const refused = comment(refusedByCloud, base);
     expectSound(refused, { 'aws-s3/dev': 'refused' });

@@ -103,20 +103,6 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
   return withBootstrapRender(render);
 }
 
-/** A resource of a hand-made bootstrap render. */
-export function bootstrapResource(type: string, name: string, inputs: Record<string, unknown>) {
-  return {
-    urn: `urn:pulumi:ci::bootstrap::${type}::${name}`,
-    type,
-    name,
-    parent: null,
-    protect: false,
-    retainOnDelete: false,
-    dependsOn: [],
-    inputs,
-  };
-}
-
 /** A bootstrap render written for one test: its path, for the rules' policy config, and its removal. */
 export interface BootstrapFile {
   path: string;
