@@ -19,6 +19,7 @@ describe('Pulumi.yaml', () => {
       'aws:region',
       'checkpoints:costCenter',
       'checkpoints:environment',
+      'checkpoints:externalPrincipals',
       'checkpoints:organizationTrail',
       'checkpoints:owner',
       'checkpoints:stores',

@@ -75,11 +75,6 @@ describe('AWS trust of the CI roles', () => {
   it('StringLike with a wildcard repository admits other repositories and other owners', () => {
     const wildcard = [
       ...shipped.slice(0, 2),
-      {
-        ...role('deploy-prod', {
-          StringEquals: { 'token.actions.githubusercontent.com:sub': `repo:${REPOSITORY}:environment:prod` },
-        }),
-      },
       role('deploy-prod', {
         StringLike: { 'token.actions.githubusercontent.com:sub': 'repo:acme/*:environment:prod' },
       }),
