@@ -26,9 +26,9 @@ describe('synth --base on the shipped aws-s3 stacks: exit statuses of the change
     const run = await prodChange('llm-pretrain', oneDay);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(5);
-    // The store's replay reads the replica's lifecycle too: both settings are named.
+    // The store's replay reads the replica's lifecycle and both default locks too: every setting is named.
     expect(run.stdout).toContain(
-      'store llm-pretrain: recovery window of a deleted checkpoint 8 -> 2 days (llm-pretrain-lifecycle rules, llm-pretrain-replica-lifecycle rules)',
+      'store llm-pretrain: recovery window of a deleted checkpoint 8 -> 2 days (llm-pretrain-retention-lock rule, llm-pretrain-lifecycle rules, llm-pretrain-replica-retention-lock rule, llm-pretrain-replica-lifecycle rules)',
     );
     expect(weakeningOfRun(run)).toContainEqual(
       expect.objectContaining({
