@@ -172,6 +172,7 @@ export function loadStackSpec(
     owner: stack.data.owner,
     costCenter: stack.data.costCenter,
     stores: stores.map((store) => store.spec),
+    ...(stack.data.ciRunners === undefined ? {} : { ciRunners: stack.data.ciRunners }),
   };
   for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
     const value = stack.data[key];

@@ -331,6 +331,47 @@ function networkSchema() {
   });
 }
 
+/** Where CI's runners run: GitHub's hosted runners, or the platform's own runners with known networks. */
+export const CI_RUNNER_KINDS = ['github-hosted', 'self-hosted'] as const;
+
+function ciRunnersSchema() {
+  const keys = z.strictObject({
+    kind: doc(z.enum(CI_RUNNER_KINDS), {
+      type: code(CI_RUNNER_KINDS),
+      default: '`github-hosted`',
+      meaning:
+        "Where the preview, deploy and drift jobs run. GitHub-hosted runners reach the clouds from GitHub's changing address ranges (https://docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners/about-github-hosted-runners#ip-addresses), which no store perimeter lists.",
+      allowed: oneOf(CI_RUNNER_KINDS),
+    }),
+    egressCidrs: doc(z.array(z.union([z.cidrv4(), z.cidrv6()])).max(MAX_NETWORK_ENTRIES), {
+      type: 'list of IPv4/IPv6 CIDR ranges',
+      default: '`[]`',
+      meaning: "Self-hosted: the public addresses the runners' requests leave from (their NAT).",
+      allowed: `a list of at most ${MAX_NETWORK_ENTRIES} IPv4 or IPv6 CIDR ranges, e.g. [203.0.113.0/28]`,
+      item: 'an IPv4 or IPv6 CIDR range such as 203.0.113.0/28',
+    }).optional(),
+    networks: doc(networkList(), {
+      type: 'list of `projects/P/global/networks/N`',
+      default: '`[]`',
+      meaning:
+        "Self-hosted on GCP: the VPC networks the runners run in (with Private Google Access); every IP-filtered bucket of the stack admits them, for CI's control-plane calls (CI holds no data permission).",
+      allowed: `a list of at most ${MAX_NETWORK_ENTRIES} VPC networks, e.g. [projects/my-project/global/networks/ci-runners]`,
+      item: 'a VPC network such as projects/my-project/global/networks/ci-runners',
+    }).optional(),
+  });
+  return doc(keys, {
+    type: 'block',
+    default: '`{ kind: github-hosted }`',
+    meaning:
+      'Where CI runs, which the rights check holds every control-plane call of a deploy, preview or drift to: each must reach its API through the store\'s perimeter from there (docs/deploy.md, "Where CI runs").',
+    allowed: blockOf(
+      'ciRunners',
+      Object.keys(keys.shape),
+      'ciRunners: { kind: self-hosted, networks: [projects/my-project/global/networks/ci-runners] }',
+    ),
+  });
+}
+
 function recoverySchema(cloud: Cloud | undefined) {
   const retentionLock = z.strictObject({
     prefix: doc(folderPrefix(), {
@@ -506,6 +547,7 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       allowed:
         'the resource ID of a Log Analytics workspace, /subscriptions/…/providers/Microsoft.OperationalInsights/workspaces/NAME',
     }).optional(),
+    ciRunners: ciRunnersSchema().optional(),
     stores: doc(z.array(storeSchemaOf(cloud)).min(1), {
       type: 'list of stores, at least one',
       default: 'required',

@@ -150,6 +150,13 @@ export interface StoreSpec {
   keyGeneration: number;
 }
 
+/** Where CI's jobs run (`checkpoints:ciRunners`). */
+export interface CiRunnerSpec {
+  kind: 'github-hosted' | 'self-hosted';
+  egressCidrs?: string[];
+  networks?: string[];
+}
+
 export interface StackSpec {
   environment: Environment;
   owner: string;
@@ -162,6 +169,8 @@ export interface StackSpec {
   auditExemptMembers?: string[];
   /** Azure only: an existing Log Analytics workspace (resource ID) for the diagnostics instead of one per stack. */
   logAnalyticsWorkspaceId?: string;
+  /** Where CI runs; absent: GitHub-hosted runners. */
+  ciRunners?: CiRunnerSpec;
   stores: StoreSpec[];
 }
 
