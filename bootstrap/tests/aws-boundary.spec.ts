@@ -142,10 +142,10 @@ describe('store role permissions boundaries', () => {
     const prod = jsonInput(boundaryOf('prod'), 'policy') as PolicyDocument;
     expect(prod.Statement.filter(({ Sid }) => Sid.startsWith('SageMakerJob')).map(({ Sid }) => Sid)).toEqual([
       'SageMakerJobLogs',
-      'SageMakerJobMetrics',
       'SageMakerJobImageLogin',
       'SageMakerJobImages',
       'SageMakerJobNetworkInterfaces',
+      'SageMakerJobNetworkLookups',
     ]);
     expect({
       ...prod,
@@ -337,11 +337,10 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
 
 describe('a role inside the boundary', () => {
   it.each(ENVIRONMENTS)(
-    '%s: reaches only S3, S3 Express and KMS data actions and a SageMaker job’s logs, metrics, images and network interfaces, no IAM',
+    '%s: reaches only S3, S3 Express and KMS data actions and a SageMaker job’s logs, images and network interfaces, no IAM',
     async (environment) => {
       const granted = await grantedActions(storeRoleBoundaryPolicy(ACCOUNT, environment));
       expect([...new Set(granted.map(({ action }) => action.split(':')[0]))].sort()).toEqual([
-        'cloudwatch',
         'ec2',
         'ecr',
         'kms',

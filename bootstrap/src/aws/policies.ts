@@ -391,10 +391,12 @@ export function previewPolicy(
 /**
  * What a SageMaker training job's execution role needs besides its checkpoints, per "CreateTrainingJob API:
  * Execution Role Permissions" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-roles.html#sagemaker-roles-createtrainingjob-perms):
- * its CloudWatch Logs and metrics, pulling its training image from ECR (AWS's framework images live in AWS's
+ * its CloudWatch Logs, pulling its training image from ECR (AWS's framework images live in AWS's
  * own accounts, so any account's repository, read only), and, in a VPC, its network interfaces. None of it
  * reaches a bucket, object or key: the boundary still caps a store role at its environment's data. The
- * writer's own policy grants none of it; the team attaches what its jobs use (docs/aws.md).
+ * writer's own policy grants none of it; the team attaches what its jobs use (docs/aws.md). Not
+ * cloudwatch:PutMetricData: a request without a dataset is authorised on `*` only, which the pack's
+ * aws-iam-no-wildcard-resources refuses for an action that supports a resource type (docs/aws.md says so).
  */
 function sageMakerJobStatements(account: AwsAccount): PolicyStatement[] {
   const { partition, accountId } = account;
@@ -407,10 +409,6 @@ function sageMakerJobStatements(account: AwsAccount): PolicyStatement[] {
         `arn:${partition}:logs:*:${accountId}:log-group:/aws/sagemaker/*:log-stream:*`,
       ],
     ),
-    // PutMetricData supports no resource but `*`; its namespace is the job's.
-    statement('SageMakerJobMetrics', ['cloudwatch:PutMetricData'], ['*'], {
-      StringLike: { 'cloudwatch:namespace': '/aws/sagemaker/*' },
-    }),
     // GetAuthorizationToken supports no resource but `*`.
     statement('SageMakerJobImageLogin', ['ecr:GetAuthorizationToken'], ['*']),
     statement(
@@ -418,7 +416,7 @@ function sageMakerJobStatements(account: AwsAccount): PolicyStatement[] {
       ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
       [`arn:${partition}:ecr:*:*:repository/*`],
     ),
-    // A job in a VPC: its ENIs. The Describe calls support no resource but `*`.
+    // A job in a VPC: its network interfaces, in the account's subnets and security groups.
     statement(
       'SageMakerJobNetworkInterfaces',
       [
@@ -426,6 +424,15 @@ function sageMakerJobStatements(account: AwsAccount): PolicyStatement[] {
         'ec2:CreateNetworkInterfacePermission',
         'ec2:DeleteNetworkInterface',
         'ec2:DeleteNetworkInterfacePermission',
+      ],
+      ['network-interface', 'subnet', 'security-group'].map(
+        (type) => `arn:${partition}:ec2:*:${accountId}:${type}/*`,
+      ),
+    ),
+    // The Describe calls support no resource but `*`.
+    statement(
+      'SageMakerJobNetworkLookups',
+      [
         'ec2:DescribeDhcpOptions',
         'ec2:DescribeNetworkInterfaces',
         'ec2:DescribeSecurityGroups',

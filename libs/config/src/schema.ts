@@ -68,6 +68,7 @@ function doc<T extends z.ZodType>(type: T, words: KeyDoc): T {
 export const CLOUD_STACK_KEYS = {
   resourceGroupName: { clouds: ['azure'], words: 'azure' },
   organizationTrail: { clouds: ['aws'], words: 'aws' },
+  ciDeployRole: { clouds: ['aws'], words: 'aws' },
   auditExemptMembers: { clouds: ['gcp'], words: 'gcp' },
   logAnalyticsWorkspaceId: { clouds: ['azure'], words: 'azure' },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
@@ -530,6 +531,13 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       meaning:
         "An existing (organization) trail that already records S3 data events for the audited stores' buckets (it must select them: docs/aws.md); the stack then creates no trail of its own.",
       allowed: 'the ARN of an existing trail, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME',
+    }).optional(),
+    ciDeployRole: doc(z.string().regex(/^[\w+=,.@-]{1,64}$/), {
+      type: 'IAM role name',
+      default: '`checkpoints-ci-deploy-<environment>` (the bootstrap stack `ci`)',
+      meaning:
+        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`. The stack's audit key (prod) names it as the one principal besides the account's IAM administrators that may change the key's policy: KMS refuses a CreateKey whose policy would not let its caller change it later (the key policy lockout check), and the deploy role holds no kms:PutKeyPolicy in IAM.",
+      allowed: "an IAM role name (1-64 letters, digits and '+=,.@_-'), e.g. checkpoints-ci-deploy-prod",
     }).optional(),
     auditExemptMembers: doc(principals(), {
       type: 'list of IAM members',
