@@ -17,13 +17,17 @@ function awsClients(region) {
   return { sts: new STSClient({ region }), iam: new IAMClient({ region }), s3: new S3Client({ region }) };
 }
 
-/** The SDK's own words for a failed call, with what to do when it is the credentials. */
+/**
+ * The SDK's own words for a failed call, with what to do when it is the credentials.
+ * @param {unknown} error
+ */
 function failure(error) {
-  const name = error && typeof error === 'object' && 'name' in error ? String(error.name) : 'Error';
-  if (name === 'CredentialsProviderError' || /credential/i.test(String(error?.message ?? ''))) {
+  const { name = 'Error', message = String(error) } =
+    error instanceof Error ? error : /** @type {{ name?: string, message?: string }} */ ({});
+  if (name === 'CredentialsProviderError' || /credential/i.test(message)) {
     return 'no AWS credentials: sign in (aws sso login, or AWS_PROFILE / AWS_ACCESS_KEY_ID) and run it again';
   }
-  return `${name}: ${String(error?.message ?? error)}`;
+  return `${name}: ${message}`;
 }
 
 /**
@@ -34,6 +38,7 @@ function failure(error) {
 async function awsPreflight(clients, target) {
   /** @type {Check[]} */
   const checks = [];
+  /** @param {string} name @param {() => Promise<string>} question */
   const ask = async (name, question) => {
     try {
       checks.push({ name, ok: true, detail: await question() });

@@ -10,7 +10,7 @@ const { println } = require('../pulumi/process-io.cjs');
 const { awsClients, awsPreflight } = require('./aws.cjs');
 const { githubEnvironmentCheck } = require('./github.cjs');
 
-/** @param {string} root */
+/** @param {string} root @param {string} stack */
 function stackFiles(root, stack) {
   const project = parse(readFileSync(join(root, 'Pulumi.yaml'), 'utf8'));
   const config = parse(readFileSync(join(root, `Pulumi.${stack}.yaml`), 'utf8'))?.config ?? {};
@@ -33,7 +33,8 @@ async function main(argv, io, deps = {}) {
   try {
     files = stackFiles(io.cwd, stack);
   } catch (error) {
-    println(io.stderr, `cannot read Pulumi.yaml and Pulumi.${stack}.yaml in ${io.cwd}: ${error.message}`);
+    const why = error instanceof Error ? error.message : String(error);
+    println(io.stderr, `cannot read Pulumi.yaml and Pulumi.${stack}.yaml in ${io.cwd}: ${why}`);
     return 2;
   }
   if (files.project !== 'checkpoints-aws') {
@@ -53,7 +54,7 @@ async function main(argv, io, deps = {}) {
     ...(stateBucket ? { stateBucket } : {}),
   });
   checks.push(
-    await githubEnvironmentCheck(deps.fetch ?? fetch, {
+    await githubEnvironmentCheck(deps.fetch ?? globalThis.fetch, {
       repository: io.env['GITHUB_REPOSITORY'],
       environment,
       token: io.env['GITHUB_TOKEN'],
