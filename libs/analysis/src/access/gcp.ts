@@ -527,7 +527,7 @@ export function ipInRange(ip: string, cidr: string): boolean {
   return address.value >> shift === network.value >> shift;
 }
 
-function parseIp(text: string): { value: bigint; bits: number } | undefined {
+export function parseIp(text: string): { value: bigint; bits: number } | undefined {
   if (text.includes('.')) {
     const parts = text.split('.');
     if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255))

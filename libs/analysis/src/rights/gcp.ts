@@ -6,6 +6,7 @@ import {
   deniesIt,
   denyRulesOf,
   gcsIpFilterVerdict,
+  parseIp,
   PREDEFINED,
   type GcsNetworkRequest,
   type GcsRequestSource,
@@ -150,31 +151,18 @@ function runnerSources(ciRunners: unknown): RunnerSource[] {
 /** The first and last address of a CIDR range (a malformed one: the whole IPv4 internet, the worst case). */
 function rangeEnds(cidr: string): [string, string] {
   const [base = '', bitsText] = cidr.split('/');
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(base);
-  const bits = v4 ? 32 : 128;
+  const address = parseIp(base);
+  const bits = address?.bits ?? 32;
   const prefix = bitsText === undefined ? bits : Number(bitsText);
-  const value = v4 ? v4.slice(1).reduce((sum, part) => (sum << 8n) + BigInt(part), 0n) : ipv6Value(base);
-  if (value === undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > bits)
+  if (!address || !Number.isInteger(prefix) || prefix < 0 || prefix > bits)
     return ['0.0.0.0', '255.255.255.255'];
   const host = (1n << BigInt(bits - prefix)) - 1n;
-  const first = value & ~host;
+  const first = address.value & ~host;
   const format = (n: bigint) =>
-    v4
+    bits === 32
       ? [24n, 16n, 8n, 0n].map((shift) => String((n >> shift) & 255n)).join('.')
       : Array.from({ length: 8 }, (_, i) => ((n >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':');
   return [format(first), format(first | host)];
-}
-
-function ipv6Value(text: string): bigint | undefined {
-  const halves = text.split('::');
-  const groups = (half: string | undefined) => (half ? half.split(':') : []);
-  const head = groups(halves[0]);
-  const tail = groups(halves[1]);
-  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
-  const all = [...head, ...Array<string>(Math.max(fill, 0)).fill('0'), ...tail];
-  if (halves.length > 2 || all.length !== 8 || !all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g)))
-    return undefined;
-  return all.reduce((sum, group) => (sum << 16n) + BigInt(`0x${group}`), 0n);
 }
 
 /** The rule that keeps a call of CI's from the bucket, from any of the runners' sources; undefined: it passes. */
