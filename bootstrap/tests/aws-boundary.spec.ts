@@ -48,7 +48,7 @@ async function grantedActions(document: PolicyDocument) {
 function allows(boundary: PolicyDocument, action: string, arn: string, tags: Record<string, string> = {}) {
   return boundary.Statement.some((statement) => {
     if (statement.Effect !== 'Allow' || !statement.Action.includes(action)) return false;
-    if (!statement.Resource.some((pattern) => arnPattern(pattern).test(arn))) return false;
+    if (!(statement.Resource ?? []).some((pattern) => arnPattern(pattern).test(arn))) return false;
     return Object.entries(statement.Condition ?? {}).every(
       ([operator, keys]) =>
         operator === 'StringEquals' &&
@@ -139,8 +139,19 @@ describe('store role permissions boundaries', () => {
     }
   });
 
-  it("allow the environment's buckets, objects, directory bucket sessions and tagged keys, nothing else", () => {
-    expect(jsonInput(boundaryOf('prod'), 'policy')).toEqual({
+  it("allow the environment's buckets, objects, directory bucket sessions and tagged keys, and a SageMaker job's own needs", () => {
+    const prod = jsonInput(boundaryOf('prod'), 'policy') as PolicyDocument;
+    expect(prod.Statement.filter(({ Sid }) => Sid.startsWith('SageMakerJob')).map(({ Sid }) => Sid)).toEqual([
+      'SageMakerJobLogs',
+      'SageMakerJobImageLogin',
+      'SageMakerJobImages',
+      'SageMakerJobNetworkInterfaces',
+      'SageMakerJobNetworkLookups',
+    ]);
+    expect({
+      ...prod,
+      Statement: prod.Statement.filter(({ Sid }) => !Sid.startsWith('SageMakerJob')),
+    }).toEqual({
       Version: '2012-10-17',
       Statement: [
         {
@@ -335,20 +346,28 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
 
 describe('a role inside the boundary', () => {
   it.each(ENVIRONMENTS)(
-    '%s: reaches only S3, S3 Express and KMS data actions, no IAM, no permissions management',
+    '%s: reaches only S3, S3 Express and KMS data actions and a SageMaker job’s logs, images and network interfaces, no IAM',
     async (environment) => {
       const granted = await grantedActions(storeRoleBoundaryPolicy(ACCOUNT, environment));
       expect([...new Set(granted.map(({ action }) => action.split(':')[0]))].sort()).toEqual([
+        'ec2',
+        'ecr',
         'kms',
+        'logs',
         's3',
         's3express',
       ]);
-      // Replicating an object's tags into the replica is the one tagging action: no permissions management.
+      // Replicating an object's tags into the replica is the one tagging action; the one permissions
+      // management is a SageMaker job's letting its own service attach to its network interfaces.
       expect(
         granted
           .filter(({ level }) => level !== 'Read' && level !== 'List' && level !== 'Write')
           .map(({ action, level }) => [action, level]),
-      ).toEqual([['s3:ReplicateTags', 'Tagging, Write']]);
+      ).toEqual([
+        ['s3:ReplicateTags', 'Tagging, Write'],
+        ['ec2:CreateNetworkInterfacePermission', 'Permissions management, Write'],
+        ['ec2:DeleteNetworkInterfacePermission', 'Permissions management, Write'],
+      ]);
       // Every condition key is one the actions honour.
       for (const { action, statement } of granted) {
         const [service = '', name = ''] = action.split(':');
@@ -414,7 +433,7 @@ describe('docs/aws.md', () => {
     const filled = (documented ?? '').replace(/<partition>/g, 'aws').replace(/<account>/g, AWS_ACCOUNT_ID);
     expect(JSON.parse(filled.replace(/prod/g, 'dev'))).toEqual(storeRoleBoundaryPolicy(ACCOUNT, 'dev'));
     const staging = JSON.parse(filled.replace(/prod/g, 'staging')) as PolicyDocument;
-    staging.Statement.find(({ Sid }) => Sid === 'StackDirectoryBucketSessions')?.Resource.push(
+    staging.Statement.find(({ Sid }) => Sid === 'StackDirectoryBucketSessions')?.Resource?.push(
       `arn:aws:s3express:*:${AWS_ACCOUNT_ID}:bucket/staging-*--x-s3`,
     );
     expect(staging).toEqual(storeRoleBoundaryPolicy(ACCOUNT, 'staging'));

@@ -580,7 +580,7 @@ function generatedNames(environment: Environment) {
 function resourcesOf(document: PolicyDocument, sid: string): RegExp[] {
   const found = document.Statement.find((statement) => statement.Sid === sid);
   if (!found) throw new Error(`no statement ${sid}`);
-  return found.Resource.map(arnPattern);
+  return (found.Resource ?? []).map(arnPattern);
 }
 
 const covered = (patterns: RegExp[]) => (arn: string) => patterns.some((pattern) => pattern.test(arn));
@@ -671,7 +671,9 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
         expect(expanded.length).toBeGreaterThan(0);
         for (const { service, name } of expanded) {
           const details = await actionDetails(service, name);
-          if (statement.Resource.includes('*')) {
+          // An explicit deny sparing only what NotResource names is a guard as wide as `*`.
+          const resources = statement.Resource ?? ['*'];
+          if (resources.includes('*')) {
             // An explicit deny on `*` is a guard: the wider, the safer.
             if (statement.Effect === 'Deny') continue;
             // `*` only where AWS supports nothing narrower.
@@ -679,7 +681,7 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
             continue;
           }
           const templates = await resourceTemplates(service, name);
-          for (const arn of statement.Resource) {
+          for (const arn of resources) {
             expect([
               `${service}:${name}`,
               arn,

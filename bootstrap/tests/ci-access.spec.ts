@@ -586,7 +586,7 @@ describe('Azure private DNS zones: CI registers endpoints in the listed zones al
       definitions.map((r) => [r.inputs['roleName'], r.inputs['permissions'], r.inputs['assignableScopes']]),
     ).toEqual([
       [
-        'checkpoints-join-dns-zones-prod',
+        expect.stringMatching(/^checkpoints-join-dns-zones-prod-[0-9a-f]{8}$/),
         [
           {
             actions: [

@@ -55,7 +55,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
 
     const preview = this.createRole(args, 'preview', providerArn, previewSubjects(args.repository), {
       description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${args.repository.fullName} (read-only)`,
-      policy: account.apply((resolved) => previewPolicy(resolved, args.environments)),
+      policy: account.apply((resolved) => previewPolicy(resolved, args.environments, args.stateBucket)),
       tags: args.tags(),
       ...(args.stateBucket
         ? { statePolicy: account.apply((resolved) => previewStatePolicy(resolved, `${args.stateBucket}`)) }
@@ -71,7 +71,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
         deploySubjects(args.repository, environment),
         {
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${args.repository.fullName}`,
-          policy: account.apply((resolved) => deployPolicy(resolved, environment)),
+          policy: account.apply((resolved) => deployPolicy(resolved, environment, args.stateBucket)),
           tags: args.tags(environment),
           ...(args.stateBucket
             ? {

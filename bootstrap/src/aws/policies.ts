@@ -13,7 +13,9 @@ export interface PolicyStatement {
   Sid: string;
   Effect: 'Allow' | 'Deny';
   Action: string[];
-  Resource: string[];
+  /** A deny that spares what NotResource names has none. */
+  Resource?: string[];
+  NotResource?: string[];
   Condition?: Record<string, Record<string, string | string[]>>;
 }
 
@@ -307,9 +309,27 @@ const CI_NEVER = {
   lockBypass: ['s3:BypassGovernanceRetention'],
 };
 
-function ciGuards(): PolicyStatement[] {
+/**
+ * `stateBucket`: the self-managed state backend's objects are spared the object deny (and only they: Pulumi's
+ * DIY backend keeps everything under `.pulumi/`, https://www.pulumi.com/docs/iac/concepts/state-and-backends/#using-a-diy-backend),
+ * else the deny, which wins over the state policy's allows, fails every CI run. The key actions stay denied
+ * everywhere: a state bucket encrypted with a customer key is not readable by CI (docs/bootstrap.md).
+ */
+function ciGuards(stateBucket?: string, partition = 'aws'): PolicyStatement[] {
+  const objects = CI_NEVER.data.filter((action) => action.startsWith('s3:'));
+  const keys = CI_NEVER.data.filter((action) => action.startsWith('kms:'));
   return [
-    deny('NeverTouchCheckpointData', CI_NEVER.data, ['*']),
+    ...(stateBucket === undefined
+      ? [deny('NeverTouchCheckpointData', CI_NEVER.data, ['*'])]
+      : [
+          {
+            Sid: 'NeverTouchCheckpointData',
+            Effect: 'Deny' as const,
+            Action: [...objects].sort(),
+            NotResource: [`arn:${partition}:s3:::${stateBucket}/.pulumi/*`],
+          },
+          deny('NeverUseKeysForData', keys, ['*']),
+        ]),
     deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
     deny('NeverBypassRetentionLocks', CI_NEVER.lockBypass, ['*']),
   ];
@@ -345,7 +365,11 @@ function stackTagCondition(
  * What `pulumi preview` of the AWS stacks of every environment reads: bucket, directory bucket, role and
  * key configuration, limited to the names and tags those stacks use. No object, no secret, no write.
  */
-export function previewPolicy(account: AwsAccount, environments: readonly Environment[]): PolicyDocument {
+export function previewPolicy(
+  account: AwsAccount,
+  environments: readonly Environment[],
+  stateBucket?: string,
+): PolicyDocument {
   const resources = stackResources(account, environments);
   return {
     Version: '2012-10-17',
@@ -361,11 +385,67 @@ export function previewPolicy(account: AwsAccount, environments: readonly Enviro
         stackTagCondition('aws:ResourceTag', environments),
       ),
       ...sharedStatements(),
-      ...ciGuards(),
+      ...ciGuards(stateBucket, account.partition),
       // Pull requests run untrusted code: no data session, not even a read-only one.
       deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
     ],
   };
+}
+
+/**
+ * What a SageMaker training job's execution role needs besides its checkpoints, per "CreateTrainingJob API:
+ * Execution Role Permissions" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-roles.html#sagemaker-roles-createtrainingjob-perms):
+ * its CloudWatch Logs, pulling its training image from ECR (AWS's framework images live in AWS's
+ * own accounts, so any account's repository, read only), and, in a VPC, its network interfaces. None of it
+ * reaches a bucket, object or key: the boundary still caps a store role at its environment's data. The
+ * writer's own policy grants none of it; the team attaches what its jobs use (docs/aws.md). Not
+ * cloudwatch:PutMetricData: a request without a dataset is authorised on `*` only, which the pack's
+ * aws-iam-no-wildcard-resources refuses for an action that supports a resource type (docs/aws.md says so).
+ */
+function sageMakerJobStatements(account: AwsAccount): PolicyStatement[] {
+  const { partition, accountId } = account;
+  return [
+    statement(
+      'SageMakerJobLogs',
+      ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:DescribeLogStreams', 'logs:PutLogEvents'],
+      [
+        `arn:${partition}:logs:*:${accountId}:log-group:/aws/sagemaker/*`,
+        `arn:${partition}:logs:*:${accountId}:log-group:/aws/sagemaker/*:log-stream:*`,
+      ],
+    ),
+    // GetAuthorizationToken supports no resource but `*`.
+    statement('SageMakerJobImageLogin', ['ecr:GetAuthorizationToken'], ['*']),
+    statement(
+      'SageMakerJobImages',
+      ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+      [`arn:${partition}:ecr:*:*:repository/*`],
+    ),
+    // A job in a VPC: its network interfaces, in the account's subnets and security groups.
+    statement(
+      'SageMakerJobNetworkInterfaces',
+      [
+        'ec2:CreateNetworkInterface',
+        'ec2:CreateNetworkInterfacePermission',
+        'ec2:DeleteNetworkInterface',
+        'ec2:DeleteNetworkInterfacePermission',
+      ],
+      ['network-interface', 'subnet', 'security-group'].map(
+        (type) => `arn:${partition}:ec2:*:${accountId}:${type}/*`,
+      ),
+    ),
+    // The Describe calls support no resource but `*`.
+    statement(
+      'SageMakerJobNetworkLookups',
+      [
+        'ec2:DescribeDhcpOptions',
+        'ec2:DescribeNetworkInterfaces',
+        'ec2:DescribeSecurityGroups',
+        'ec2:DescribeSubnets',
+        'ec2:DescribeVpcs',
+      ],
+      ['*'],
+    ),
+  ];
 }
 
 /**
@@ -410,6 +490,7 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
         resources.keys,
         stackTagCondition('aws:ResourceTag', [environment]),
       ),
+      ...sageMakerJobStatements(account),
     ],
   };
 }
@@ -420,7 +501,11 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
  * Every role it creates or changes must have the environment's store role boundary, which it can
  * neither remove nor rewrite: a role it creates can never hold more than the boundary allows.
  */
-export function deployPolicy(account: AwsAccount, environment: Environment): PolicyDocument {
+export function deployPolicy(
+  account: AwsAccount,
+  environment: Environment,
+  stateBucket?: string,
+): PolicyDocument {
   const resources = stackResources(account, [environment]);
   const boundaryArn = storeRoleBoundaryArn(account, environment);
   return {
@@ -531,7 +616,7 @@ export function deployPolicy(account: AwsAccount, environment: Environment): Pol
         resources.keyAliases,
       ),
       ...sharedStatements(),
-      ...ciGuards(),
+      ...ciGuards(stateBucket, account.partition),
       ...(environment === 'prod' ? [deny('BreakGlassOnlyInProd', PROD_BREAK_GLASS, ['*'])] : []),
     ],
   };

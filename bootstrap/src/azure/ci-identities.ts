@@ -36,6 +36,7 @@ import {
   roleDefinitionId,
   type AzureRole,
   writerRolePermissions,
+  tenantUniqueRoleName,
 } from './roles';
 import { azureStateGrants, stateContainerScope } from './state';
 import { azureGuardrails } from './guardrails';
@@ -148,7 +149,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         {
           scope,
           roleDefinitionId: guid,
-          roleName: `checkpoints-deploy-${environment}`,
+          roleName: tenantUniqueRoleName(`checkpoints-deploy-${environment}`, settings.subscriptionId),
           description: `Deploys the ${environment} checkpoint stores in ${resourceGroup}: no account keys, no federated credentials${environment === 'prod' ? ', no deletion of a data holder or vault' : ''}`,
           roleType: 'CustomRole',
           permissions: [
@@ -213,7 +214,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       {
         scope: scopes[0] ?? `/subscriptions/${settings.subscriptionId}`,
         roleDefinitionId: checkpointWriterRoleGuid(settings.subscriptionId),
-        roleName: `checkpoints-store-writer-${settings.subscriptionId.slice(0, 8)}`,
+        roleName: tenantUniqueRoleName('checkpoints-store-writer', settings.subscriptionId),
         description:
           'Checkpoint store writers: read, write and delete blobs of their filesystem; never delete the filesystem itself (Storage Blob Data Contributor without containers/delete, containers/write and generateUserDelegationKey)',
         roleType: 'CustomRole',
@@ -232,7 +233,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     return this.joinGrants(settings, environment, settings.subnets?.[environment] ?? [], {
       logicalName: 'network-role',
       guid: networkRoleDefinitionGuid(settings.subscriptionId, environment),
-      roleName: `checkpoints-join-subnets-${environment}`,
+      roleName: tenantUniqueRoleName(`checkpoints-join-subnets-${environment}`, settings.subscriptionId),
       description: `Lets the ${environment} checkpoint stores join their subnets (service endpoint, private endpoint): nothing else on the network`,
       actions: AZURE_NETWORK_ACTIONS,
       grantName: 'checkpoints-join-subnet',
@@ -247,7 +248,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
     return this.joinGrants(settings, environment, settings.privateDnsZones?.[environment] ?? [], {
       logicalName: 'dns-zone-role',
       guid: dnsZoneRoleDefinitionGuid(settings.subscriptionId, environment),
-      roleName: `checkpoints-join-dns-zones-${environment}`,
+      roleName: tenantUniqueRoleName(`checkpoints-join-dns-zones-${environment}`, settings.subscriptionId),
       description: `Lets the ${environment} checkpoint stores register their private endpoints in the listed private DNS zones: nothing else in the zones`,
       actions: AZURE_DNS_ZONE_ACTIONS,
       grantName: 'checkpoints-join-dns-zone',

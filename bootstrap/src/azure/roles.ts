@@ -232,3 +232,14 @@ export function roleAssignmentName(scope: string, roleDefinition: string, princi
   );
   return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
 }
+
+/**
+ * A custom role's name, unique in the tenant as Azure requires of every custom role's name, whichever
+ * subscription defines it ("Custom role properties", roleName:
+ * https://learn.microsoft.com/azure/role-based-access-control/custom-roles#custom-role-properties): two
+ * subscriptions of one tenant bootstrapped alike would otherwise collide. The subscription's first eight
+ * hex digits tell them apart.
+ */
+export function tenantUniqueRoleName(base: string, subscriptionId: string): string {
+  return `${base}-${subscriptionId.slice(0, 8)}`;
+}

@@ -5,6 +5,7 @@ import { WorkloadIdentityPoolProvider } from '@pulumi/gcp/iam/workloadIdentityPo
 import { IAMAuditConfig } from '@pulumi/gcp/projects/iamauditConfig';
 import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
 import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
+import type { Service } from '@pulumi/gcp/projects/service';
 import { Account } from '@pulumi/gcp/serviceaccount/account';
 import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
@@ -29,6 +30,7 @@ import {
   repositoryCondition,
   WORKLOAD_IDENTITY_USER,
 } from './roles';
+import { GCP_CI_APIS, GCP_STACK_APIS, enableApis } from './services';
 import { gcpStateGrants } from './state';
 import { softDeleteFloor } from './guardrails';
 
@@ -80,6 +82,11 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
     const stackProjects = [
       ...new Set(args.environments.map((environment) => settings.stackProjects[environment])),
     ];
+    const apis = new Map<string, Service>();
+    enableApis(this, settings.project, GCP_CI_APIS, apis);
+    const stackApis = new Map(
+      stackProjects.map((project) => [project, enableApis(this, project, GCP_STACK_APIS, apis)]),
+    );
     const preview = this.createServiceAccount(args, pool, 'preview', previewSubjects(repository), {
       description: `Previews the checkpoint-storage stacks for pull requests and drift checks of ${repository.fullName} (read-only)`,
       grants: stackProjects.flatMap((project) => {
@@ -177,7 +184,8 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
               ),
             ),
         },
-        { parent: this, protect: true },
+        // Deny policies are IAM v2 calls: the project's IAM API must be on first.
+        { parent: this, protect: true, dependsOn: stackApis.get(project) ?? [] },
       );
     }
     this.registerOutputs(this.variables);

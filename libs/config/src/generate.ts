@@ -154,6 +154,10 @@ function docTables(): { name: string; text: string }[] {
   const lock = storeRows([...store, 'recovery', 'retentionLock'], 'recovery.retentionLock.');
   return [
     { name: 'stack keys', text: table(rowsOf(blockAt([]), 'stack'), `${CONFIG_NAMESPACE}:`) },
+    {
+      name: 'ci runner keys',
+      text: table(rowsOf(blockAt(['ciRunners']), 'stack'), `${CONFIG_NAMESPACE}:ciRunners.`),
+    },
     { name: 'store keys', text: table(storeRows([...store], ''), '') },
     { name: 'retention keys', text: table(storeRows([...store, 'retention'], 'retention.'), '') },
     { name: 'workload keys', text: table(storeRows([...store, 'workload'], 'workload.'), '') },

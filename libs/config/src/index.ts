@@ -10,7 +10,7 @@ export {
   type LoadOptions,
   type Report,
 } from './load';
-export { MAX_FORMER_NAMES, PRIVATE_DNS_MANAGED_BY_POLICY, type RawStore } from './schema';
+export { CI_RUNNER_KINDS, MAX_FORMER_NAMES, PRIVATE_DNS_MANAGED_BY_POLICY, type RawStore } from './schema';
 export { MAX_DAYS, MAX_KEY_GENERATION } from './limits';
 export * from './clouds';
 export * from './facts/aws';

@@ -181,6 +181,7 @@ export function loadStackSpec(
     costCenter: stack.data.costCenter,
     stores: stores.map((store) => withExternal(store.spec, stack.data.externalPrincipals ?? [])),
     ...(stack.data.externalPrincipals ? { externalPrincipals: stack.data.externalPrincipals } : {}),
+    ...(stack.data.ciRunners === undefined ? {} : { ciRunners: stack.data.ciRunners }),
   };
   for (const key of Object.keys(CLOUD_STACK_KEYS) as CloudStackKey[]) {
     const value = stack.data[key];

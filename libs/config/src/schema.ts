@@ -68,6 +68,7 @@ function doc<T extends z.ZodType>(type: T, words: KeyDoc): T {
 export const CLOUD_STACK_KEYS = {
   resourceGroupName: { clouds: ['azure'], words: 'azure' },
   organizationTrail: { clouds: ['aws'], words: 'aws' },
+  ciDeployRole: { clouds: ['aws'], words: 'aws' },
   auditExemptMembers: { clouds: ['gcp'], words: 'gcp' },
   logAnalyticsWorkspaceId: { clouds: ['azure'], words: 'azure' },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
@@ -343,6 +344,47 @@ function networkSchema() {
   });
 }
 
+/** Where CI's runners run: GitHub's hosted runners, or the platform's own runners with known networks. */
+export const CI_RUNNER_KINDS = ['github-hosted', 'self-hosted'] as const;
+
+function ciRunnersSchema() {
+  const keys = z.strictObject({
+    kind: doc(z.enum(CI_RUNNER_KINDS), {
+      type: code(CI_RUNNER_KINDS),
+      default: '`github-hosted`',
+      meaning:
+        "Where the preview, deploy and drift jobs run. GitHub-hosted runners reach the clouds from GitHub's changing address ranges (https://docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners/about-github-hosted-runners#ip-addresses), which no store perimeter lists.",
+      allowed: oneOf(CI_RUNNER_KINDS),
+    }),
+    egressCidrs: doc(z.array(z.union([z.cidrv4(), z.cidrv6()])).max(MAX_NETWORK_ENTRIES), {
+      type: 'list of IPv4/IPv6 CIDR ranges',
+      default: '`[]`',
+      meaning: "Self-hosted: the public addresses the runners' requests leave from (their NAT).",
+      allowed: `a list of at most ${MAX_NETWORK_ENTRIES} IPv4 or IPv6 CIDR ranges, e.g. [203.0.113.0/28]`,
+      item: 'an IPv4 or IPv6 CIDR range such as 203.0.113.0/28',
+    }).optional(),
+    networks: doc(networkList(), {
+      type: 'list of `projects/P/global/networks/N`',
+      default: '`[]`',
+      meaning:
+        "Self-hosted on GCP: the VPC networks the runners run in (with Private Google Access); every IP-filtered bucket of the stack admits them, for CI's control-plane calls (CI holds no data permission).",
+      allowed: `a list of at most ${MAX_NETWORK_ENTRIES} VPC networks, e.g. [projects/my-project/global/networks/ci-runners]`,
+      item: 'a VPC network such as projects/my-project/global/networks/ci-runners',
+    }).optional(),
+  });
+  return doc(keys, {
+    type: 'block',
+    default: '`{ kind: github-hosted }`',
+    meaning:
+      'Where CI runs, which the rights check holds every control-plane call of a deploy, preview or drift to: each must reach its API through the store\'s perimeter from there (docs/deploy.md, "Where CI runs").',
+    allowed: blockOf(
+      'ciRunners',
+      Object.keys(keys.shape),
+      'ciRunners: { kind: self-hosted, networks: [projects/my-project/global/networks/ci-runners] }',
+    ),
+  });
+}
+
 function recoverySchema(cloud: Cloud | undefined) {
   const retentionLock = z.strictObject({
     prefix: doc(folderPrefix(), {
@@ -521,6 +563,13 @@ function stackSchemaOf(cloud: Cloud | undefined) {
         "An existing (organization) trail that already records S3 data events for the audited stores' buckets (it must select them: docs/aws.md); the stack then creates no trail of its own.",
       allowed: 'the ARN of an existing trail, arn:aws:cloudtrail:REGION:ACCOUNT:trail/NAME',
     }).optional(),
+    ciDeployRole: doc(z.string().regex(/^[\w+=,.@-]{1,64}$/), {
+      type: 'IAM role name',
+      default: '`checkpoints-ci-deploy-<environment>` (the bootstrap stack `ci`)',
+      meaning:
+        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`. The stack's audit key (prod) names it as the one principal besides the account's IAM administrators that may change the key's policy: KMS refuses a CreateKey whose policy would not let its caller change it later (the key policy lockout check), and the deploy role holds no kms:PutKeyPolicy in IAM.",
+      allowed: "an IAM role name (1-64 letters, digits and '+=,.@_-'), e.g. checkpoints-ci-deploy-prod",
+    }).optional(),
     auditExemptMembers: doc(principals(), {
       type: 'list of IAM members',
       default: '`[]`',
@@ -555,6 +604,7 @@ function stackSchemaOf(cloud: Cloud | undefined) {
         item: 'a block { principal, reason }',
       },
     ).optional(),
+    ciRunners: ciRunnersSchema().optional(),
     stores: doc(z.array(storeSchemaOf(cloud)).min(1), {
       type: 'list of stores, at least one',
       default: 'required',

@@ -160,6 +160,13 @@ export interface StoreSpec {
   acknowledge?: { weakening: string };
 }
 
+/** Where CI's jobs run (`checkpoints:ciRunners`). */
+export interface CiRunnerSpec {
+  kind: 'github-hosted' | 'self-hosted';
+  egressCidrs?: string[];
+  networks?: string[];
+}
+
 export interface StackSpec {
   environment: Environment;
   owner: string;
@@ -168,12 +175,16 @@ export interface StackSpec {
   resourceGroupName?: string;
   /** AWS only: an existing (organization) trail that records the stores' data events instead of a stack trail. */
   organizationTrail?: string;
+  /** AWS only: the name of the bootstrap's deploy role of this environment (the audit key's policy names it). */
+  ciDeployRole?: string;
   /** GCP only: members whose own data access is not written to the Data Access audit logs. */
   auditExemptMembers?: string[];
   /** Azure only: an existing Log Analytics workspace (resource ID) for the diagnostics instead of one per stack. */
   logAnalyticsWorkspaceId?: string;
   /** Principals from outside the stack's own account, project or subscription a prod store may name, with why. */
   externalPrincipals?: { principal: string; reason: string }[];
+  /** Where CI runs; absent: GitHub-hosted runners. */
+  ciRunners?: CiRunnerSpec;
   stores: StoreSpec[];
 }
 

@@ -45,6 +45,8 @@ export interface StackAuditArgs {
   audited: { store: StoreSpec; bucketArn: pulumi.Output<string> }[];
   /** `checkpoints:organizationTrail`: it records the stores instead of a stack trail. */
   organizationTrail?: string;
+  /** `checkpoints:ciDeployRole`: the role name the audit key's policy lets keep that policy. */
+  deployRole: string;
 }
 
 /**
@@ -113,7 +115,14 @@ export class StackAudit extends pulumi.ComponentResource {
             policy: pulumi
               .all([args.partition, args.accountId, trailArn])
               .apply(([partition, accountId, arn]) =>
-                JSON.stringify(cloudTrailKeyPolicy(partition, accountId, arn)),
+                JSON.stringify(
+                  cloudTrailKeyPolicy(
+                    partition,
+                    accountId,
+                    arn,
+                    `arn:${partition}:iam::${accountId}:role/${args.deployRole}`,
+                  ),
+                ),
               ),
             tags,
           },

@@ -73,7 +73,7 @@ export function checkpointStack(): Promise<{
 function stackAudit(
   spec: StackSpec,
   stores: CheckpointStore[],
-  where: Omit<StackAuditArgs, 'stack' | 'audited'>,
+  where: Omit<StackAuditArgs, 'stack' | 'audited' | 'deployRole'>,
 ): AuditOutputs | undefined {
   const audited = spec.stores.flatMap((store, index) =>
     store.audit ? [{ store, bucketArn: stores[index]!.bucketArn }] : [],
@@ -84,6 +84,8 @@ function stackAudit(
     stack: spec,
     audited,
     ...where,
+    // The shipped bootstrap stack `ci` names it so (bootstrap/src/names.ts ciNames.awsRole).
+    deployRole: spec.ciDeployRole ?? `checkpoints-ci-deploy-${spec.environment}`,
     ...(organizationTrail === undefined ? {} : { organizationTrail }),
   }).outputs;
 }

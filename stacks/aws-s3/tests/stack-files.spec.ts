@@ -17,6 +17,8 @@ describe('Pulumi.yaml', () => {
     expect(project.config).toBeUndefined();
     expect(Object.keys(project.template.config).sort()).toEqual([
       'aws:region',
+      'checkpoints:ciDeployRole',
+      'checkpoints:ciRunners',
       'checkpoints:costCenter',
       'checkpoints:environment',
       'checkpoints:externalPrincipals',

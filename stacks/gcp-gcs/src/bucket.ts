@@ -1,6 +1,6 @@
 import type { BucketArgs } from '@pulumi/gcp/storage/bucket';
 import type * as pulumi from '@pulumi/pulumi';
-import { gcsDualRegionCode, type NetworkSpec, type StoreSpec } from '@checkpoints/config';
+import { gcsDualRegionCode, type CiRunnerSpec, type NetworkSpec, type StoreSpec } from '@checkpoints/config';
 import { GCS_DEFAULT_STORAGE_CLASS, gcsLifecycleRules } from '@checkpoints/translate';
 
 const SECONDS_PER_DAY = 86_400;
@@ -12,6 +12,8 @@ export interface CheckpointBucket {
   labels: Record<string, string>;
   /** The customer-managed key's ID; absent for Google-managed encryption. */
   kmsKeyName?: pulumi.Input<string>;
+  /** `checkpoints:ciRunners`: self-hosted runners' networks are admitted by the IP filter. */
+  ciRunners?: CiRunnerSpec;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface CheckpointBucket {
 export function checkpointBucketArgs(bucket: CheckpointBucket): BucketArgs {
   const { store } = bucket;
   const hierarchical = store.tier === 'high-throughput';
-  const ipFilter = bucketIpFilter(store.network);
+  const ipFilter = bucketIpFilter(store.network, bucket.ciRunners);
   const locked = bucketRetentionPolicy(store);
   return {
     name: bucket.name,
@@ -110,22 +112,38 @@ export const WHOLE_NETWORK = ['0.0.0.0/0', '::/0'] as const;
  * it) and so are networks of other organizations (allowCrossOrgVpcs false). `public: true` keeps a filter
  * that was set, Disabled: once set, the provider can switch an IP filter off but not remove it
  * (@pulumi/gcp 9.37 BucketIpFilter.mode). No network block: no filter.
+ *
+ * Self-hosted CI runners' networks and egress ranges are admitted too: the filter governs every call on the
+ * bucket but getting, updating and deleting it, which storage.buckets.exemptFromIpFilter alone lets through
+ * (https://cloud.google.com/storage/docs/bypass-ip-filter, "Supported operations"), so CI's bucket IAM and
+ * Anywhere Cache calls must come from an admitted network. CI's identities hold no object permission
+ * (the ci-no-data-access rule), so admitting their network opens no data path to them.
  */
-export function bucketIpFilter(network: NetworkSpec | undefined): BucketArgs['ipFilter'] {
+export function bucketIpFilter(
+  network: NetworkSpec | undefined,
+  ciRunners?: CiRunnerSpec,
+): BucketArgs['ipFilter'] {
   if (network === undefined) return undefined;
   if (network.public) return { mode: 'Disabled' };
+  const selfHosted = ciRunners?.kind === 'self-hosted';
+  const cidrs = unique([...network.cidrs, ...(selfHosted ? (ciRunners.egressCidrs ?? []) : [])]);
+  const networks = unique([...network.networks, ...(selfHosted ? (ciRunners.networks ?? []) : [])]);
   return {
     mode: 'Enabled',
     allowAllServiceAgentAccess: false,
     allowCrossOrgVpcs: false,
-    ...(network.cidrs.length > 0 ? { publicNetworkSource: { allowedIpCidrRanges: [...network.cidrs] } } : {}),
-    ...(network.networks.length > 0
+    ...(cidrs.length > 0 ? { publicNetworkSource: { allowedIpCidrRanges: cidrs } } : {}),
+    ...(networks.length > 0
       ? {
-          vpcNetworkSources: network.networks.map((name) => ({
+          vpcNetworkSources: networks.map((name) => ({
             network: name,
             allowedIpCidrRanges: [...WHOLE_NETWORK],
           })),
         }
       : {}),
   };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
 }

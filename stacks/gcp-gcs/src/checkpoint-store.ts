@@ -6,6 +6,7 @@ import {
   type ReplacingSetting,
   type StoreOutputs,
   type StoreSpec,
+  type CiRunnerSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import { gcsRetentionWarnings } from '@checkpoints/translate';
@@ -26,6 +27,8 @@ export interface CheckpointStoreArgs {
   names: NameContext;
   /** The standard tag set as GCP labels, for every resource that takes labels. */
   labels: Record<string, string>;
+  /** `checkpoints:ciRunners`; absent: GitHub-hosted. */
+  ciRunners?: CiRunnerSpec;
 }
 
 /**
@@ -69,6 +72,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
         location,
         labels,
         ...(key ? { kmsKeyName: key.key.id } : {}),
+        ...(args.ciRunners ? { ciRunners: args.ciRunners } : {}),
       }),
       // The storage service agent must hold the key before the bucket names it as its default.
       { parent: this, ...protection, dependsOn: key ? [key.serviceAgentGrant] : [] },
@@ -92,13 +96,15 @@ export class CheckpointStore extends pulumi.ComponentResource {
  * against the bootstrap render: whether the store is audited, in which project, with which exemptions.
  */
 export function gcpStoreInputs(
-  args: Pick<CheckpointStoreArgs, 'store' | 'location' | 'project' | 'auditExemptMembers'>,
+  args: Pick<CheckpointStoreArgs, 'store' | 'location' | 'project' | 'auditExemptMembers' | 'ciRunners'>,
 ): Record<string, unknown> {
   return {
     ...storeComponentInputs(args.store, args.location),
     recovery: args.store.recovery,
     // The gcp-gcs-ip-filter rule reads it: a prod bucket without a filter is compliant only when declared public.
     ...(args.store.network === undefined ? {} : { network: args.store.network }),
+    // The rights check reads it: where CI's calls on the bucket come from, which its IP filter must admit.
+    ciRunners: args.ciRunners ?? { kind: 'github-hosted' },
     audit: {
       enabled: args.store.audit,
       project: args.project,

@@ -646,8 +646,11 @@ export type GcsRequestSource =
 
 export interface GcsNetworkRequest {
   from: GcsRequestSource;
-  /** Object reads and writes, or the bucket-level calls the IP filter exemption covers. */
-  operation: 'object' | 'bucket-get' | 'bucket-update' | 'bucket-delete';
+  /**
+   * Object reads and writes, the bucket-level calls the IP filter exemption covers, or another call on the
+   * bucket (its IAM policy, its Anywhere Caches), which the exemption does not cover.
+   */
+  operation: 'object' | 'bucket-get' | 'bucket-update' | 'bucket-delete' | 'bucket-other';
   /** A Google service acting as its own service agent. */
   serviceAgent?: boolean;
   /** The caller holds storage.buckets.exemptFromIpFilter. */
@@ -670,6 +673,12 @@ interface IpFilterInput {
 
 const IP_FILTER = 'https://cloud.google.com/storage/docs/ip-filtering-overview';
 const BYPASS = 'https://cloud.google.com/storage/docs/bypass-ip-filter';
+/** What the exemption covers: getting, updating and deleting the bucket (BYPASS, "Supported operations"). */
+const EXEMPT_OPERATIONS: ReadonlySet<GcsNetworkRequest['operation']> = new Set([
+  'bucket-get',
+  'bucket-update',
+  'bucket-delete',
+]);
 
 /**
  * Whether a bucket's IP filter lets a request through (IAM still decides what it may do), per the documented
@@ -689,7 +698,7 @@ export function gcsIpFilterVerdict(ipFilter: unknown, request: GcsNetworkRequest
       rule: `no IP filter in mode Enabled: every network may reach the bucket (${IP_FILTER})`,
     };
   }
-  if (request.exemptFromIpFilter && request.operation !== 'object') {
+  if (request.exemptFromIpFilter && EXEMPT_OPERATIONS.has(request.operation)) {
     return {
       allowed: true,
       rule: `storage.buckets.exemptFromIpFilter exempts ${request.operation} (${BYPASS})`,
@@ -736,7 +745,7 @@ export function ipInRange(ip: string, cidr: string): boolean {
   return address.value >> shift === network.value >> shift;
 }
 
-function parseIp(text: string): { value: bigint; bits: number } | undefined {
+export function parseIp(text: string): { value: bigint; bits: number } | undefined {
   if (text.includes('.')) {
     const parts = text.split('.');
     if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255))

@@ -123,6 +123,10 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['iam:GetRolePolicy'],
     source: IAM,
   },
+  // AWS's CloudFormation handler (AWS::KMS::Key, https://github.com/aws-cloudformation/aws-cloudformation-resource-providers-kms
+  // key/aws-kms-key.json "handlers") agrees but for what it does that this provider does not: DisableKey on create
+  // and update (a key declared disabled; the stack never disables one), DescribeKey on delete, PutKeyPolicy on
+  // every update (the Terraform provider calls it only when the policy changed: KEY_POLICY_DEMANDS).
   'aws:kms/key:Key': {
     create: ['kms:CreateKey', 'kms:TagResource', 'kms:EnableKeyRotation', 'kms:DescribeKey'],
     update: ['kms:UpdateKeyDescription', 'kms:TagResource', 'kms:UntagResource', 'kms:EnableKeyRotation'],
@@ -165,6 +169,21 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     source: `${KMS}; https://docs.aws.amazon.com/kms/latest/developerguide/alias-access.html`,
   },
 };
+
+/**
+ * What an API demands of its caller beyond the IAM action of each call, per resource operation. A key with an
+ * explicit policy: CreateKey runs the key policy lockout check, refusing a policy that would not let the
+ * caller send a later PutKeyPolicy (MalformedPolicyDocumentException; CreateKey, Policy:
+ * https://docs.aws.amazon.com/kms/latest/APIReference/API_CreateKey.html#KMS-CreateKey-request-Policy), which
+ * KMS answers from the key policy and, through its account statement, the caller's IAM policies (the
+ * maintainers' diagnosis in https://github.com/aws-samples/rds-snapshot-export-to-s3-pipeline/issues/8); and a
+ * change of that policy is a PutKeyPolicy (Terraform provider, aws_kms_key `policy`). So both are checked as
+ * kms:PutKeyPolicy on the key under its own policy. A key without one gets KMS's default policy and no check.
+ */
+function keyPolicyDemands(resource: RenderedResource, operation: MissingRight['operation']): string[] {
+  if (resource.type !== 'aws:kms/key:Key' || resource.inputs['policy'] === undefined) return [];
+  return operation === 'create' || operation === 'update' ? ['kms:PutKeyPolicy'] : [];
+}
 
 /** Account, region and partition, as the render's ARNs spell them. */
 function accountOf(resources: readonly RenderedResource[]) {
@@ -355,7 +374,7 @@ export async function awsMissingRights({
     const rights = AWS_RIGHTS[resource.type];
     if (!rights) continue;
     for (const operation of neededOperations(resource)) {
-      for (const permission of rights[operation])
+      for (const permission of [...rights[operation], ...keyPolicyDemands(resource, operation)])
         await check(`deploy-${environment}`, deploy, resource, operation, permission);
     }
     for (const permission of rights.read) {

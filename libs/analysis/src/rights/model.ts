@@ -32,6 +32,11 @@ export interface MissingRight {
   on: string;
   /** `ci deploy-<env>` or `ci preview`. */
   identity: string;
+  /**
+   * Set when the identity holds the permission but its call cannot reach the API from where CI runs
+   * (`checkpoints:ciRunners`): the perimeter rule that blocks it.
+   */
+  blockedBy?: string;
 }
 
 export interface RightsInput {

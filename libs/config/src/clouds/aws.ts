@@ -52,7 +52,7 @@ function storeRules(region: string | undefined): CloudRules {
   return {
     cloud: 'aws',
     limits: 'aws',
-    stackKeys: ['organizationTrail'],
+    stackKeys: ['organizationTrail', 'ciDeployRole'],
     storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
     retentionDefaults,
     checkStore: (store, raw, report) => checkAwsStore(store, raw, report, region),

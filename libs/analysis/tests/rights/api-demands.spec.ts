@@ -1,0 +1,105 @@
+import type { RenderedResource } from '@checkpoints/render';
+import { missingDeployRights } from '../../src';
+
+const ACCOUNT = '123456789012';
+const ROOT = `arn:aws:iam::${ACCOUNT}:root`;
+const DEPLOY_ROLE = 'checkpoints-ci-deploy-prod';
+const DEPLOY_ARN = `arn:aws:iam::${ACCOUNT}:role/${DEPLOY_ROLE}`;
+
+const base = { parent: null, protect: true, retainOnDelete: true, dependsOn: [] as string[] };
+const resource = (type: string, name: string, inputs: Record<string, unknown>): RenderedResource => ({
+  ...base,
+  urn: `urn:${type}::${name}`,
+  type,
+  name,
+  inputs,
+});
+
+/** The deploy role: every key action but PutKeyPolicy, as the bootstrap grants it (no key policy changes). */
+const bootstrap = {
+  resources: [
+    resource('aws:iam/role:Role', 'deploy-prod', { name: DEPLOY_ROLE }),
+    resource('aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions', {
+      role: DEPLOY_ROLE,
+      name: 'permissions',
+      policy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: [
+              'kms:CreateKey',
+              'kms:TagResource',
+              'kms:UntagResource',
+              'kms:EnableKeyRotation',
+              'kms:DescribeKey',
+              'kms:UpdateKeyDescription',
+              'kms:GetKeyPolicy',
+              'kms:GetKeyRotationStatus',
+              'kms:ListResourceTags',
+            ],
+            Resource: '*',
+          },
+        ],
+      }),
+    }),
+  ],
+};
+
+const accountStatement = {
+  Sid: 'Enable IAM User Permissions',
+  Effect: 'Allow',
+  Principal: { AWS: ROOT },
+  Action: 'kms:*',
+  Resource: '*',
+};
+
+function keyRender(policy?: object) {
+  return {
+    resources: [
+      resource('aws:kms/key:Key', 'audit-key', {
+        ...(policy ? { policy: JSON.stringify(policy) } : {}),
+      }),
+    ],
+  };
+}
+
+const lockout = async (policy?: object) =>
+  (await missingDeployRights('aws', keyRender(policy), bootstrap, 'prod')).filter(
+    (missing) => missing.permission === 'kms:PutKeyPolicy',
+  );
+
+describe('API demands: the KMS key policy lockout check', () => {
+  it('fails a key whose policy only delegates to IAM when the deploy role may not PutKeyPolicy', async () => {
+    const found = await lockout({ Version: '2012-10-17', Statement: [accountStatement] });
+    expect(found.map((m) => [m.operation, m.identity])).toEqual([
+      ['create', 'ci deploy-prod'],
+      ['update', 'ci deploy-prod'],
+    ]);
+  });
+
+  it('passes a key whose policy names the deploy role for PutKeyPolicy', async () => {
+    const named = {
+      Sid: 'AllowTheDeployRoleToKeepThisKeyPolicy',
+      Effect: 'Allow',
+      Principal: { AWS: DEPLOY_ARN },
+      Action: ['kms:GetKeyPolicy', 'kms:PutKeyPolicy'],
+      Resource: '*',
+    };
+    expect(await lockout({ Version: '2012-10-17', Statement: [accountStatement, named] })).toEqual([]);
+  });
+
+  it('fails one that names another role', async () => {
+    const other = {
+      Effect: 'Allow',
+      Principal: { AWS: `arn:aws:iam::${ACCOUNT}:role/someone-else` },
+      Action: 'kms:PutKeyPolicy',
+      Resource: '*',
+    };
+    expect(await lockout({ Version: '2012-10-17', Statement: [accountStatement, other] })).toHaveLength(2);
+  });
+
+  it('demands nothing of a key with the default key policy (no policy given: no check)', async () => {
+    expect(await lockout()).toEqual([]);
+  });
+});
