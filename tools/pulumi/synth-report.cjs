@@ -731,8 +731,25 @@ function markdownAccess(renders) {
   return markdownAnalysis('Access (who can do what on each store)', renders, accessReport);
 }
 
+/**
+ * @type {RenderSection} the benchmark controls per store, as the one line libs/analysis writes
+ * (`analysis.compliance.summary`; the verdicts themselves are in the JSON and docs/compliance.md)
+ */
+function textCompliance(render) {
+  const summary = analysisPart(render.snapshot, 'compliance')?.summary;
+  return typeof summary === 'string' ? [`  compliance: ${summary}`] : [];
+}
+
 /** The parts of the terminal report about one render, in order. */
-const TEXT_SECTIONS = [textResources, textPolicies, textPreview, textChangePlan, textRetention, textAccess];
+const TEXT_SECTIONS = [
+  textResources,
+  textPolicies,
+  textPreview,
+  textChangePlan,
+  textRetention,
+  textAccess,
+  textCompliance,
+];
 
 /**
  * @param {Render[]} renders
@@ -975,6 +992,7 @@ module.exports = {
   markdownRetention,
   textAccess,
   markdownAccess,
+  textCompliance,
   TEXT_SECTIONS,
   formatText,
   markdownOverview,

@@ -4,3 +4,4 @@ export * from './access';
 export * from './rights';
 export * from './audit/aws';
 export * from './context';
+export * from './compliance';

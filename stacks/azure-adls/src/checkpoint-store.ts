@@ -43,9 +43,11 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
     // A store open to every network in prod says so, for the perimeter rule of the policy pack; one whose
-    // endpoints' DNS records come from Azure Policy says so, for the private endpoint DNS rule.
+    // endpoints' DNS records come from Azure Policy says so, for the private endpoint DNS rule; `audit`, for
+    // the compliance view (libs/analysis), which accepts an unaudited store's missing resource logs.
     const inputs = {
       ...storeComponentInputs(args.store, args.location),
+      audit: args.store.audit,
       ...(args.store.network?.public ? { network: { public: true } } : {}),
       ...(args.store.network?.privateDnsZones === PRIVATE_DNS_MANAGED_BY_POLICY
         ? { network: { privateDnsZones: PRIVATE_DNS_MANAGED_BY_POLICY } }
