@@ -54,8 +54,13 @@ describe('the root Pulumi project', () => {
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+      'gcp:logging/projectSink:ProjectSink',
+      'gcp:logging/projectSink:ProjectSink',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
+      // The locked buckets the stack projects' Data Access logs are exported to.
+      'gcp:storage/bucket:Bucket',
+      'gcp:storage/bucket:Bucket',
     ]);
   });
 });

@@ -42,12 +42,20 @@ const RETAINED_IN_EVERY_ENVIRONMENT = [
 
 /** The stack audit's log bucket, its settings and (prod) its key: the stores are confidential and restricted. */
 const AUDIT_RETAINED = [
+  'access-log-bucket data retain=true',
+  'access-log-encryption safety retain=true',
+  'access-log-lifecycle safety retain=true',
+  'access-log-ownership safety retain=true',
+  'access-log-policy safety retain=true',
+  'access-log-public-access-block safety retain=true',
+  'access-log-versioning safety retain=true',
   'audit-bucket data retain=true',
   'audit-encryption safety retain=true',
   'audit-lifecycle safety retain=true',
   'audit-ownership safety retain=true',
   'audit-policy safety retain=true',
   'audit-public-access-block safety retain=true',
+  'audit-retention-lock safety retain=true',
   'audit-versioning safety retain=true',
 ];
 
@@ -65,13 +73,15 @@ describe('protection', () => {
       const audit =
         environment === 'prod' ? [...AUDIT_RETAINED, 'audit-key key retain=true'].sort() : AUDIT_RETAINED;
       expect(guarded(snapshot)).toEqual([...audit, ...RETAINED_IN_EVERY_ENVIRONMENT]);
-      // Nothing else is retained but the trail and the key aliases (a released key stays findable by its alias):
-      // a role left behind would keep its access to the released bucket.
+      // Nothing else is retained but the trail, the buckets' access logging and the key aliases (a released key
+      // stays findable by its alias): a role left behind would keep its access to the released bucket.
       const holders = new Set(dataHolders(snapshot).map((holder) => holder.name));
       const retained = customResources(snapshot).filter((r) => r.retainOnDelete && !holders.has(r.name));
       expect(retained.map((r) => r.name).sort()).toEqual([
+        'audit-access-logging',
         'audit-trail',
         'llm-fast-key-alias',
+        'llm-pretrain-access-logging',
         'llm-pretrain-key-alias',
       ]);
     },
@@ -80,8 +90,10 @@ describe('protection', () => {
   it('prod default: the buckets and keys are protected, nothing else', async () => {
     const snapshot = await sharedRenderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     expect(protectedResources(snapshot)).toEqual([
+      'access-log-bucket',
       'audit-bucket',
       'audit-key',
+      'audit-retention-lock',
       'audit-trail',
       'llm-fast-bucket',
       'llm-fast-key',
@@ -126,9 +138,12 @@ describe('tags', () => {
 
   it('puts the standard tags in the inputs of every taggable resource', () => {
     const taggable: string[] = [TYPES.bucket, TYPES.directoryBucket, TYPES.key, TYPES.role];
-    // The stack audit's resources carry the stack's tags, not a store's: audit.spec.ts.
+    // The stack audit's resources (its access log bucket included) carry the stack's tags, not a store's: audit.spec.ts.
     const tagged = customResources(snapshot).filter(
-      (resource) => taggable.includes(resource.type) && !resource.name.startsWith('audit-'),
+      (resource) =>
+        taggable.includes(resource.type) &&
+        !resource.name.startsWith('audit-') &&
+        !resource.name.startsWith('access-log-'),
     );
     expect(tagged.map((resource) => resource.name).sort()).toEqual([
       'llm-fast-bucket',
@@ -155,6 +170,8 @@ describe('tags', () => {
     expect([...new Set(untagged.map((resource) => resource.type))].sort()).toEqual(
       [
         TYPES.alias,
+        'aws:s3/bucketLogging:BucketLogging',
+        'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
         TYPES.bucketPolicy,
         TYPES.encryption,
         TYPES.lifecycle,

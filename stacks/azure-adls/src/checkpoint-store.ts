@@ -18,6 +18,7 @@ import { auditStore } from './audit';
 import { lockFilesystem } from './immutability';
 import { lockAgainstDeletion } from './locks';
 import { createPrivateEndpoints } from './network';
+import { protectFromMalware } from './threat-protection';
 import { names } from '@checkpoints/naming';
 import type { StoreScope } from './scope';
 
@@ -85,6 +86,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     applyLifecycle(scope, account);
     grantFilesystemAccess(scope, filesystem, identities);
     createPrivateEndpoints(scope, account, names.storageAccount(scope.names));
+    protectFromMalware(scope, account, stack.environment);
     if (args.auditWorkspaceId !== undefined) auditStore(scope, account, keys.vault, args.auditWorkspaceId);
     if (store.protect) {
       lockAgainstDeletion(scope, `${store.name}-lock`, account.id, 'storage account');

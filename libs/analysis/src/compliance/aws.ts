@@ -16,6 +16,7 @@ import {
   type Finding,
   accountLevel,
   OUTSIDE_PROD_THREAT_DETECTION,
+  outsideProd,
 } from './model';
 
 /** One S3 bucket of a store's data or of its audit trail, with the settings resources that configure it. */
@@ -545,7 +546,7 @@ const CHECKS: readonly Check<AwsSubject>[] = [
       if (subject.component.inputs['retentionLock'] === undefined) {
         return notApplicable('not a store of released checkpoints (no retention lock)');
       }
-      if (subject.environment !== 'prod') return notApplicable('not a prod store');
+      if (outsideProd(subject.environment)) return notApplicable('not a prod store');
       return subject.buckets.some((bucket) => bucket.role === 'replica bucket')
         ? pass('replicated into a second region')
         : fail('a prod store of released checkpoints with no replica');
@@ -604,7 +605,7 @@ const EXCEPTIONS: readonly ComplianceException<AwsSubject>[] = [
     controls: [C.malwareScan],
     when: 'a store outside prod',
     reason: OUTSIDE_PROD_THREAT_DETECTION,
-    applies: (subject) => subject.environment !== 'prod',
+    applies: (subject) => outsideProd(subject.environment),
   },
 ];
 

@@ -12,6 +12,7 @@ import {
   type ComplianceException,
   type Finding,
   OUTSIDE_PROD_THREAT_DETECTION,
+  outsideProd,
 } from './model';
 
 /** What the Azure checks judge one store by. */
@@ -373,7 +374,7 @@ const CHECKS: readonly Check<AzureSubject>[] = [
     judge: (subject) => {
       const locked = subject.store.resources.some((resource) => resource.type === TYPES.immutabilityPolicy);
       if (!locked) return notApplicable('not a store of released checkpoints (no retention lock)');
-      if (subject.environment !== 'prod') return notApplicable('not a prod store');
+      if (outsideProd(subject.environment)) return notApplicable('not a prod store');
       const sku = String((subject.account?.inputs['sku'] as { name?: string } | undefined)?.name ?? '');
       return /GRS|GZRS/.test(sku)
         ? pass(`${sku}: a copy in the region's pair`)
@@ -395,7 +396,7 @@ const EXCEPTIONS: readonly ComplianceException<AzureSubject>[] = [
     when: 'a store with network.public: true, or any store outside prod',
     reason:
       'the store declares it is reachable from every network (network.public: true), or it is not a prod store: private endpoints are required in prod only',
-    applies: (subject) => publicByDeclaration(subject) || subject.environment !== 'prod',
+    applies: (subject) => publicByDeclaration(subject) || outsideProd(subject.environment),
   },
   {
     controls: [C.cis411, C.dp5, C.policyCmk, C.cis335, C.cis338],
@@ -409,13 +410,13 @@ const EXCEPTIONS: readonly ComplianceException<AzureSubject>[] = [
     when: 'a store outside prod without a network block',
     reason:
       'outside prod the spec may leave network unset: every network reaches the account, and every request still needs an Entra ID identity with a data role',
-    applies: (subject) => subject.environment !== 'prod',
+    applies: (subject) => outsideProd(subject.environment),
   },
   {
     controls: [C.cis3151, C.lt1, C.policyDefender],
     when: 'a store outside prod',
     reason: OUTSIDE_PROD_THREAT_DETECTION,
-    applies: (subject) => subject.environment !== 'prod',
+    applies: (subject) => outsideProd(subject.environment),
   },
   {
     controls: [C.cis413, C.lt3, C.cis614, C.auditImmutable],

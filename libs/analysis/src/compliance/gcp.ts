@@ -11,6 +11,7 @@ import {
   type CloudCompliance,
   type ComplianceException,
   type Finding,
+  outsideProd,
 } from './model';
 
 /** What the GCP checks judge one store by. */
@@ -183,7 +184,7 @@ const CHECKS: readonly Check<GcpSubject>[] = [
       if (subject.bucket?.inputs['retentionPolicy'] === undefined) {
         return notApplicable('not a store of released checkpoints (no retention lock)');
       }
-      if (subject.environment !== 'prod') return notApplicable('not a prod store');
+      if (outsideProd(subject.environment)) return notApplicable('not a prod store');
       const locations = (
         subject.bucket.inputs['customPlacementConfig'] as { dataLocations?: string[] } | undefined
       )?.dataLocations;
@@ -208,7 +209,7 @@ const EXCEPTIONS: readonly ComplianceException<GcpSubject>[] = [
     when: 'a project outside prod',
     reason:
       "a locked retention policy can never be shortened or removed, so the dev project's log bucket keeps its retention unlocked (a dev project must remain removable)",
-    applies: (subject) => subject.environment !== 'prod',
+    applies: (subject) => outsideProd(subject.environment),
   },
 ];
 

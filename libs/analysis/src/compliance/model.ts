@@ -86,6 +86,14 @@ export interface CloudCompliance<Subject> {
 export const OUTSIDE_PROD_THREAT_DETECTION =
   'outside prod the stacks leave malware scanning off: scanning bills per protected bucket or account and per scanned GB, and a checkpoint reaches production only through a prod store, where every upload is scanned';
 
+/**
+ * A store whose environment tag names another environment than prod. A store whose environment the render does
+ * not say ('unknown') is judged as prod: the worst case.
+ */
+export function outsideProd(environment: string): boolean {
+  return environment !== 'prod' && environment !== 'unknown';
+}
+
 export const pass = (detail: string): Finding => ({ verdict: 'pass', detail });
 export const fail = (detail: string): Finding => ({ verdict: 'fail', detail });
 export const notApplicable = (detail: string): Finding => ({ verdict: 'not-applicable', detail });
