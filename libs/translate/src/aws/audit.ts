@@ -52,6 +52,18 @@ export function dataEventSelectors({
   ];
 }
 
+/** No request to a log bucket without TLS 1.2+. */
+function tlsOnly(bucketArn: string): AwsPolicyStatement[] {
+  return [
+    denyAll('DenyInsecureTransport', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
+      Bool: { 'aws:SecureTransport': 'false' },
+    }),
+    denyAll('DenyOutdatedTls', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
+      NumericLessThan: { 's3:TlsVersion': MIN_TLS_VERSION },
+    }),
+  ];
+}
+
 /**
  * The trail's log bucket policy: CloudTrail may check the bucket's ACL and write under AWSLogs/ACCOUNT/, for
  * this trail only (aws:SourceArn, against the confused deputy); no request without TLS 1.2+. Source: "Amazon
@@ -65,12 +77,7 @@ export function s3TrailLogBucketPolicy(
 ): AwsPolicyDocument {
   const fromTrail = { StringEquals: { 'aws:SourceArn': trailArn } };
   return awsPolicyDocument([
-    denyAll('DenyInsecureTransport', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      Bool: { 'aws:SecureTransport': 'false' },
-    }),
-    denyAll('DenyOutdatedTls', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      NumericLessThan: { 's3:TlsVersion': MIN_TLS_VERSION },
-    }),
+    ...tlsOnly(bucketArn),
     {
       Sid: 'AWSCloudTrailAclCheck',
       Effect: 'Allow',
@@ -170,12 +177,7 @@ export function s3AccessLogBucketPolicy(
   sourceBucketArns: readonly string[],
 ): AwsPolicyDocument {
   return awsPolicyDocument([
-    denyAll('DenyInsecureTransport', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      Bool: { 'aws:SecureTransport': 'false' },
-    }),
-    denyAll('DenyOutdatedTls', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      NumericLessThan: { 's3:TlsVersion': MIN_TLS_VERSION },
-    }),
+    ...tlsOnly(bucketArn),
     {
       Sid: 'S3ServerAccessLogsPolicy',
       Effect: 'Allow',
