@@ -73,7 +73,10 @@ describe('the audit trail protects itself, and records and logs every bucket of 
       policies: [
         {
           name: 'admin',
-          policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow' as const, Action: '*', Resource: '*' }] },
+          policy: {
+            Version: '2012-10-17',
+            Statement: [{ Effect: 'Allow' as const, Action: '*', Resource: '*' }],
+          },
         },
       ],
     };
