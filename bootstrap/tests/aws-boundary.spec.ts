@@ -298,7 +298,7 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
   );
 
   it.each(ENVIRONMENTS)(
-    "%s: bucket writes are those of the stack's resources (replication and the retention lock included), never ACL, website, CORS, notification, logging or request payment",
+    "%s: bucket writes are those of the stack's resources (replication, the retention lock and server access logging included), never ACL, website, CORS, notification or request payment",
     async (environment) => {
       const buckets = deployPolicy(ACCOUNT, environment).Statement.filter(
         ({ Sid }) => Sid === 'ManageStackBuckets',
@@ -311,6 +311,7 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
         's3:CreateBucket',
         's3:DeleteBucket',
         's3:DeleteBucketPolicy',
+        's3:PutBucketLogging',
         's3:PutBucketObjectLockConfiguration',
         's3:PutBucketOwnershipControls',
         's3:PutBucketPolicy',
@@ -325,7 +326,7 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
       ]);
       expect(
         writes.filter((action) =>
-          /Acl|Website|Cors|Notification|Logging|RequestPayment|Accelerate|Bypass|ObjectRetention|LegalHold/i.test(
+          /Acl|Website|Cors|Notification|RequestPayment|Accelerate|Bypass|ObjectRetention|LegalHold/i.test(
             action,
           ),
         ),

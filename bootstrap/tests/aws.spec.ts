@@ -278,6 +278,7 @@ describe('AWS CI identities', () => {
             's3:GetReplicationConfiguration',
             's3:ListBucket',
             's3:ListTagsForResource',
+            's3:PutBucketLogging',
             's3:PutBucketObjectLockConfiguration',
             's3:PutBucketOwnershipControls',
             's3:PutBucketPolicy',

@@ -278,3 +278,26 @@ describe('GCP Data Access audit exemptions (bootstrap:gcp.auditExemptMembers)', 
     expect(issues[0]?.message).toContain(message);
   });
 });
+
+describe("the stack projects' Data Access log, exported into a locked bucket", () => {
+  it('prod: a sink of the storage Data Access log into a bucket whose year of retention is locked; dev: unlocked', async () => {
+    const snapshot = await renderBootstrap();
+    const buckets = snapshot.resources.filter((r) => r.type === 'gcp:storage/bucket:Bucket');
+    const retention = Object.fromEntries(
+      buckets.map((b) => [b.inputs['project'], b.inputs['retentionPolicy']]),
+    );
+    expect(retention).toEqual({
+      'acme-checkpoints-dev': { retentionPeriod: '31536000', isLocked: false },
+      'acme-checkpoints-prod': { retentionPeriod: '31536000', isLocked: true },
+    });
+    const sinks = snapshot.resources.filter((r) => r.type === 'gcp:logging/projectSink:ProjectSink');
+    expect(sinks.map((sink) => [sink.inputs['project'], sink.inputs['destination'], sink.protect])).toEqual([
+      ['acme-checkpoints-dev', 'storage.googleapis.com/acme-checkpoints-dev-data-access-audit', true],
+      ['acme-checkpoints-prod', 'storage.googleapis.com/acme-checkpoints-prod-data-access-audit', true],
+    ]);
+    for (const sink of sinks) {
+      expect(sink.inputs['filter']).toContain('cloudaudit.googleapis.com%2Fdata_access');
+      expect(sink.inputs['filter']).toContain('protoPayload.serviceName="storage.googleapis.com"');
+    }
+  });
+});

@@ -60,9 +60,14 @@ describe('the root Pulumi project', () => {
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',
       'gcp:iam/workloadIdentityPoolProvider:WorkloadIdentityPoolProvider',
+      'gcp:logging/projectSink:ProjectSink',
+      'gcp:logging/projectSink:ProjectSink',
       'gcp:orgpolicy/policy:Policy',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
       'gcp:projects/iAMAuditConfig:IAMAuditConfig',
+      // The locked buckets the stack projects' Data Access logs are exported to.
+      'gcp:storage/bucket:Bucket',
+      'gcp:storage/bucket:Bucket',
     ]);
   });
 });

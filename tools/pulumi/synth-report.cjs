@@ -845,6 +845,15 @@ function textVerdict(render) {
   ];
 }
 
+/**
+ * @type {RenderSection} the benchmark controls per store, as the one line libs/analysis writes
+ * (`analysis.compliance.summary`; the verdicts themselves are in the JSON and docs/compliance.md)
+ */
+function textCompliance(render) {
+  const summary = analysisPart(render.snapshot, 'compliance')?.summary;
+  return typeof summary === 'string' ? [`  compliance: ${summary}`] : [];
+}
+
 /** The parts of the terminal report about one render, in order (a failed render has only its verdict). */
 const TEXT_SECTIONS = [
   textVerdict,
@@ -854,6 +863,7 @@ const TEXT_SECTIONS = [
   textChangePlan,
   textRetention,
   textAccess,
+  textCompliance,
 ];
 
 /**
@@ -1321,6 +1331,7 @@ module.exports = {
   markdownRetention,
   textAccess,
   markdownAccess,
+  textCompliance,
   TEXT_SECTIONS,
   formatText,
   markdownOverview,

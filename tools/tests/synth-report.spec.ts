@@ -758,6 +758,19 @@ describe('the offline analyses: change plan, retention and access per stack', ()
     });
   });
 
+  describe('compliance (analysis.compliance, as libs/analysis/src/compliance/model.ts writes it)', () => {
+    it("prints the stack's one compliance line, and nothing for a render without the analysis", () => {
+      const summary =
+        '1 store: 30 pass, 1 fail, 2 exception, 3 not-applicable, 4 outside-repo; FAIL: llm-pretrain S3.9';
+      const dir = renders({ 'aws-s3/dev.json': withAnalysis({ compliance: { stores: [], summary } }) });
+      const text = report([dir, '--format=text']);
+      expect(text.split('\n').filter((line) => line.includes('compliance:'))).toEqual([
+        `  compliance: ${summary}`,
+      ]);
+      expect(report([HEAD, '--format=text'])).not.toContain('compliance:');
+    });
+  });
+
   it('refuses a --base-dir that does not exist, naming the flag and what is allowed', () => {
     const result = inProcess(main, [HEAD, `--base-dir=${join(FIXTURES, 'missing')}`]);
     expect(result.status).toBe(2);

@@ -197,6 +197,8 @@ const BUCKET_WRITES = [
   's3:PutEncryptionConfiguration',
   // BucketLifecycleConfiguration (PutBucketLifecycleConfiguration, DeleteBucketLifecycle).
   's3:PutLifecycleConfiguration',
+  // BucketLogging (PutBucketLogging): server access logging of the stores' buckets and the audit-log bucket.
+  's3:PutBucketLogging',
   // BucketPolicy.
   's3:PutBucketPolicy',
   's3:DeleteBucketPolicy',

@@ -38,6 +38,7 @@ export function azureDeployActions(environment: string): string[] {
       ? []
       : [
           'Microsoft.Insights/diagnosticSettings/delete',
+          'Microsoft.Security/defenderForStorageSettings/delete',
           'Microsoft.KeyVault/vaults/delete',
           'Microsoft.OperationalInsights/workspaces/delete',
           'Microsoft.Storage/storageAccounts/blobServices/containers/delete',
@@ -56,6 +57,11 @@ export function azureDeployActions(environment: string): string[] {
     // it can ingest into the workspace, and read nothing from it or from the stores.
     'Microsoft.Insights/diagnosticSettings/read',
     'Microsoft.Insights/diagnosticSettings/write',
+    // Defender for Storage with malware scanning on each prod account
+    // (https://learn.microsoft.com/azure/role-based-access-control/permissions/security#microsoftsecurity); no
+    // delete in prod, as for the diagnostic settings: switching threat detection off is break-glass.
+    'Microsoft.Security/defenderForStorageSettings/read',
+    'Microsoft.Security/defenderForStorageSettings/write',
     'Microsoft.OperationalInsights/workspaces/read',
     'Microsoft.OperationalInsights/workspaces/sharedKeys/action',
     'Microsoft.OperationalInsights/workspaces/write',

@@ -10,6 +10,7 @@ import { Account } from '@pulumi/gcp/serviceaccount/account';
 import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import { IAMMember as ServiceAccountIAMMember } from '@pulumi/gcp/serviceaccount/iammember';
 import type { Environment } from '@checkpoints/config';
+import { gcpLabels } from '@checkpoints/tagging';
 import type { GcpSettings } from '../config';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
 import { deploySubjects, GITHUB_OIDC_ISSUER, previewSubjects, type TrustedSubject } from '../github';
@@ -30,6 +31,7 @@ import {
   repositoryCondition,
   WORKLOAD_IDENTITY_USER,
 } from './roles';
+import { exportDataAccessLog } from './audit-sink';
 import { GCP_CI_APIS, GCP_STACK_APIS, enableApis } from './services';
 import { gcpStateGrants } from './state';
 import { softDeleteFloor } from './guardrails';
@@ -165,6 +167,15 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
           auditLogConfigs: gcpAuditLogConfigs([...new Set(exempted)]),
         },
         { parent: this, protect: true },
+      );
+      const served = args.environments.filter(
+        (environment) => settings.stackProjects[environment] === project,
+      );
+      exportDataAccessLog(
+        this,
+        project,
+        served,
+        gcpLabels(args.tags(served.includes('prod') ? 'prod' : served[0])),
       );
     }
     const ciEmails = [preview.email, ...deployAccounts.map(([, account]) => account.email)];

@@ -273,7 +273,8 @@ function networkSchema() {
     public: doc(z.boolean(), {
       type: 'boolean',
       default: '`false`',
-      meaning: 'Every network may reach the store (the explicit way to relax the prod default).',
+      meaning:
+        'Every network may reach the store (the explicit way to relax the prod default). **Azure:** without it a prod account is private-only (public network access Disabled, reached through its `privateEndpointSubnet` endpoints; `subnets` and `cidrs` are refused there); with it, no private endpoint.',
       allowed:
         'true or false (true: every network may reach the store; requests still need an identity with access)',
     }).optional(),

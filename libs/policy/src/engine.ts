@@ -7,7 +7,12 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
-import { accessAnalysisOf, type AccessAnalysis } from '@checkpoints/analysis';
+import {
+  accessAnalysisOf,
+  complianceOf,
+  type AccessAnalysis,
+  type ComplianceAnalysis,
+} from '@checkpoints/analysis';
 import { ROOT_STACK_TYPE, type RenderedResource } from '@checkpoints/render';
 import { loadPolicyConfig, type PolicyConfig } from './policy-config';
 import { beginEvaluation, BOOTSTRAP_RENDER_KEY } from './rules/evaluation';
@@ -252,7 +257,11 @@ export async function evaluateStack(
   stack: PolicyStack,
   policies: readonly BaselinePolicy[],
   config: PolicyConfig = loadPolicyConfig(policies.map((policy) => policy.name)),
-): Promise<{ verdicts: PolicyVerdict[]; access: () => Promise<AccessAnalysis> }> {
+): Promise<{
+  verdicts: PolicyVerdict[];
+  access: () => Promise<AccessAnalysis>;
+  compliance: () => Promise<ComplianceAnalysis>;
+}> {
   const verdicts: PolicyVerdict[] = [];
   const resources = stackResources(stack, stackLinks(stack));
   const evaluation = beginEvaluation(resources);
@@ -286,5 +295,9 @@ export async function evaluateStack(
     }
   }
   const args = stackArgs(resources, bootstrap);
-  return { verdicts, access: () => accessAnalysisOf(evaluation.context(args)) };
+  return {
+    verdicts,
+    access: () => accessAnalysisOf(evaluation.context(args)),
+    compliance: () => complianceOf(evaluation.context(args)),
+  };
 }

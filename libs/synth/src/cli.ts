@@ -282,7 +282,15 @@ export async function synthesize(
   snapshot.violations = evaluation.verdicts;
   // The analysis the access rules judged, for the table and the JSON.
   const access = bootstrap ? await evaluation.access() : undefined;
-  return { ...snapshot, analysis: { retention: retentionOf(snapshot), ...(access ? { access } : {}) } };
+  const compliance = bootstrap ? await evaluation.compliance() : undefined;
+  return {
+    ...snapshot,
+    analysis: {
+      retention: retentionOf(snapshot),
+      ...(access ? { access } : {}),
+      ...(compliance ? { compliance } : {}),
+    },
+  };
 }
 
 /**

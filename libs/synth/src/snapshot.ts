@@ -1,4 +1,4 @@
-import type { AccessAnalysis, ChangePlan, StoreRetention } from '@checkpoints/analysis';
+import type { AccessAnalysis, ChangePlan, ComplianceAnalysis, StoreRetention } from '@checkpoints/analysis';
 import type { PolicyVerdict } from '@checkpoints/policy';
 import type { RenderedResource as Rendered } from '@checkpoints/render';
 import type { RenderWarning } from './warnings';
@@ -16,6 +16,8 @@ export interface SnapshotAnalysis {
   changes?: ChangePlan;
   /** Who can do what to each store, with the reason; only for a render with stores. */
   access?: AccessAnalysis;
+  /** Per store, the verdict on each benchmark control (libs/analysis compliance); only for a render with stores. */
+  compliance?: ComplianceAnalysis;
 }
 
 export interface Snapshot {

@@ -3,6 +3,7 @@ import { Trail } from '@pulumi/aws/cloudtrail/trail';
 import { Key } from '@pulumi/aws/kms/key';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
+import { BucketObjectLockConfiguration } from '@pulumi/aws/s3/bucketObjectLockConfiguration';
 import { BucketOwnershipControls } from '@pulumi/aws/s3/bucketOwnershipControls';
 import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
 import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock';
@@ -11,12 +12,14 @@ import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import {
   AWS_AUDIT_LOG_NAME,
   DATA_CLASSIFICATIONS,
+  firstName,
   RETENTION_DEFAULTS,
   type StackSpec,
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import {
+  auditRecordProtection,
   cloudTrailKeyPolicy,
   dataEventSelectors,
   s3LifecycleRules,
@@ -25,7 +28,9 @@ import {
 } from '@checkpoints/translate';
 import { awsTags, standardTags } from '@checkpoints/tagging';
 import { COMPONENT_TYPES } from '@checkpoints/render';
+import { logAccess, type LoggedBucket } from './access-logs';
 import { KEY_DELETION_WINDOW_DAYS } from './encryption';
+import { RETENTION_LOCK_MODE } from './retention-lock';
 import { SAFETY_SETTING } from './scope';
 
 /** Where the stores' data events go: the stack trail and its log bucket, or the declared organization trail. */
@@ -41,13 +46,28 @@ export interface StackAuditArgs {
   region: string;
   partition: pulumi.Output<string>;
   accountId: pulumi.Output<string>;
-  /** The audited stores and their bucket ARNs. */
-  audited: { store: StoreSpec; bucketArn: pulumi.Output<string> }[];
+  /** The audited stores, their buckets and their replicas' (recorded by the trail, their requests logged). */
+  audited: AuditedStore[];
   /** `checkpoints:organizationTrail`: it records the stores instead of a stack trail. */
   organizationTrail?: string;
   /** `checkpoints:ciDeployRole`: the role name the audit key's policy lets keep that policy. */
   deployRole: string;
 }
+
+export interface AuditedStore {
+  store: StoreSpec;
+  bucketArn: pulumi.Output<string>;
+  bucketName: pulumi.Output<string>;
+  replica?: { region: string; bucketArn: pulumi.Output<string>; bucketName: pulumi.Output<string> };
+}
+
+/**
+ * Days each log file stays write-once: CloudTrail never rewrites one, so a year of Object Lock (in the mode an
+ * administrator can still lift, retention-lock.ts) keeps every record of the last year from deletion, by CI
+ * or anyone else. Security best practices for CloudTrail: "Consider using S3 Object Lock"
+ * (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/best-practices-security.html).
+ */
+export const AUDIT_LOG_LOCK_DAYS = 365;
 
 /**
  * Log files are kept: only a previous version (a log deleted by hand) is purged, after this long. CloudTrail
@@ -78,28 +98,28 @@ export class StackAudit extends pulumi.ComponentResource {
       args.organizationTrail === undefined ? {} : { organizationTrail: args.organizationTrail },
       opts,
     );
+    const prod = args.stack.environment === 'prod';
+    const keep: pulumi.CustomResourceOptions = { parent: this, protect: prod, retainOnDelete: true };
+    const tags = auditTags(args);
+    const logged = loggedBuckets(args.audited);
+    const accessLogs = {
+      project: args.project,
+      stackName: args.stackName,
+      accountId: args.accountId,
+      tags,
+      protect: prod,
+    };
     if (args.organizationTrail !== undefined) {
+      logAccess(this, accessLogs, logged);
       this.outputs = { trail: pulumi.output(args.organizationTrail) };
       this.registerOutputs({ ...this.outputs });
       return;
     }
-    const prod = args.stack.environment === 'prod';
-    const keep: pulumi.CustomResourceOptions = { parent: this, protect: prod, retainOnDelete: true };
     const nameContext: NameContext = {
       project: args.project,
       stack: args.stackName,
       store: AWS_AUDIT_LOG_NAME,
     };
-    const tags = awsTags(
-      standardTags({
-        owner: args.stack.owner,
-        costCenter: args.stack.costCenter,
-        environment: args.stack.environment,
-        dataClassification: highestClassification(args.audited.map(({ store }) => store)),
-        project: args.project,
-        stack: args.stackName,
-      }),
-    );
     const trailName = names.s3Bucket(nameContext);
     const trailArn = pulumi.interpolate`arn:${args.partition}:cloudtrail:${args.region}:${args.accountId}:trail/${trailName}`;
 
@@ -177,15 +197,27 @@ export class StackAudit extends pulumi.ComponentResource {
       { bucket: bucketName, rules: s3LifecycleRules(LOG_RETENTION) },
       { ...setting, dependsOn: [versioning] },
     );
+    // Enabled in place on the versioned bucket and never disabled again (retention-lock.ts): retained, and
+    // protected with the log bucket.
+    new BucketObjectLockConfiguration(
+      `${name}-retention-lock`,
+      {
+        bucket: bucketName,
+        objectLockEnabled: 'Enabled',
+        rule: { defaultRetention: { mode: RETENTION_LOCK_MODE, days: AUDIT_LOG_LOCK_DAYS } },
+      },
+      { ...keep, dependsOn: [versioning] },
+    );
+    logAccess(this, accessLogs, [...logged, { logicalPrefix: name, name: bucketName, arn: bucket.arn }]);
     const policy = new BucketPolicy(
       `${name}-policy`,
       {
         bucket: bucketName,
-        policy: pulumi
-          .all([bucket.arn, trailArn, args.accountId])
-          .apply(([bucketArn, arn, accountId]) =>
-            JSON.stringify(s3TrailLogBucketPolicy(bucketArn, arn, accountId)),
-          ),
+        policy: pulumi.all([bucket.arn, trailArn, args.accountId]).apply(([bucketArn, arn, accountId]) => {
+          const policy = s3TrailLogBucketPolicy(bucketArn, arn, accountId);
+          policy.Statement.push(auditRecordProtection(bucketArn));
+          return JSON.stringify(policy);
+        }),
       },
       { ...setting, dependsOn: [publicAccessBlock, ownership] },
     );
@@ -201,7 +233,12 @@ export class StackAudit extends pulumi.ComponentResource {
         enableLogging: true,
         ...(key ? { kmsKeyId: key.arn } : {}),
         advancedEventSelectors: pulumi
-          .all(args.audited.map(({ store, bucketArn }) => bucketArn.apply((arn) => ({ store, arn }))))
+          .all(
+            args.audited.flatMap(({ store, bucketArn, replica }) => [
+              bucketArn.apply((arn) => ({ store, arn })),
+              ...(replica ? [replica.bucketArn.apply((arn) => ({ store, arn }))] : []),
+            ]),
+          )
           .apply((buckets) => dataEventSelectors(auditedBuckets(buckets))),
         tags,
       },
@@ -215,6 +252,45 @@ export class StackAudit extends pulumi.ComponentResource {
     };
     this.registerOutputs({ ...this.outputs });
   }
+}
+
+/**
+ * The general purpose buckets of the audited stores, each replica in its region: S3 server access logging is
+ * not available for directory buckets (https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-buckets-overview.html),
+ * whose data events the trail records.
+ */
+function loggedBuckets(audited: readonly AuditedStore[]): LoggedBucket[] {
+  return (
+    audited
+      .filter(({ store }) => store.tier === 'standard')
+      // Named after the store's first name, which a rename (formerNames) keeps, as its physical names do.
+      .flatMap(({ store, bucketArn, bucketName, replica }) => [
+        { logicalPrefix: firstName(store), name: bucketName, arn: bucketArn },
+        ...(replica
+          ? [
+              {
+                logicalPrefix: `${store.name}-replica`,
+                name: replica.bucketName,
+                arn: replica.bucketArn,
+                region: replica.region,
+              },
+            ]
+          : []),
+      ])
+  );
+}
+
+function auditTags(args: StackAuditArgs): Record<string, string> {
+  return awsTags(
+    standardTags({
+      owner: args.stack.owner,
+      costCenter: args.stack.costCenter,
+      environment: args.stack.environment,
+      dataClassification: highestClassification(args.audited.map(({ store }) => store)),
+      project: args.project,
+      stack: args.stackName,
+    }),
+  );
 }
 
 function auditedBuckets(buckets: { store: StoreSpec; arn: string }[]): AuditedBuckets {

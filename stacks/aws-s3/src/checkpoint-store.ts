@@ -40,8 +40,11 @@ export interface CheckpointStoreArgs {
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
 export class CheckpointStore extends pulumi.ComponentResource {
   readonly storeName: string;
-  /** The store's bucket, which the stack trail records. */
+  /** The store's bucket, which the stack trail records and whose requests it logs. */
   readonly bucketArn: pulumi.Output<string>;
+  readonly bucketName: pulumi.Output<string>;
+  /** The store's replica (recovery.replicaRegion), recorded and logged like the store's bucket. */
+  readonly replica: StoreReplica | undefined;
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
 
   constructor(name: string, args: CheckpointStoreArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -110,8 +113,9 @@ export class CheckpointStore extends pulumi.ComponentResource {
       earlierKeyAliases: earlierKeyAliases(scope),
       region,
     }));
+    let replica: StoreReplica | undefined;
     if (replicaRegion !== undefined && replicationRoleArn !== undefined) {
-      new StoreReplica(
+      replica = new StoreReplica(
         `${store.name}-replica`,
         {
           scope,
@@ -135,6 +139,8 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const location = pulumi.output(region);
     this.storeName = store.name;
     this.bucketArn = bucket.arn;
+    this.bucketName = bucket.name;
+    this.replica = replica;
     this.outputs = {
       uri,
       location,

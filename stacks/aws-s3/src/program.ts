@@ -75,9 +75,28 @@ function stackAudit(
   stores: CheckpointStore[],
   where: Omit<StackAuditArgs, 'stack' | 'audited' | 'deployRole'>,
 ): AuditOutputs | undefined {
-  const audited = spec.stores.flatMap((store, index) =>
-    store.audit ? [{ store, bucketArn: stores[index]!.bucketArn }] : [],
-  );
+  const audited = spec.stores.flatMap((store, index) => {
+    const built = stores[index]!;
+    const replica = built.replica;
+    return store.audit
+      ? [
+          {
+            store,
+            bucketArn: built.bucketArn,
+            bucketName: built.bucketName,
+            ...(replica
+              ? {
+                  replica: {
+                    region: replica.region,
+                    bucketArn: replica.bucketArn,
+                    bucketName: replica.bucketName,
+                  },
+                }
+              : {}),
+          },
+        ]
+      : [];
+  });
   if (audited.length === 0) return undefined;
   const { organizationTrail } = spec;
   return new StackAudit('audit', {

@@ -32,6 +32,9 @@ export interface StoreReplicaArgs {
  */
 export class StoreReplica extends pulumi.ComponentResource {
   readonly bucketArn: pulumi.Output<string>;
+  /** The replica bucket's name and region: the stack trail records it and it logs its requests there. */
+  readonly bucketName: pulumi.Output<string>;
+  readonly region: string;
 
   constructor(name: string, args: StoreReplicaArgs, opts?: pulumi.ComponentResourceOptions) {
     super(COMPONENT_TYPES.awsStoreReplica, name, { replicaRegion: args.replicaRegion }, opts);
@@ -124,6 +127,8 @@ export class StoreReplica extends pulumi.ComponentResource {
       },
     );
     this.bucketArn = bucket.arn;
+    this.bucketName = bucket.name;
+    this.region = replicaRegion;
     this.registerOutputs({ bucketArn: bucket.arn });
   }
 }

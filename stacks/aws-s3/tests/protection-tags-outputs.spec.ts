@@ -42,12 +42,20 @@ const RETAINED_IN_EVERY_ENVIRONMENT = [
 
 /** The stack audit's log bucket, its settings and (prod) its key: the stores are confidential and restricted. */
 const AUDIT_RETAINED = [
+  'access-log-bucket data retain=true',
+  'access-log-encryption safety retain=true',
+  'access-log-lifecycle safety retain=true',
+  'access-log-ownership safety retain=true',
+  'access-log-policy safety retain=true',
+  'access-log-public-access-block safety retain=true',
+  'access-log-versioning safety retain=true',
   'audit-bucket data retain=true',
   'audit-encryption safety retain=true',
   'audit-lifecycle safety retain=true',
   'audit-ownership safety retain=true',
   'audit-policy safety retain=true',
   'audit-public-access-block safety retain=true',
+  'audit-retention-lock safety retain=true',
   'audit-versioning safety retain=true',
 ];
 
@@ -67,13 +75,15 @@ describe('protection', () => {
       // In prod a general purpose store is locked for its recovery window (src/retention-lock.ts lockDaysOf).
       const lock = environment === 'prod' ? ['llm-pretrain-retention-lock safety retain=true'] : [];
       expect(guarded(snapshot)).toEqual([...audit, ...[...RETAINED_IN_EVERY_ENVIRONMENT, ...lock].sort()]);
-      // Nothing else is retained but the trail and the key aliases (a released key stays findable by its alias):
-      // a role left behind would keep its access to the released bucket.
+      // Nothing else is retained but the trail, the buckets' access logging and the key aliases (a released key
+      // stays findable by its alias): a role left behind would keep its access to the released bucket.
       const holders = new Set(dataHolders(snapshot).map((holder) => holder.name));
       const retained = customResources(snapshot).filter((r) => r.retainOnDelete && !holders.has(r.name));
       expect(retained.map((r) => r.name).sort()).toEqual([
+        'audit-access-logging',
         'audit-trail',
         'llm-fast-key-alias',
+        'llm-pretrain-access-logging',
         'llm-pretrain-key-alias',
       ]);
     },
@@ -82,8 +92,10 @@ describe('protection', () => {
   it('prod default: the buckets and keys are protected, nothing else', async () => {
     const snapshot = await sharedRenderStack({ environment: 'prod', stores: [standardStore, fastStore] });
     expect(protectedResources(snapshot)).toEqual([
+      'access-log-bucket',
       'audit-bucket',
       'audit-key',
+      'audit-retention-lock',
       'audit-trail',
       'llm-fast-bucket',
       'llm-fast-key',
@@ -129,9 +141,12 @@ describe('tags', () => {
 
   it('puts the standard tags in the inputs of every taggable resource', () => {
     const taggable: string[] = [TYPES.bucket, TYPES.directoryBucket, TYPES.key, TYPES.role];
-    // The stack audit's resources carry the stack's tags, not a store's: audit.spec.ts.
+    // The stack audit's resources (its access log bucket included) carry the stack's tags, not a store's: audit.spec.ts.
     const tagged = customResources(snapshot).filter(
-      (resource) => taggable.includes(resource.type) && !resource.name.startsWith('audit-'),
+      (resource) =>
+        taggable.includes(resource.type) &&
+        !resource.name.startsWith('audit-') &&
+        !resource.name.startsWith('access-log-'),
     );
     expect(tagged.map((resource) => resource.name).sort()).toEqual([
       'llm-fast-bucket',
@@ -158,6 +173,8 @@ describe('tags', () => {
     expect([...new Set(untagged.map((resource) => resource.type))].sort()).toEqual(
       [
         TYPES.alias,
+        'aws:s3/bucketLogging:BucketLogging',
+        'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
         TYPES.bucketPolicy,
         TYPES.encryption,
         TYPES.lifecycle,

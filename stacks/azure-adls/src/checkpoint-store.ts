@@ -18,6 +18,7 @@ import { auditStore } from './audit';
 import { lockFilesystem } from './immutability';
 import { lockAgainstDeletion } from './locks';
 import { createPrivateEndpoints } from './network';
+import { protectFromMalware } from './threat-protection';
 import { names } from '@checkpoints/naming';
 import type { StoreScope } from './scope';
 
@@ -43,9 +44,11 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // Children are named after the store, so they inherit the aliases with the former name in place of
     // the new one: a rename keeps every URN.
     // A store open to every network in prod says so, for the perimeter rule of the policy pack; one whose
-    // endpoints' DNS records come from Azure Policy says so, for the private endpoint DNS rule.
+    // endpoints' DNS records come from Azure Policy says so, for the private endpoint DNS rule; `audit`, for
+    // the compliance view (libs/analysis), which accepts an unaudited store's missing resource logs.
     const inputs = {
       ...storeComponentInputs(args.store, args.location),
+      audit: args.store.audit,
       ...(args.store.network?.public ? { network: { public: true } } : {}),
       ...(args.store.network?.privateDnsZones === PRIVATE_DNS_MANAGED_BY_POLICY
         ? { network: { privateDnsZones: PRIVATE_DNS_MANAGED_BY_POLICY } }
@@ -83,6 +86,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     applyLifecycle(scope, account);
     grantFilesystemAccess(scope, filesystem, identities);
     createPrivateEndpoints(scope, account, names.storageAccount(scope.names));
+    protectFromMalware(scope, account, stack.environment);
     if (args.auditWorkspaceId !== undefined) auditStore(scope, account, keys.vault, args.auditWorkspaceId);
     if (store.protect) {
       lockAgainstDeletion(scope, `${store.name}-lock`, account.id, 'storage account');

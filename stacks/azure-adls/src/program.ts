@@ -4,6 +4,7 @@ import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import {
   azureLocationIssues,
   azurePrivateDnsIssues,
+  azurePrivateOnlyIssues,
   azureReplicaIssues,
   azureWorkspaceIdIssues,
   azureQuotaWarnings,
@@ -76,6 +77,7 @@ function loadAzureConfig(): AzureStackConfig {
   issues.push(...azureLocationIssues(location));
   if (spec) issues.push(...azureWorkspaceIdIssues(spec.logAnalyticsWorkspaceId));
   if (spec) issues.push(...azurePrivateDnsIssues(spec.stores, spec.environment));
+  if (spec) issues.push(...azurePrivateOnlyIssues(spec.stores, spec.environment));
   if (spec && location && issues.length === 0) issues.push(...azureReplicaIssues(spec.stores, location));
   if (spec && location && issues.length === 0) {
     issues.push(

@@ -3,7 +3,8 @@ import { byName, customResources, render, type Snapshot } from '@checkpoints/syn
 import { checkpointStack } from '../src/program';
 import { PROD_NETWORK, PROJECT, refusal, sharedRenderStack, stackConfig, SUBSCRIPTION, T } from './render';
 
-const SUBNET = PROD_NETWORK.subnets[0]!;
+const SUBNET =
+  '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes';
 const OTHER_SUBNET = SUBNET.replace('/gpu-nodes', '/web');
 const store = { name: 'llm', dataClassification: 'internal' };
 
@@ -140,6 +141,20 @@ describe('network perimeter', () => {
       'needs network.privateEndpointSubnet',
     ],
     [
+      'subnets in prod, where the account is private-only',
+      { subnets: [SUBNET], privateEndpointSubnet: SUBNET, privateDnsZones: ZONES },
+      'prod',
+      'network.subnets',
+      'cannot reach a prod account, which is private-only',
+    ],
+    [
+      'public: true beside a private endpoint subnet',
+      { public: true, privateEndpointSubnet: SUBNET },
+      'dev',
+      'network.privateEndpointSubnet',
+      'cannot be combined with network.public: true',
+    ],
+    [
       'a private endpoint without zones in prod',
       { privateEndpointSubnet: SUBNET },
       'prod',
@@ -154,6 +169,42 @@ describe('network perimeter', () => {
       [`checkpoints:stores[0].${path}`, expect.stringContaining(message)],
     ]);
     expect(registered.filter((r) => r.custom)).toEqual([]);
+  });
+
+  it('prod: the account is private-only, reached through its blob and dfs endpoints, unless the store is public', async () => {
+    const snapshot = await sharedRenderStack(
+      { environment: 'prod', stores: [{ ...store, network: PROD_NETWORK }] },
+      'prod',
+    );
+    const rules = network(snapshot);
+    expect(rules.publicNetworkAccess).toBe('Disabled');
+    expect(networkAllows(rules, { kind: 'internet', address: '203.0.113.9' }).allowed).toBe(false);
+    expect(networkAllows(rules, { kind: 'subnet', subnet: SUBNET, serviceEndpoint: true }).allowed).toBe(
+      false,
+    );
+    expect(networkAllows(rules, { kind: 'private-endpoint' }).allowed).toBe(true);
+    const groups = ofType(snapshot, T.privateEndpoint).flatMap((endpoint) =>
+      (endpoint.inputs['privateLinkServiceConnections'] as { groupIds: string[] }[]).flatMap(
+        (c) => c.groupIds,
+      ),
+    );
+    expect(groups.sort()).toEqual(['blob', 'dfs']);
+    const open = await sharedRenderStack(
+      { environment: 'prod', stores: [{ ...store, network: { public: true } }] },
+      'prod',
+    );
+    expect(network(open).publicNetworkAccess).toBe('Enabled');
+    expect(ofType(open, T.privateEndpoint)).toEqual([]);
+  });
+
+  it('refuses a prod store with neither a private endpoint subnet nor public: true, naming both keys', async () => {
+    const { issues } = await refusal(
+      stackConfig({ environment: 'prod', stores: [{ ...store, network: { subnets: [SUBNET] } }] }),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'checkpoints:stores[0].network.subnets',
+      'checkpoints:stores[0].network.privateEndpointSubnet',
+    ]);
   });
 
   it('refuses a private range in cidrs before any resource is registered', async () => {

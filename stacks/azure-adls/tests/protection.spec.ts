@@ -48,8 +48,12 @@ describe('protection', () => {
         ].sort(),
       );
       expect(unretainedHolders(snapshot)).toEqual([]);
-      // Nothing else is retained: an identity left behind would keep its role on the released filesystem.
-      expect(customResources(snapshot).filter((r) => r.retainOnDelete)).toHaveLength(holders.length);
+      // Nothing else is retained but a prod account's Defender for Storage (a deploy never switches it off):
+      // an identity left behind would keep its role on the released filesystem.
+      const defender = 'azure-native:security:DefenderForStorage';
+      const retained = customResources(snapshot).filter((r) => r.retainOnDelete);
+      expect(retained.filter((r) => r.type !== defender)).toHaveLength(holders.length);
+      expect(retained.filter((r) => r.type === defender)).toHaveLength(environment === 'prod' ? 2 : 0);
     },
   );
 
@@ -67,6 +71,7 @@ describe('protection', () => {
           `${T.lock}::${store}-lock-vault`,
           `${T.diagnostics}::${store}-audit-blob`,
           `${T.diagnostics}::${store}-audit-vault`,
+          `azure-native:security:DefenderForStorage::${store}-defender`,
         ]),
         `${T.workspace}::checkpoints-audit`,
       ].sort(),

@@ -59,9 +59,9 @@ export function stackConfig(values: StackValues): Record<string, string> {
 
 /** The perimeter `withProdNetwork` gives a prod store that states none. */
 export const PROD_NETWORK = {
-  subnets: [
-    '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes',
-  ],
+  privateEndpointSubnet:
+    '/subscriptions/00000000-0000-4000-a000-000000000001/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/private-endpoints',
+  privateDnsZones: 'managed-by-policy',
 };
 
 export function renderStack(values: StackValues, stack = 'dev'): Promise<Snapshot> {

@@ -1,20 +1,12 @@
 import { formatPlan, planChanges, planVerdict } from '@checkpoints/analysis';
 import { editedRender, render, weakeningRows } from '@checkpoints/synth';
 import { checkpointStack } from '../src/program';
-import {
-  PROD_NETWORK,
-  PROJECT,
-  sharedRenderStack,
-  stackConfig,
-  SUBSCRIPTION,
-  T,
-  type StackValues,
-} from './render';
+import { PROJECT, sharedRenderStack, stackConfig, SUBSCRIPTION, T, type StackValues } from './render';
 
 // Each test renders the stack twice; on a loaded machine that takes longer than jest's 5 s default.
 jest.setTimeout(60_000);
 
-const SUBNET = PROD_NETWORK.subnets[0]!;
+const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/ml-network/providers/Microsoft.Network/virtualNetworks/training/subnets/gpu-nodes`;
 const zoneId = (zone: string) =>
   `/subscriptions/${SUBSCRIPTION}/resourceGroups/hub-dns/providers/Microsoft.Network/privateDnsZones/${zone}`;
 const ZONES = {

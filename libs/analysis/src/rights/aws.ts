@@ -82,6 +82,8 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     's3:PutBucketObjectLockConfiguration',
     's3:GetBucketObjectLockConfiguration',
   ),
+  // Server access logging of a bucket (PutBucketLogging; deleting it puts an empty logging status).
+  'aws:s3/bucketLogging:BucketLogging': bucketSetting('s3:PutBucketLogging', 's3:GetBucketLogging'),
   'aws:s3/bucketPolicy:BucketPolicy': {
     create: ['s3:PutBucketPolicy'],
     update: ['s3:PutBucketPolicy'],

@@ -88,6 +88,14 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     source: `${OPS}/monitor#microsoftoperationalinsights`,
   },
   // An extension resource of the resource it watches: authorised on that resource's scope.
+  // Defender for Storage on an account (https://learn.microsoft.com/azure/role-based-access-control/permissions/security#microsoftsecurity).
+  'azure-native:security:DefenderForStorage': {
+    create: ['Microsoft.Security/defenderForStorageSettings/write'],
+    update: ['Microsoft.Security/defenderForStorageSettings/write'],
+    delete: ['Microsoft.Security/defenderForStorageSettings/delete'],
+    read: ['Microsoft.Security/defenderForStorageSettings/read'],
+    source: `${OPS}/security#microsoftsecurity`,
+  },
   'azure-native:monitor:DiagnosticSetting': {
     create: ['Microsoft.Insights/diagnosticSettings/write'],
     update: ['Microsoft.Insights/diagnosticSettings/write'],
@@ -277,6 +285,8 @@ function resourceId(resource: RenderedResource, subscription: string): string | 
       return `${stringInput(resource, 'scope') ?? ''}/providers/Microsoft.Authorization/roleAssignments/${stringInput(resource, 'roleAssignmentName') ?? ''}`;
     case 'azure-native:operationalinsights:Workspace':
       return `${rg}/providers/Microsoft.OperationalInsights/workspaces/${stringInput(resource, 'workspaceName') ?? ''}`;
+    case 'azure-native:security:DefenderForStorage':
+      return `${stringInput(resource, 'resourceId') ?? ''}/providers/Microsoft.Security/defenderForStorageSettings/${stringInput(resource, 'settingName') ?? 'current'}`;
     case 'azure-native:monitor:DiagnosticSetting':
       return `${stringInput(resource, 'resourceUri') ?? ''}/providers/Microsoft.Insights/diagnosticSettings/${stringInput(resource, 'name') ?? ''}`;
     case 'azure-native:authorization:ManagementLockByScope':

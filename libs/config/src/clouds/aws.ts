@@ -132,6 +132,16 @@ function checkAwsStore(store: StoreSpec, raw: RawStore, report: Report, region: 
       `is the name the stack's audit log bucket is derived from (its CloudTrail trail writes there); choose another store name`,
     );
   }
+  const accessLogName = [store.name, ...store.formerNames].find((name) =>
+    name.startsWith(AWS_ACCESS_LOG_NAME),
+  );
+  if (accessLogName !== undefined) {
+    report(
+      store.name === accessLogName ? 'name' : 'formerNames',
+      accessLogName,
+      `starts with ${AWS_ACCESS_LOG_NAME}, the name the stack's server access log buckets are derived from (${AWS_ACCESS_LOG_NAME}, ${AWS_ACCESS_LOG_NAME}-<region>); choose another store name`,
+    );
+  }
   const partition = region === undefined ? undefined : awsPartitionOf(region);
   store.access.writers.forEach((principal, index) =>
     checkPrincipal(principal, `access.writers[${index}]`, report, partition && { region, partition }),
@@ -286,6 +296,9 @@ function principalProblem(principal: string): string {
 
 /** The name the stack trail's log bucket and trail names derive from, as a store's would: no store may take it. */
 export const AWS_AUDIT_LOG_NAME = 'audit-log';
+
+/** What the names of the stack's server access log buckets derive from (`access-log`, `access-log-<region>`). */
+export const AWS_ACCESS_LOG_NAME = 'access-log';
 
 function checkNetwork({ network }: StoreSpec, report: Report): void {
   if (network === undefined) return;

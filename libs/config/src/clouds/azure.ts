@@ -116,6 +116,13 @@ const PRIVATE_RANGES = AZURE_IP_RULE_PRIVATE_RANGES.map((range) => parseIpv4Rang
 function checkNetwork(store: StoreSpec, report: Report): void {
   const network = store.network;
   if (!network) return;
+  if (network.public && network.privateEndpointSubnet !== undefined) {
+    report(
+      'network.privateEndpointSubnet',
+      network.privateEndpointSubnet,
+      'cannot be combined with network.public: true: a store open to every network gets no private endpoint; remove public (the store is then reachable through its private endpoints only) or remove privateEndpointSubnet and privateDnsZones',
+    );
+  }
   network.subnets.forEach((subnet, index) => {
     if (!SUBNET_ID.test(subnet)) report(`network.subnets[${index}]`, subnet, SUBNET_FORMAT);
   });
@@ -194,6 +201,43 @@ export function azurePrivateDnsIssues(stores: readonly StoreSpec[], environment:
         value: undefined,
         message: `is required in prod beside network.privateEndpointSubnet: give the resource IDs of the zones, privateDnsZones: { blob: <id of ${AZURE_STORAGE_PRIVATE_DNS_ZONES.blob}>, dfs: <id of ${AZURE_STORAGE_PRIVATE_DNS_ZONES.dfs}> }, or privateDnsZones: ${PRIVATE_DNS_MANAGED_BY_POLICY} when Azure Policy creates the zone groups (docs/azure.md, "Private endpoints and DNS")`,
       },
+    ];
+  });
+}
+
+/**
+ * A prod account is private-only unless its store declares `network.public: true`: public network access
+ * Disabled, so only its private endpoints (blob and dfs) reach it. Disabled "denies all logins that match IP or
+ * virtual network-based firewall rules" (built-in policy b2982f36-99f2-4db5-8eff-283140c09693,
+ * https://learn.microsoft.com/azure/storage/common/storage-network-security#change-the-default-network-access-rule),
+ * so subnets (service endpoints) and IP ranges would admit nothing there and are refused.
+ */
+export function azurePrivateOnlyIssues(
+  stores: readonly StoreSpec[],
+  environment: Environment,
+): ConfigIssue[] {
+  if (environment !== 'prod') return [];
+  return stores.flatMap((store, index): ConfigIssue[] => {
+    const network = store.network;
+    if (network === undefined || network.public) return [];
+    const path = `checkpoints:stores[${index}].network`;
+    const lists = (['subnets', 'cidrs'] as const).filter((key) => network[key].length > 0);
+    return [
+      ...lists.map((key) => ({
+        path: `${path}.${key}`,
+        value: network[key],
+        message: `cannot reach a prod account, which is private-only (public network access Disabled, which also refuses service-endpoint and IP rules): reach the store through its private endpoints (network.privateEndpointSubnet), or declare network: { public: true }`,
+      })),
+      ...(network.privateEndpointSubnet === undefined
+        ? [
+            {
+              path: `${path}.privateEndpointSubnet`,
+              value: undefined,
+              message:
+                'is required in prod: a prod account is private-only, reached through its blob and dfs private endpoints in this subnet (with network.privateDnsZones); or declare network: { public: true }',
+            },
+          ]
+        : []),
     ];
   });
 }

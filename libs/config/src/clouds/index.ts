@@ -1,8 +1,9 @@
-export { AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
+export { AWS_ACCESS_LOG_NAME, AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
 export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
   azureLocationIssues,
   azurePrivateDnsIssues,
+  azurePrivateOnlyIssues,
   azureReplicaIssues,
   azureRules,
   azureWorkspaceIdIssues,

@@ -1,5 +1,5 @@
 import { denyAll, MIN_TLS_VERSION } from './bucket-policy';
-import { awsPolicyDocument, type AwsPolicyDocument } from './types';
+import { awsPolicyDocument, type AwsPolicyDocument, type AwsPolicyStatement } from './types';
 
 const CLOUDTRAIL = 'cloudtrail.amazonaws.com';
 
@@ -52,6 +52,18 @@ export function dataEventSelectors({
   ];
 }
 
+/** No request to a log bucket without TLS 1.2+. */
+function tlsOnly(bucketArn: string): AwsPolicyStatement[] {
+  return [
+    denyAll('DenyInsecureTransport', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
+      Bool: { 'aws:SecureTransport': 'false' },
+    }),
+    denyAll('DenyOutdatedTls', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
+      NumericLessThan: { 's3:TlsVersion': MIN_TLS_VERSION },
+    }),
+  ];
+}
+
 /**
  * The trail's log bucket policy: CloudTrail may check the bucket's ACL and write under AWSLogs/ACCOUNT/, for
  * this trail only (aws:SourceArn, against the confused deputy); no request without TLS 1.2+. Source: "Amazon
@@ -65,12 +77,7 @@ export function s3TrailLogBucketPolicy(
 ): AwsPolicyDocument {
   const fromTrail = { StringEquals: { 'aws:SourceArn': trailArn } };
   return awsPolicyDocument([
-    denyAll('DenyInsecureTransport', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      Bool: { 'aws:SecureTransport': 'false' },
-    }),
-    denyAll('DenyOutdatedTls', ['s3:*'], [bucketArn, `${bucketArn}/*`], {
-      NumericLessThan: { 's3:TlsVersion': MIN_TLS_VERSION },
-    }),
+    ...tlsOnly(bucketArn),
     {
       Sid: 'AWSCloudTrailAclCheck',
       Effect: 'Allow',
@@ -145,5 +152,56 @@ export function cloudTrailKeyPolicy(
       Action: ['kms:DescribeKey'],
       Resource: ['*'],
     },
+  ]);
+}
+
+/**
+ * What no principal may do to a bucket that holds audit records (the trail's log files, the server access
+ * logs): delete an object version or the bucket, or bypass an Object Lock retention. An explicit deny in a
+ * bucket policy wins over every allow (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html);
+ * lifecycle expiry is S3's own action, not a request the policy judges. Break-glass is an administrator removing
+ * the statement first, in a change the trail records.
+ */
+export const AUDIT_RECORD_PROTECTED_ACTIONS = [
+  's3:DeleteObjectVersion',
+  's3:DeleteBucket',
+  's3:BypassGovernanceRetention',
+] as const;
+
+export function auditRecordProtection(bucketArn: string): AwsPolicyStatement {
+  return {
+    Sid: 'DenyDeletingAuditRecords',
+    Effect: 'Deny',
+    Principal: '*',
+    Action: [...AUDIT_RECORD_PROTECTED_ACTIONS],
+    Resource: [bucketArn, `${bucketArn}/*`],
+  };
+}
+
+/**
+ * The policy of a region's server access log bucket: S3's logging service may write the logs of the listed
+ * buckets of this account only (aws:SourceArn, aws:SourceAccount), no request without TLS 1.2+, no record deleted.
+ * Source: "Permissions for log delivery", https://docs.aws.amazon.com/AmazonS3/latest/userguide/enable-server-access-logging.html#grant-log-delivery-permissions-general
+ * (Principal logging.s3.amazonaws.com, s3:PutObject, ArnLike aws:SourceArn, StringEquals aws:SourceAccount).
+ */
+export function s3AccessLogBucketPolicy(
+  bucketArn: string,
+  accountId: string,
+  sourceBucketArns: readonly string[],
+): AwsPolicyDocument {
+  return awsPolicyDocument([
+    ...tlsOnly(bucketArn),
+    {
+      Sid: 'S3ServerAccessLogsPolicy',
+      Effect: 'Allow',
+      Principal: { Service: ['logging.s3.amazonaws.com'] },
+      Action: ['s3:PutObject'],
+      Resource: [`${bucketArn}/*`],
+      Condition: {
+        ArnLike: { 'aws:SourceArn': [...sourceBucketArns] },
+        StringEquals: { 'aws:SourceAccount': accountId },
+      },
+    },
+    auditRecordProtection(bucketArn),
   ]);
 }

@@ -5,6 +5,8 @@ import { awsIamNoPublicPrincipals } from './aws-iam-no-public-principals';
 import { awsIamNoWildcardActions } from './aws-iam-no-wildcard-actions';
 import { awsIamNoWildcardResources } from './aws-iam-no-wildcard-resources';
 import { awsKmsKeyRotation } from './aws-kms-key-rotation';
+import { awsS3AccessLogging } from './aws-s3-access-logging';
+import { awsS3AuditLogProtected } from './aws-s3-audit-log-protected';
 import { awsS3AbortIncompleteUploads } from './aws-s3-abort-incomplete-uploads';
 import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
 import { awsS3DataEventsAudited } from './aws-s3-data-events-audited';
@@ -33,6 +35,8 @@ export const awsPolicies: SourcedPolicy[] = [
   awsS3NoForceDestroy,
   awsS3NetworkPerimeter,
   awsS3DataEventsAudited,
+  awsS3AccessLogging,
+  awsS3AuditLogProtected,
   awsS3ReplicaHardened,
   awsS3ObjectLockGovernance,
   awsIamNoLongLivedCredentials,

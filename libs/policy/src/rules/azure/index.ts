@@ -4,6 +4,8 @@ import { azureKeyvaultKeyRotation } from './azure-keyvault-key-rotation';
 import { azureStorageAudit } from './azure-storage-audit';
 import { azureStorageNetworkPerimeter } from './azure-storage-network-perimeter';
 import { azureStoragePrivateEndpointDns } from './azure-storage-private-endpoint-dns';
+import { azureStoragePrivateOnly } from './azure-storage-private-only';
+import { azureStorageDefender } from './azure-storage-defender';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
 import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
@@ -35,6 +37,8 @@ export const azurePolicies: SourcedPolicy[] = [
   azureStorageAudit,
   azureStorageNetworkPerimeter,
   azureStoragePrivateEndpointDns,
+  azureStoragePrivateOnly,
+  azureStorageDefender,
   azureDeletionLock,
   azureStorageImmutabilityUnlocked,
   azureKeyvaultKeyRotation,

@@ -1,6 +1,7 @@
 import type { SourcedPolicy } from '../define';
 import { gcpGcsBucketObjectRoles } from './gcp-gcs-bucket-object-roles';
 import { gcpGcsDataAccessAudit } from './gcp-gcs-data-access-audit';
+import { gcpGcsAuditLogLocked } from './gcp-gcs-audit-log-locked';
 import { gcpGcsEncryptionKey } from './gcp-gcs-encryption-key';
 import { gcpGcsHierarchicalNamespace } from './gcp-gcs-hierarchical-namespace';
 import { gcpGcsIpFilter } from './gcp-gcs-ip-filter';
@@ -42,6 +43,7 @@ export const gcpPolicies: SourcedPolicy[] = [
   gcpGcsBucketObjectRoles,
   gcpGcsIpFilter,
   gcpGcsDataAccessAudit,
+  gcpGcsAuditLogLocked,
   gcpGcsRetentionLock,
   gcpKmsKeyProtection,
   gcpCiTrust,

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import {
+  type AwsPrincipal,
+  awsRequestAllowed,
+  awsTrailsRecording,
+  complianceOf,
+  createAnalysisContext,
+} from '@checkpoints/analysis';
+import { byName, renderStackFile, type Snapshot } from '@checkpoints/synth';
+import { checkpointStack } from '../src/program';
+import { documentOf, resource, sharedRenderStack } from './render-stack';
+
+const replicated = {
+  name: 'llm-pretrain',
+  dataClassification: 'confidential',
+  recovery: { replicaRegion: 'us-west-2' },
+};
+const LOGGING = 'aws:s3/bucketLogging:BucketLogging';
+
+const bucketName = (snapshot: Snapshot, name: string) =>
+  String(resource(snapshot, 'bucket', name).inputs['bucket']);
+
+describe('the audit trail protects itself, and records and logs every bucket of a store', () => {
+  let prod: Snapshot;
+  beforeAll(async () => {
+    prod = await sharedRenderStack({ environment: 'prod', stores: [replicated] });
+  });
+
+  it("records the reads and writes of the replica's objects, not only the store's", () => {
+    const replica = bucketName(prod, 'llm-pretrain-replica-bucket');
+    for (const readOnly of [true, false]) {
+      const event = {
+        resourceType: 'AWS::S3::Object',
+        arn: `arn:aws:s3:::${replica}/run-1/model.pt`,
+        readOnly,
+      };
+      expect(awsTrailsRecording(prod.resources, event)).toHaveLength(1);
+    }
+  });
+
+  it('logs the requests of the store bucket, its replica and the audit-log bucket into a log bucket of their own region', () => {
+    const logging = prod.resources.filter((r) => r.type === LOGGING);
+    const targets = Object.fromEntries(
+      logging.map((setting) => [
+        setting.inputs['bucket'],
+        [setting.inputs['targetBucket'], setting.inputs['region'] ?? 'us-east-1'],
+      ]),
+    );
+    const home = bucketName(prod, 'access-log-bucket');
+    const west = bucketName(prod, 'access-log-us-west-2-bucket');
+    expect(targets).toEqual({
+      [bucketName(prod, 'llm-pretrain-bucket')]: [home, 'us-east-1'],
+      [bucketName(prod, 'audit-bucket')]: [home, 'us-east-1'],
+      [bucketName(prod, 'llm-pretrain-replica-bucket')]: [west, 'us-west-2'],
+    });
+  });
+
+  it('locks every log file for a year and denies deleting a record, the log bucket or the lock to every principal', async () => {
+    const lock = byName(
+      prod,
+      'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
+      'audit-retention-lock',
+    );
+    expect(lock.inputs).toMatchObject({
+      objectLockEnabled: 'Enabled',
+      rule: { defaultRetention: { mode: 'GOVERNANCE', days: 365 } },
+    });
+    const log = bucketName(prod, 'audit-bucket');
+    const policy = documentOf(resource(prod, 'bucketPolicy', 'audit-policy'));
+    const admin: AwsPrincipal = {
+      principal: { id: 'admin', label: 'administrator', kind: 'cloud-default' as const },
+      arn: 'arn:aws:iam::123456789012:role/admin',
+      policies: [
+        {
+          name: 'admin',
+          policy: {
+            Version: '2012-10-17',
+            Statement: [{ Effect: 'Allow' as const, Action: '*', Resource: '*' }],
+          },
+        },
+      ],
+    };
+    // The same administrator reads a log file: the denial is the policy's statement, not the simulation's.
+    const read = {
+      action: 's3:GetObject',
+      resource: `arn:aws:s3:::${log}/AWSLogs/x.json.gz`,
+      resourcePolicy: policy,
+    };
+    expect(await awsRequestAllowed(admin, read)).toBeDefined();
+    for (const [action, target] of [
+      ['s3:DeleteObjectVersion', `arn:aws:s3:::${log}/AWSLogs/123456789012/x.json.gz`],
+      ['s3:DeleteBucket', `arn:aws:s3:::${log}`],
+      ['s3:BypassGovernanceRetention', `arn:aws:s3:::${log}/AWSLogs/123456789012/x.json.gz`],
+    ] as const) {
+      expect(
+        await awsRequestAllowed(admin, { action, resource: target, resourcePolicy: policy }),
+      ).toBeUndefined();
+    }
+  });
+});
+
+describe('compliance of the shipped prod stores', () => {
+  it('fails no control but malware scanning and the replica of the release store', async () => {
+    const snapshot = await renderStackFile(join(__dirname, '..'), 'prod', checkpointStack);
+    const { stores } = await complianceOf(createAnalysisContext(snapshot));
+    const failing = stores.flatMap((store) =>
+      store.controls
+        .filter((each) => each.verdict === 'fail')
+        .map((each) => `${store.store} ${each.control}`),
+    );
+    expect(failing).toEqual([
+      'llm-pretrain checkpoints malware-scan (AWS)',
+      'llm-releases checkpoints malware-scan (AWS)',
+      'llm-releases checkpoints releases-replicated (AWS)',
+    ]);
+    for (const each of stores.flatMap((store) => store.controls)) {
+      if (each.verdict === 'exception') expect(each.reason).toEqual(expect.any(String));
+    }
+  }, 60_000);
+});
