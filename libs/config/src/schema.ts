@@ -568,7 +568,7 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       type: 'IAM role name',
       default: '`checkpoints-ci-deploy-<environment>` (the bootstrap stack `ci`)',
       meaning:
-        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`. The stack's audit key (prod) names it as the one principal besides the account's IAM administrators that may change the key's policy: KMS refuses a CreateKey whose policy would not let its caller change it later (the key policy lockout check), and the deploy role holds no kms:PutKeyPolicy in IAM.",
+        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`: the preflight (`nx run aws-s3:preflight`) checks that it exists, i.e. that the bootstrap was applied. Set it when the bootstrap stack is not named `ci`.",
       allowed: "an IAM role name (1-64 letters, digits and '+=,.@_-'), e.g. checkpoints-ci-deploy-prod",
     }).optional(),
     auditExemptMembers: doc(principals(), {

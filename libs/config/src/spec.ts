@@ -175,7 +175,7 @@ export interface StackSpec {
   resourceGroupName?: string;
   /** AWS only: an existing (organization) trail that records the stores' data events instead of a stack trail. */
   organizationTrail?: string;
-  /** AWS only: the name of the bootstrap's deploy role of this environment (the audit key's policy names it). */
+  /** AWS only: the name of the bootstrap's deploy role of this environment (the preflight looks it up). */
   ciDeployRole?: string;
   /** GCP only: members whose own data access is not written to the Data Access audit logs. */
   auditExemptMembers?: string[];

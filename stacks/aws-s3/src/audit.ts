@@ -50,8 +50,6 @@ export interface StackAuditArgs {
   audited: AuditedStore[];
   /** `checkpoints:organizationTrail`: it records the stores instead of a stack trail. */
   organizationTrail?: string;
-  /** `checkpoints:ciDeployRole`: the role name the audit key's policy lets keep that policy. */
-  deployRole: string;
 }
 
 export interface AuditedStore {
@@ -132,17 +130,18 @@ export class StackAudit extends pulumi.ComponentResource {
             customerMasterKeySpec: 'SYMMETRIC_DEFAULT',
             enableKeyRotation: true,
             deletionWindowInDays: KEY_DELETION_WINDOW_DAYS,
+            // The policy keeps the key manageable by the account's IAM administrators (its account statement)
+            // and deliberately not by the deploy role that creates it, which holds no kms:PutKeyPolicy: CI
+            // must never rewrite the key of its own audit trail. KMS's lockout check would refuse such a
+            // CreateKey; skipping it is what the check is for "when you intend to prevent the principal that
+            // is making the request from making a subsequent PutKeyPolicy request"
+            // (https://docs.aws.amazon.com/kms/latest/APIReference/API_CreateKey.html#KMS-CreateKey-request-BypassPolicyLockoutSafetyCheck).
+            // A later change of this policy is an administrator's apply (docs/aws.md).
+            bypassPolicyLockoutSafetyCheck: true,
             policy: pulumi
               .all([args.partition, args.accountId, trailArn])
               .apply(([partition, accountId, arn]) =>
-                JSON.stringify(
-                  cloudTrailKeyPolicy(
-                    partition,
-                    accountId,
-                    arn,
-                    `arn:${partition}:iam::${accountId}:role/${args.deployRole}`,
-                  ),
-                ),
+                JSON.stringify(cloudTrailKeyPolicy(partition, accountId, arn)),
               ),
             tags,
           },

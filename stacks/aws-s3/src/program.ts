@@ -73,7 +73,7 @@ export function checkpointStack(): Promise<{
 function stackAudit(
   spec: StackSpec,
   stores: CheckpointStore[],
-  where: Omit<StackAuditArgs, 'stack' | 'audited' | 'deployRole'>,
+  where: Omit<StackAuditArgs, 'stack' | 'audited'>,
 ): AuditOutputs | undefined {
   const audited = spec.stores.flatMap((store, index) => {
     const built = stores[index]!;
@@ -103,8 +103,6 @@ function stackAudit(
     stack: spec,
     audited,
     ...where,
-    // The shipped bootstrap stack `ci` names it so (bootstrap/src/names.ts ciNames.awsRole).
-    deployRole: spec.ciDeployRole ?? `checkpoints-ci-deploy-${spec.environment}`,
     ...(organizationTrail === undefined ? {} : { organizationTrail }),
   }).outputs;
 }

@@ -53,7 +53,6 @@ describe('audit: CloudTrail data events', () => {
     expect(trail.inputs['kmsKeyId']).toMatch(/^arn:aws:kms:us-east-1:\d{12}:key\//);
     expect(documentOf(key).Statement.map((statement) => statement.Sid)).toEqual([
       'Enable IAM User Permissions',
-      'AllowTheDeployRoleToKeepThisKeyPolicy',
       'AllowCloudTrailToEncryptLogs',
       'AllowCloudTrailToDescribeKey',
     ]);

@@ -50,8 +50,6 @@ describe('every IAM action and condition key the stack writes is in AWS’s publ
       'kms:Decrypt',
       'kms:DescribeKey',
       'kms:GenerateDataKey',
-      'kms:GetKeyPolicy',
-      'kms:PutKeyPolicy',
       's3:*',
       's3:AbortMultipartUpload',
       's3:BypassGovernanceRetention',

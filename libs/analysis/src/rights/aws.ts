@@ -181,9 +181,14 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
  * maintainers' diagnosis in https://github.com/aws-samples/rds-snapshot-export-to-s3-pipeline/issues/8); and a
  * change of that policy is a PutKeyPolicy (Terraform provider, aws_kms_key `policy`). So both are checked as
  * kms:PutKeyPolicy on the key under its own policy. A key without one gets KMS's default policy and no check.
+ * A key created with `bypassPolicyLockoutSafetyCheck` skips the check on purpose (CreateKey,
+ * BypassPolicyLockoutSafetyCheck: "when you intend to prevent the principal that is making the request from
+ * making a subsequent PutKeyPolicy request"): its policy is out of CI's reach, so a change of it is an
+ * administrator's apply, not a right CI must hold.
  */
 function keyPolicyDemands(resource: RenderedResource, operation: MissingRight['operation']): string[] {
   if (resource.type !== 'aws:kms/key:Key' || resource.inputs['policy'] === undefined) return [];
+  if (resource.inputs['bypassPolicyLockoutSafetyCheck'] === true) return [];
   return operation === 'create' || operation === 'update' ? ['kms:PutKeyPolicy'] : [];
 }
 

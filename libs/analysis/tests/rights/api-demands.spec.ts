@@ -99,6 +99,15 @@ describe('API demands: the KMS key policy lockout check', () => {
     expect(await lockout({ Version: '2012-10-17', Statement: [accountStatement, other] })).toHaveLength(2);
   });
 
+  it("demands nothing of a key created past the check on purpose: its policy is out of the deploy role's reach", async () => {
+    const render = keyRender({ Version: '2012-10-17', Statement: [accountStatement] });
+    render.resources[0]!.inputs['bypassPolicyLockoutSafetyCheck'] = true;
+    const found = (await missingDeployRights('aws', render, bootstrap, 'prod')).filter(
+      (missing) => missing.permission === 'kms:PutKeyPolicy',
+    );
+    expect(found).toEqual([]);
+  });
+
   it('demands nothing of a key with the default key policy (no policy given: no check)', async () => {
     expect(await lockout()).toEqual([]);
   });

@@ -110,7 +110,6 @@ export function cloudTrailKeyPolicy(
   partition: string,
   accountId: string,
   trailArn: string,
-  deployRoleArn: string,
 ): AwsPolicyDocument {
   return awsPolicyDocument([
     {
@@ -118,18 +117,6 @@ export function cloudTrailKeyPolicy(
       Effect: 'Allow',
       Principal: { AWS: [`arn:${partition}:iam::${accountId}:root`] },
       Action: ['kms:*'],
-      Resource: ['*'],
-    },
-    // KMS refuses a CreateKey (and a PutKeyPolicy) whose policy would not let the caller change it later
-    // (the key policy lockout check: CreateKey, Policy, https://docs.aws.amazon.com/kms/latest/APIReference/API_CreateKey.html#KMS-CreateKey-request-Policy);
-    // with only the statement above, that needs kms:PutKeyPolicy in the caller's IAM policy, which the deploy
-    // role deliberately lacks (it could hand any stack key to another account). Named here, it may change
-    // this key's policy only.
-    {
-      Sid: 'AllowTheDeployRoleToKeepThisKeyPolicy',
-      Effect: 'Allow',
-      Principal: { AWS: [deployRoleArn] },
-      Action: ['kms:GetKeyPolicy', 'kms:PutKeyPolicy'],
       Resource: ['*'],
     },
     {
