@@ -45,10 +45,11 @@ export async function ciViolationsOf(policy: SourcedPolicy, render: CiResource[]
   }
 }
 
-const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
+export const GCP_POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
 export const GCP_REPOSITORY_CONDITION =
   "assertion.repository == 'acme/checkpoint-storage' && assertion.repository_id == '812345678' && assertion.repository_owner_id == '91234567'";
-export const gcpSubject = (subject: string) => `principal://iam.googleapis.com/${POOL}/subject/${subject}`;
+export const gcpSubject = (subject: string) =>
+  `principal://iam.googleapis.com/${GCP_POOL}/subject/${subject}`;
 export const gcpAccount = (purpose: string) =>
   `checkpoints-ci-${purpose}@acme-checkpoints-ci.iam.gserviceaccount.com`;
 
