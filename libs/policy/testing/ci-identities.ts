@@ -155,3 +155,23 @@ export function azureCiResources(
     ...(options.grants ?? []),
   ];
 }
+
+const PULL_REQUEST_SUBJECT = 'repo:acme/checkpoint-storage:pull_request';
+
+/** The GCP CI identities with the preview account federated with pull requests and deploy-prod with `member` alone. */
+export function gcpDeployFederatedWith(member: string, condition?: string): CiResource[] {
+  return gcpCiResources({
+    ...(condition === undefined ? {} : { condition }),
+    subjects: { preview: [PULL_REQUEST_SUBJECT], 'deploy-prod': [member] },
+  });
+}
+
+/** The Azure CI identities with deploy-prod's one credential a flexible one matching `expression`. */
+export function azureDeployMatching(expression: string): CiResource[] {
+  return azureCiResources({
+    credentials: {
+      preview: [{ subject: PULL_REQUEST_SUBJECT }],
+      'deploy-prod': [{ claimsMatchingExpression: { value: expression, languageVersion: 1 } }],
+    },
+  });
+}

@@ -3,10 +3,10 @@ import { ALL_PURPOSES, REPOSITORY, awsCiViolations, type CiRole } from '../../..
 import {
   AZURE_PRINCIPALS,
   GCP_POOL,
-  azureCiResources,
+  azureDeployMatching,
   ciViolationsOf,
   gcpAccount,
-  gcpCiResources,
+  gcpDeployFederatedWith,
 } from '../../../testing/ci-identities';
 import { ciTrustOwnEnvironment } from './ci-trust-own-environment';
 
@@ -54,26 +54,18 @@ describe('ci-trust-own-environment', () => {
 });
 
 describe('ci-trust-own-environment on GCP and Azure', () => {
-  const PULL_REQUEST = `repo:${REPOSITORY}:pull_request`;
   const OUTSIDE = `trusts jobs outside its GitHub environment prod: admits a job in environment undeclared-environment of this repository (sub repo:${REPOSITORY}:environment:undeclared-environment); a push to branch main of this repository (sub repo:${REPOSITORY}:ref:refs/heads/main); a push to branch feature of this repository (sub repo:${REPOSITORY}:ref:refs/heads/feature)`;
 
   it("refuses the whole pool's principalSet bound to the GCP deploy account", async () => {
     const pool = `principalSet://iam.googleapis.com/${GCP_POOL}/*`;
-    const render = gcpCiResources({ subjects: { preview: [PULL_REQUEST], 'deploy-prod': [pool] } });
+    const render = gcpDeployFederatedWith(pool);
     expect(await ciViolationsOf(ciTrustOwnEnvironment, render)).toEqual([
       `ci deploy-prod (serviceAccount:${gcpAccount('deploy-prod')}): its iam.serviceAccounts.getAccessToken from roles/iam.workloadIdentityUser on serviceAccounts/${gcpAccount('deploy-prod')} (IAMMember deploy-prod-federation-0) (${pool}) ${OUTSIDE}`,
     ]);
   });
 
   it('counts an Azure claims expression it cannot evaluate as admitting, and says so', async () => {
-    const render = azureCiResources({
-      credentials: {
-        preview: [{ subject: PULL_REQUEST }],
-        'deploy-prod': [
-          { claimsMatchingExpression: { value: "claims['ref'] startswith 'refs/'", languageVersion: 1 } },
-        ],
-      },
-    });
+    const render = azureDeployMatching("claims['ref'] startswith 'refs/'");
     expect(await ciViolationsOf(ciTrustOwnEnvironment, render)).toEqual([
       `ci deploy-prod (${AZURE_PRINCIPALS['deploy-prod']}): its federated credential github-0 of checkpoints-ci-deploy-prod ${OUTSIDE} (assumed: claims expression 'claims['ref'] startswith 'refs/'' is not evaluated here: counted as admitting)`,
     ]);

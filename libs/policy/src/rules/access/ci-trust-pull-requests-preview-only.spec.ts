@@ -9,6 +9,7 @@ import {
   ciViolationsOf,
   gcpAccount,
   gcpCiResources,
+  gcpDeployFederatedWith,
   gcpSubject,
 } from '../../../testing/ci-identities';
 import { ciTrustPullRequestsPreviewOnly } from './ci-trust-pull-requests-preview-only';
@@ -57,7 +58,7 @@ describe('ci-trust-pull-requests-preview-only on GCP and Azure', () => {
 
   it("refuses the whole pool's principalSet bound to the GCP deploy account", async () => {
     const pool = `principalSet://iam.googleapis.com/${GCP_POOL}/*`;
-    const render = gcpCiResources({ subjects: { preview: [PULL_REQUEST], 'deploy-prod': [pool] } });
+    const render = gcpDeployFederatedWith(pool);
     expect(await ciViolationsOf(ciTrustPullRequestsPreviewOnly, render)).toEqual([
       `ci deploy-prod (${DEPLOY_ACCOUNT}): its ${federation('deploy-prod-federation-0', pool)} trusts pull-request jobs, which only the preview identity may: admits a pull request of this repository (sub ${PULL_REQUEST})`,
     ]);

@@ -2,10 +2,10 @@ import { storeFixture } from '../../../testing/aws';
 import { ALL_PURPOSES, REPOSITORY, githubTrust, awsCiViolations, type CiRole } from '../../../testing/aws-ci';
 import {
   GCP_POOL,
-  azureCiResources,
+  azureDeployMatching,
   ciViolationsOf,
   gcpAccount,
-  gcpCiResources,
+  gcpDeployFederatedWith,
 } from '../../../testing/ci-identities';
 import { ciTrustThisRepository } from './ci-trust-this-repository';
 
@@ -49,14 +49,9 @@ describe('ci-trust-this-repository', () => {
 });
 
 describe('ci-trust-this-repository on GCP and Azure', () => {
-  const PULL_REQUEST = `repo:${REPOSITORY}:pull_request`;
-
   it("refuses a principalSet of the owner's repositories on the GCP deploy account: another repository of the owner gets in", async () => {
     const owner = `principalSet://iam.googleapis.com/${GCP_POOL}/attribute.repository_owner/acme`;
-    const render = gcpCiResources({
-      condition: "assertion.repository_owner == 'acme'",
-      subjects: { preview: [PULL_REQUEST], 'deploy-prod': [owner] },
-    });
+    const render = gcpDeployFederatedWith(owner, "assertion.repository_owner == 'acme'");
     expect(await ciViolationsOf(ciTrustThisRepository, render)).toEqual([
       expect.stringMatching(
         new RegExp(
@@ -67,14 +62,7 @@ describe('ci-trust-this-repository on GCP and Azure', () => {
   });
 
   it("refuses an Azure flexible credential whose claims expression admits the owner's every repository", async () => {
-    const render = azureCiResources({
-      credentials: {
-        preview: [{ subject: PULL_REQUEST }],
-        'deploy-prod': [
-          { claimsMatchingExpression: { value: "claims['sub'] matches 'repo:acme/*'", languageVersion: 1 } },
-        ],
-      },
-    });
+    const render = azureDeployMatching("claims['sub'] matches 'repo:acme/*'");
     expect(await ciViolationsOf(ciTrustThisRepository, render)).toEqual([
       expect.stringMatching(
         /^ci deploy-prod \(10000000-0000-4000-8000-000000000003\): its federated credential github-0 of checkpoints-ci-deploy-prod trusts another repository \(a wildcard or foreign repository or owner\): admits a pull request of another repository of the owner \(acme\/another-repository\)/,
