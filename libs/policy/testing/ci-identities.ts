@@ -45,10 +45,11 @@ export async function ciViolationsOf(policy: SourcedPolicy, render: CiResource[]
   }
 }
 
-const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
+export const GCP_POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
 export const GCP_REPOSITORY_CONDITION =
   "assertion.repository == 'acme/checkpoint-storage' && assertion.repository_id == '812345678' && assertion.repository_owner_id == '91234567'";
-export const gcpSubject = (subject: string) => `principal://iam.googleapis.com/${POOL}/subject/${subject}`;
+export const gcpSubject = (subject: string) =>
+  `principal://iam.googleapis.com/${GCP_POOL}/subject/${subject}`;
 export const gcpAccount = (purpose: string) =>
   `checkpoints-ci-${purpose}@acme-checkpoints-ci.iam.gserviceaccount.com`;
 
@@ -153,4 +154,24 @@ export function azureCiResources(
     ]),
     ...(options.grants ?? []),
   ];
+}
+
+const PULL_REQUEST_SUBJECT = 'repo:acme/checkpoint-storage:pull_request';
+
+/** The GCP CI identities with the preview account federated with pull requests and deploy-prod with `member` alone. */
+export function gcpDeployFederatedWith(member: string, condition?: string): CiResource[] {
+  return gcpCiResources({
+    ...(condition === undefined ? {} : { condition }),
+    subjects: { preview: [PULL_REQUEST_SUBJECT], 'deploy-prod': [member] },
+  });
+}
+
+/** The Azure CI identities with deploy-prod's one credential a flexible one matching `expression`. */
+export function azureDeployMatching(expression: string): CiResource[] {
+  return azureCiResources({
+    credentials: {
+      preview: [{ subject: PULL_REQUEST_SUBJECT }],
+      'deploy-prod': [{ claimsMatchingExpression: { value: expression, languageVersion: 1 } }],
+    },
+  });
 }

@@ -112,8 +112,9 @@ describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
           'repo:acme/checkpoint-storage:pull_request';
       },
       [
-        'azure-ci-trust',
-        'ci deploy-prod trusts pull-request jobs',
+        'ci-trust-pull-requests-preview-only',
+        'ci deploy-prod',
+        'trusts pull-request jobs',
         'federated credential github-environment-prod',
       ],
     ],
@@ -128,8 +129,9 @@ describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
         };
       },
       [
-        'azure-ci-trust',
-        'ci deploy-prod trusts another repository',
+        'ci-trust-this-repository',
+        'ci deploy-prod',
+        'trusts another repository',
         'federated credential github-environment-prod',
       ],
     ],

@@ -68,8 +68,9 @@ describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
           }),
         }),
       [
-        'gcp-ci-trust',
+        'ci-trust-pull-requests-preview-only',
         'ci deploy-prod',
+        'trusts pull-request jobs',
         'IAMPolicy deploy-prod-policy',
         'iam.serviceAccounts.getAccessToken',
       ],
@@ -114,7 +115,7 @@ describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
         ).inputs['attributeCondition'];
       },
       [
-        'gcp-ci-trust',
+        'ci-trust-immutable-ids',
         'ci deploy-prod',
         'renamable name',
         'IAMMember deploy-prod-federation',
@@ -133,8 +134,9 @@ describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
           `principal://iam.googleapis.com/${POOL}/subject/repo:acme/checkpoint-storage:pull_request`;
       },
       [
-        'gcp-ci-trust',
-        'ci deploy-prod trusts pull-request jobs',
+        'ci-trust-pull-requests-preview-only',
+        'ci deploy-prod',
+        'trusts pull-request jobs',
         'IAMMember deploy-prod-federation',
         'iam.serviceAccounts.getAccessToken',
       ],

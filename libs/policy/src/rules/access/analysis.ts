@@ -14,6 +14,7 @@ import {
   type MissingRight,
   type StoreAccess,
 } from '@checkpoints/analysis';
+import type { Cloud } from '@checkpoints/config';
 import { storesOf, type RenderedResource } from '@checkpoints/render';
 import { stackRule, type RuleSource } from '../define';
 import { BOOTSTRAP_RENDER_KEY, type Evaluation } from '../evaluation';
@@ -60,6 +61,18 @@ export function missingRightsOf(
     rights.set(context, missing);
   }
   return missing;
+}
+
+/** The component each cloud's CI identities hang from in the bootstrap render. */
+const CI_COMPONENT: Record<Cloud, string> = {
+  aws: 'checkpoints:bootstrap:AwsCiIdentities',
+  gcp: 'checkpoints:bootstrap:GcpCiIdentities',
+  azure: 'checkpoints:bootstrap:AzureCiIdentities',
+};
+
+/** Whether the render is the bootstrap rendering this cloud's CI identities (it is judged itself). */
+export function rendersCiOf(cloud: Cloud, resources: readonly RenderedResource[]): boolean {
+  return resources.some((resource) => resource.type === CI_COMPONENT[cloud]);
 }
 
 /** Whether the CI rules can judge the render: they report CI_NOT_JUDGED when it has stores and no bootstrap. */
@@ -142,9 +155,11 @@ export interface TrustRule extends RuleSource {
 }
 
 /**
- * A stack rule over who can become each CI identity of the clouds the render's stores live on (libs/analysis
- * trust): one violation per identity, trust path and finding, naming the tokens it admits. When the
- * identities do not agree on one repository, nothing says which is CI's own: the rule reports that.
+ * A stack rule over who can become each CI identity of the clouds the render's stores live on, or (the
+ * bootstrap render synthesized alone) of the clouds it renders CI identities for (libs/analysis trust): one
+ * violation per identity, trust path and finding, naming the tokens it admits. A stack render's resources
+ * are judged with the bootstrap's, since a grant of the stack may let a token in too. When the identities do
+ * not agree on one repository, nothing says which is CI's own: the rule reports that.
  */
 export function trustRule(rule: TrustRule) {
   return stackRule({
@@ -153,18 +168,26 @@ export function trustRule(rule: TrustRule) {
     source: rule.source,
     validate: (args, report, evaluation) => {
       const context = evaluation().context(args);
-      if (!ciJudged(context, report) || !context.bootstrap) return;
-      const clouds = new Set(storesOf(context).map((store) => store.cloud));
-      const trusts = ciTrustOf(context.bootstrap).filter((trust) => clouds.has(trust.cloud));
+      const rendered = (Object.keys(CI_COMPONENT) as Cloud[]).filter((cloud) =>
+        rendersCiOf(cloud, context.resources),
+      );
+      const clouds = new Set([...rendered, ...storesOf(context).map((store) => store.cloud)]);
+      if (clouds.size === 0) return;
+      const bootstrap =
+        rendered.length > 0
+          ? { resources: context.resources }
+          : ciJudged(context, report) && context.bootstrap
+            ? { resources: [...context.bootstrap.resources, ...context.resources] }
+            : undefined;
+      if (!bootstrap) return;
+      const trusts = ciTrustOf(bootstrap).filter((trust) => clouds.has(trust.cloud));
       if (trusts.length === 0) return;
-      const repository = ciRepositoryOf(context.bootstrap, trusts);
+      const repository = ciRepositoryOf(bootstrap, trusts);
       if ('why' in repository) {
         report(`CI trust not judged: ${repository.why}`);
         return;
       }
-      const findings = judgeTrust(trusts, repository).filter(
-        (finding) => finding.kind === rule.kind,
-      );
+      const findings = judgeTrust(trusts, repository).filter((finding) => finding.kind === rule.kind);
       for (const group of groupedBy(
         findings,
         (f) => `${f.identity.id}\n${f.path.where}\n${f.why}`,

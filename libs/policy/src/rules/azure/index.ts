@@ -19,7 +19,6 @@ import { azureStorageNoPublicAccess } from './azure-storage-no-public-access';
 import { azureStorageNoSharedKey } from './azure-storage-no-shared-key';
 import { azureStorageSecureTransport } from './azure-storage-secure-transport';
 import { azureStorageSoftDelete } from './azure-storage-soft-delete';
-import { azureCiTrust } from './azure-ci-trust';
 import { azureCiNoCiChanges } from './azure-ci-no-ci-changes';
 
 /** The Azure rules, in the order docs/policies-azure.md lists them (the security baseline's rows, then least privilege). */
@@ -44,6 +43,5 @@ export const azurePolicies: SourcedPolicy[] = [
   azureKeyvaultKeyRotation,
   azureRbacLeastPrivilege,
   azureRbacStoreDataPlaneRoles,
-  azureCiTrust,
   azureCiNoCiChanges,
 ];

@@ -20,7 +20,6 @@ import { gcpIamNoPublicMembers } from './gcp-iam-no-public-members';
 import { gcpIamNoServiceAccountKeys } from './gcp-iam-no-service-account-keys';
 import { gcpKmsKeyProtection } from './gcp-kms-key-protection';
 import { gcpKmsKeyRotation } from './gcp-kms-key-rotation';
-import { gcpCiTrust } from './gcp-ci-trust';
 import { gcpCiNoCiChanges } from './gcp-ci-no-ci-changes';
 
 /** The GCP rules, in the order docs/policies-gcp.md lists them (the security baseline's rows, then least privilege). */
@@ -46,6 +45,5 @@ export const gcpPolicies: SourcedPolicy[] = [
   gcpGcsAuditLogLocked,
   gcpGcsRetentionLock,
   gcpKmsKeyProtection,
-  gcpCiTrust,
   gcpCiNoCiChanges,
 ];
