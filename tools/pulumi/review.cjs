@@ -181,8 +181,13 @@ function networkText(inputs) {
 /**
  * @typedef {{ store: string, formerName?: string, status: string, cloud: string,
  *   rows: [string, string, string][], costBefore: number | null | undefined, costAfter: number | null | undefined,
- *   bytesBefore: number | undefined, bytesAfter: number | undefined }} StoreTable `undefined` cost: no
- *   such store on that side; null: not priced
+ *   seriesBefore: Series | undefined, seriesAfter: Series | undefined }} StoreTable `undefined` cost: no
+ *   such store on that side; null: not priced; `undefined` series: no such store, or a render without one
+ */
+
+/**
+ * @typedef {{ stepDays: number, storedBytes: number[], cumulativeUsd: number[] | null }} Series the first
+ *   90 days of the store from empty under its workload, replayed (analysis.retention[].projection.series)
  */
 
 /** @param {any} store a retention figure set */
@@ -193,11 +198,11 @@ const recovery = (store) => {
   return `delete ${shown(store.deleteRecoveryDays, 'delete')}, overwrite ${shown(store.overwriteRecoveryDays, 'overwrite')}`;
 };
 
-/** @param {any} projection */
-const storedBytes = (projection) => {
-  const bytes = projection?.bytesByState;
-  if (!bytes) return undefined;
-  return Number(bytes.live ?? 0) + Number(bytes.noncurrent ?? 0) + Number(bytes.softDeleted ?? 0);
+/** @param {any} projection @returns {Series | undefined} */
+const seriesOf = (projection) => {
+  const series = projection?.series;
+  if (!series || !Array.isArray(series.storedBytes) || typeof series.stepDays !== 'number') return undefined;
+  return series;
 };
 
 /** @param {any} projection @returns {number | null} */
@@ -293,8 +298,8 @@ function storeTables(render) {
       rows,
       costBefore: was ? (retWas?.projection ? monthlyCost(retWas.projection) : null) : undefined,
       costAfter: now ? (retNow?.projection ? monthlyCost(retNow.projection) : null) : undefined,
-      bytesBefore: was ? storedBytes(retWas?.projection) : undefined,
-      bytesAfter: now ? storedBytes(retNow?.projection) : undefined,
+      seriesBefore: was ? seriesOf(retWas?.projection) : undefined,
+      seriesAfter: now ? seriesOf(retNow?.projection) : undefined,
     };
   });
   const same = (/** @type {StoreTable} */ table) =>
@@ -401,42 +406,43 @@ function warningsOf(render) {
 const gib = (bytes) => Math.round((bytes / 1024 ** 3) * 10) / 10;
 
 /**
- * A Mermaid xychart (GitHub renders it) of a store's stored bytes and its cumulative storage cost over
- * the next 90 days, before and after the change: the projection is the store's steady state, so the
- * stored bytes are flat and the cost grows by the monthly figure; the two lines are before (first)
- * and after (second).
+ * Mermaid xycharts (GitHub renders them) of a store's cumulative cost and stored bytes over its first 90
+ * days from empty, before and after the change, from the series the retention replay gives each store's
+ * projection: the lines are before (first) and after (second); a store new in the change has after only.
+ * No series on either side (a render from before series existed): no chart.
  * @param {string} title
  * @param {StoreTable} table
  */
 function chart(title, table) {
-  const days = [0, 15, 30, 45, 60, 75, 90];
-  const cumulative = (/** @type {number | null | undefined} */ monthly) =>
-    days.map((day) => Math.round(((monthly ?? 0) * day * 100) / 30) / 100);
-  const costs = [table.costBefore, table.costAfter].filter((cost) => typeof cost === 'number');
-  const bytes = [table.bytesBefore, table.bytesAfter].filter((each) => typeof each === 'number');
-  if (costs.length === 0 && bytes.length === 0) return [];
-  const lines = ['```mermaid', 'xychart-beta'];
-  lines.push(`  title "${title}: cost over 90 days, USD (before, after)"`);
-  lines.push(`  x-axis "day" [${days.join(', ')}]`);
-  const top = Math.max(1, ...costs.map((cost) => Number(cost) * 3));
-  lines.push(`  y-axis "USD" 0 --> ${Math.ceil(top)}`);
-  for (const cost of [table.costBefore, table.costAfter]) {
-    if (typeof cost === 'number') lines.push(`  line [${cumulative(cost).join(', ')}]`);
-  }
-  lines.push('```');
-  if (bytes.length > 0) {
+  const sides = [table.seriesBefore, table.seriesAfter].filter(
+    /** @returns {series is Series} */ (series) => series !== undefined,
+  );
+  const [first] = sides;
+  if (first === undefined) return [];
+  const days = first.storedBytes.map((_, i) => i * first.stepDays);
+  const lines = [];
+  const costs = sides.flatMap((series) => (series.cumulativeUsd ? [series.cumulativeUsd] : []));
+  if (costs.length > 0) {
     lines.push(
       '```mermaid',
       'xychart-beta',
-      `  title "${title}: stored GiB over 90 days (before, after)"`,
+      `  title "${title}: cost over the first ${days.at(-1)} days, USD (before, after)"`,
       `  x-axis "day" [${days.join(', ')}]`,
-      `  y-axis "GiB" 0 --> ${Math.ceil(Math.max(1, ...bytes.map((each) => gib(Number(each)) * 1.2)))}`,
+      `  y-axis "USD" 0 --> ${Math.ceil(Math.max(1, ...costs.flat()))}`,
+      ...costs.map((usd) => `  line [${usd.join(', ')}]`),
+      '```',
     );
-    for (const each of [table.bytesBefore, table.bytesAfter]) {
-      if (typeof each === 'number') lines.push(`  line [${days.map(() => gib(each)).join(', ')}]`);
-    }
-    lines.push('```');
   }
+  const stored = sides.map((series) => series.storedBytes.map(gib));
+  lines.push(
+    '```mermaid',
+    'xychart-beta',
+    `  title "${title}: stored GiB over the first ${days.at(-1)} days (before, after)"`,
+    `  x-axis "day" [${days.join(', ')}]`,
+    `  y-axis "GiB" 0 --> ${Math.ceil(Math.max(1, ...stored.flat()))}`,
+    ...stored.map((gibs) => `  line [${gibs.join(', ')}]`),
+    '```',
+  );
   return lines;
 }
 

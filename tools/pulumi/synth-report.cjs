@@ -1027,8 +1027,9 @@ const verdictCell = (verdict) => (verdict === 'pass' ? 'pass' : `**${verdict}**`
 /**
  * @typedef {{ note?: string, maxLength?: number, sha?: string, runUrl?: string, fullReport?: boolean }} ReportOptions
  *   `fullReport`: no size budget (the artifact the comment links to)
- * @typedef {{ lines: string[], required?: boolean }} Block a part of the comment; required blocks are
- *   always kept, the others in order while they fit
+ * @typedef {{ lines: string[], required?: boolean, chart?: string[] }} Block a part of the comment; required
+ *   blocks are always kept, the others in order while they fit; a block's chart follows its lines once every
+ *   block that fits is kept (a chart repeats what its table says, so it is the first thing left out)
  */
 
 /** @type {(renders: Render[]) => Block[]} a row per stack: the worst verdict and every reason */
@@ -1120,6 +1121,7 @@ function storeBlocks(renders) {
           ? `| ${label} | ${cell(was) || '-'} | ${was !== is && was && is ? `**${cell(is)}**` : cell(is) || '-'} |`
           : `| ${label} | ${cell(is)} |`,
       );
+      const chart = compared ? review.chart(`${stackLabel(render)} ${table.store}`, table) : [];
       blocks.push({
         lines: [
           `#### ${cell(stackLabel(render))}: ${cell(title)}, ${cell(table.status)}`,
@@ -1127,9 +1129,8 @@ function storeBlocks(renders) {
           ...head,
           ...rows,
           '',
-          ...(compared ? review.chart(`${stackLabel(render)} ${table.store}`, table) : []),
-          '',
         ],
+        ...(chart.length > 0 ? { chart: [...chart, ''] } : {}),
       });
     }
   }
@@ -1243,7 +1244,19 @@ function formatReport(renders, options = {}) {
       length += size;
     } else omitted += 1;
   }
-  const body = [...head, ...kept.flatMap((block) => block.lines)];
+  const charted = new Set();
+  for (const block of kept) {
+    if (!block.chart) continue;
+    const size = block.chart.join('\n').length + 1;
+    if (length + size <= budget) {
+      charted.add(block);
+      length += size;
+    } else omitted += 1;
+  }
+  const body = [
+    ...head,
+    ...kept.flatMap((block) => (charted.has(block) ? [...block.lines, ...(block.chart ?? [])] : block.lines)),
+  ];
   if (omitted > 0) body.push(`${omittedNote}${omitted} part(s) of the report._`, '');
   return `${body.join('\n')}\n${footer}`;
 }

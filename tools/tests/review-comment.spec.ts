@@ -18,7 +18,14 @@ interface StoreSpec {
   protect?: boolean;
   deleteRecoveryDays?: number;
   grants?: string[];
+  series?: { storedGiB: number[]; cumulativeUsd: number[] | null };
 }
+
+/** A store filling up for 30 days and flat after, spending `cost` a month. */
+const fillingSeries = (cost: number) => ({
+  storedGiB: Array.from({ length: 19 }, (_, i) => Math.min(i, 6) * 2),
+  cumulativeUsd: Array.from({ length: 19 }, (_, i) => Math.round(((cost * i) / 6) * 100) / 100),
+});
 
 /** A render of `stores` as synth writes it: a store component and its bucket each, retention and access figures. */
 function storeRender(
@@ -74,6 +81,7 @@ function storeRender(
           currency: 'USD',
           bytesByState: { live: 10 * 1024 ** 3, noncurrent: 0, softDeleted: 0 },
           assumptions: ['workload not stated in the spec, default assumed: checkpointSizeGiB 10'],
+          series: seriesOf(store.series ?? fillingSeries(store.cost ?? 10)),
         },
       })),
       access: {
@@ -99,6 +107,27 @@ function storeRender(
     },
     ...extra,
   };
+}
+
+function seriesOf(series: NonNullable<StoreSpec['series']>) {
+  return {
+    stepDays: 5,
+    storedBytes: series.storedGiB.map((gib) => gib * 1024 ** 3),
+    cumulativeUsd: series.cumulativeUsd,
+  };
+}
+
+/** The `line [...]` rows of each Mermaid chart in the body, by the chart's title. */
+function chartLines(body: string): Map<string, string[]> {
+  const charts = new Map<string, string[]>();
+  for (const [, chart = ''] of body.matchAll(/```mermaid\n([\s\S]*?)```/g)) {
+    const title = /title "([^"]*)"/.exec(chart)?.[1] ?? '';
+    charts.set(
+      title,
+      [...chart.matchAll(/^ {2}line \[(.*)\]$/gm)].map(([, points = '']) => points),
+    );
+  }
+  return charts;
 }
 
 /** A change plan as `synth --base` writes it (analysis.changes). */
@@ -331,6 +360,47 @@ describe('the pull request comment', () => {
     );
   });
 
+  it("the charts draw each changed store's replayed series, before then after; a new store after only", () => {
+    const before = {
+      storedGiB: Array.from({ length: 19 }, (_, i) => Math.min(i, 2) * 5),
+      cumulativeUsd: null,
+    };
+    const after = {
+      storedGiB: Array.from({ length: 19 }, (_, i) => Math.min(i, 4) * 2.5),
+      cumulativeUsd: Array.from({ length: 19 }, (_, i) => i * 1.25),
+    };
+    const body = comment(
+      {
+        'aws-s3/dev.json': storeRender('checkpoints-aws', 'dev', [
+          { name: 'llm-pretrain', cost: 45, series: after },
+          { name: 'vision', cost: 6 },
+        ]),
+      },
+      {
+        'aws-s3/dev.json': storeRender('checkpoints-aws', 'dev', [{ name: 'llm-pretrain', series: before }]),
+      },
+    );
+    expectSound(body, { 'aws-s3/dev': 'pass' });
+    const charts = chartLines(body);
+    expect(charts.get('aws-s3/dev llm-pretrain: stored GiB over the first 90 days (before, after)')).toEqual([
+      before.storedGiB.join(', '),
+      after.storedGiB.join(', '),
+    ]);
+    // The side without a cost series (an unpriced store) has no cost line: the one line is after's.
+    expect(charts.get('aws-s3/dev llm-pretrain: cost over the first 90 days, USD (before, after)')).toEqual([
+      after.cumulativeUsd.join(', '),
+    ]);
+    expect(charts.get('aws-s3/dev vision: stored GiB over the first 90 days (before, after)')).toEqual([
+      fillingSeries(6).storedGiB.join(', '),
+    ]);
+    expect(charts.get('aws-s3/dev vision: cost over the first 90 days, USD (before, after)')).toEqual([
+      fillingSeries(6).cumulativeUsd.join(', '),
+    ]);
+    expect(body).toContain(
+      '  x-axis "day" [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90]',
+    );
+  });
+
   it('200 stores changed in three stacks: every verdict and the totals kept under the limit, the rest in the full report', () => {
     const stores = Array.from({ length: 200 }, (_, i) => ({
       name: `team-${i}-checkpoints`,
@@ -356,6 +426,10 @@ describe('the pull request comment', () => {
     expect(full.length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);
     expect(full).toContain('#### aws-s3/prod: team-199-checkpoints, created');
     expect(full).not.toContain('Left out');
+    // The charts repeat the tables: they go first, so the comment keeps tables and the full report has both.
+    expect(body).toContain('#### aws-s3/dev: team-0-checkpoints, created');
+    expect(body).not.toContain('```mermaid');
+    expect(full).toContain('aws-s3/prod team-199-checkpoints: stored GiB over the first 90 days');
   });
 
   it('warnings are listed with their code and docs link', () => {

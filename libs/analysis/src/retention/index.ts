@@ -25,6 +25,7 @@ export {
   type BytesByState,
   type ProjectionInputs,
   type StoreProjection,
+  type StoreSeries,
 } from './projection';
 export type { TierRecovery } from './model';
 export {

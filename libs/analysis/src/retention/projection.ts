@@ -5,8 +5,15 @@
  * Pure: no cloud call.
  */
 import { WORKLOAD_DEFAULTS, type Cloud, type WorkloadSpec } from '@checkpoints/config';
-import { HOURS_PER_DAY, replayLifecycle, type CopiesAt, type JobEvent, type StoreLifecycle } from './replay';
-import { billStore, type StoreBill } from './bill';
+import {
+  HOURS_PER_DAY,
+  nextMidnight,
+  replayLifecycle,
+  type CopiesAt,
+  type JobEvent,
+  type StoreLifecycle,
+} from './replay';
+import { billStore, HOURS_PER_MONTH, type StoreBill } from './bill';
 import { resourcesOfType, type RenderedResource } from '@checkpoints/render';
 import { list, record } from './values';
 
@@ -35,6 +42,29 @@ export interface StoreProjection {
   missingPrices: string[];
   /** The whole bill: every line with its price and the workload figure it used (bill.ts). */
   bill: StoreBill;
+  /** The first 90 days of the workload from an empty store, replayed (the PR comment's chart). */
+  series: StoreSeries;
+}
+
+/** The series runs this many days from the job's first write, with a point every `stepDays`. */
+const SERIES_DAYS = 90;
+const SERIES_STEP_DAYS = 5;
+
+/**
+ * The store filling up under the workload, from empty on day 0: each point is one day of the replay
+ * (`stepDays` apart, day 0 first). Once the oldest copies are purged, the stored bytes level off at
+ * `bytesByState`'s total.
+ */
+export interface StoreSeries {
+  stepDays: number;
+  /** Mean stored bytes (live, noncurrent and soft-deleted copies) over the day that ends at each point. */
+  storedBytes: number[];
+  /**
+   * The bill spent from day 0 to each point, USD: storage from the replayed bytes of each class at the
+   * bill's rate for that class, every other line at its monthly rate from day 0; null when the bill has no
+   * total or prices no class the replay fills.
+   */
+  cumulativeUsd: number[] | null;
 }
 
 /** What the projection reads from the store component's inputs. */
@@ -283,7 +313,149 @@ export function projectStore(
     assumptions,
     missingPrices: bill.missing,
     bill,
+    series: seriesOf(lifecycle, workload, classes, keptHours, bytesByClass, bill),
   };
+}
+
+/**
+ * The replay of the job from an empty store: its checkpoints written every `intervalHours` from hour
+ * FIRST_WRITE (the steady state's checkpoint, so the series levels off at the steady state), each deleted
+ * by the job `keptHours` later, and latest.pt overwritten from hour 0. The lifecycle runs at midnight, so a
+ * checkpoint's copies depend only on its write's hour of day: one replay per hour of day, shifted by days.
+ */
+function seriesOf(
+  lifecycle: StoreLifecycle,
+  workload: WorkloadSpec,
+  classes: readonly [string, number][],
+  keptHours: number,
+  steadyBytesByClass: Record<string, number>,
+  bill: StoreBill,
+): StoreSeries {
+  const horizon = SERIES_DAYS * HOURS_PER_DAY;
+  const deletes = keptHours === workload.keepLast * workload.intervalHours;
+  const gibHours: Record<string, number>[] = Array.from({ length: SERIES_DAYS }, () => ({}));
+  const byHourOfDay = new Map<number, Record<string, number>[]>();
+  for (let at = FIRST_WRITE; at < horizon; at += workload.intervalHours) {
+    const hour = at % HOURS_PER_DAY;
+    let checkpointDays = byHourOfDay.get(hour);
+    if (checkpointDays === undefined) {
+      const events: JobEvent[] = [{ at: hour, kind: 'write' }];
+      if (deletes) events.push({ at: hour + keptHours, kind: 'delete' });
+      const trace = replayLifecycle(lifecycle, CHECKPOINT_KEY, events, SERIES_DAYS + 1);
+      const liveUntil = trace.liveUntil ?? Infinity;
+      checkpointDays = copyHoursByDay(
+        trace.copies,
+        (time, state) => classAt(classes, (state === 'live' ? time : Math.min(time, liveUntil)) - hour),
+        classes.map(([, from]) => hour + from),
+      );
+      byHourOfDay.set(hour, checkpointDays);
+    }
+    const firstDay = (at - hour) / HOURS_PER_DAY;
+    for (let day = firstDay; day < SERIES_DAYS; day += 1) {
+      addScaled(gibHours[day], checkpointDays[day - firstDay], workload.checkpointSizeGiB);
+    }
+  }
+  if (workload.latestOverwriteHours > 0) {
+    const writes: JobEvent[] = [];
+    for (let at = 0; at < horizon; at += workload.latestOverwriteHours) writes.push({ at, kind: 'write' });
+    const trace = replayLifecycle(lifecycle, LATEST_KEY, writes, SERIES_DAYS + 1, { generations: false });
+    const baseClass = classes[0]?.[0] ?? 'unknown';
+    copyHoursByDay(trace.copies, () => baseClass, []).forEach((hours, day) =>
+      addScaled(gibHours[day], hours, workload.checkpointSizeGiB),
+    );
+  }
+
+  const points = Array.from({ length: SERIES_DAYS / SERIES_STEP_DAYS + 1 }, (_, i) => i * SERIES_STEP_DAYS);
+  const storedBytes = points.map((point) =>
+    point === 0 ? 0 : Math.round((sum(gibHours[point - 1]) / HOURS_PER_DAY) * GIB),
+  );
+  return {
+    stepDays: SERIES_STEP_DAYS,
+    storedBytes,
+    cumulativeUsd: cumulativeUsd(gibHours, points, steadyBytesByClass, bill),
+  };
+}
+
+function cumulativeUsd(
+  gibHours: readonly Record<string, number>[],
+  points: readonly number[],
+  steadyBytesByClass: Record<string, number>,
+  bill: StoreBill,
+): number[] | null {
+  if (bill.total === null) return null;
+  // The bill's storage lines of a class (a dual-region or replicated store has several) over its GiB.
+  const usdPerGibMonth: Record<string, number> = {};
+  let storageUsd = 0;
+  for (const [name, bytes] of Object.entries(steadyBytesByClass)) {
+    const usd = bill.lines
+      .filter((line) => line.what === `storage ${name}` || line.what.startsWith(`storage ${name} (`))
+      .reduce((total, line) => total + line.usd, 0);
+    storageUsd += usd;
+    if (bytes > 0) usdPerGibMonth[name] = usd / (bytes / GIB);
+  }
+  const otherUsdPerDay = ((bill.total - storageUsd) * HOURS_PER_DAY) / HOURS_PER_MONTH;
+  const spentByDay: number[] = [0];
+  for (const day of gibHours) {
+    let usd = otherUsdPerDay;
+    for (const [name, hours] of Object.entries(day)) {
+      const rate = usdPerGibMonth[name];
+      if (rate === undefined) return null;
+      usd += (hours * rate) / HOURS_PER_MONTH;
+    }
+    spentByDay.push((spentByDay.at(-1) ?? 0) + usd);
+  }
+  return points.map((point) => Math.round((spentByDay[point] ?? 0) * 100) / 100);
+}
+
+/** Copy-hours per class on each day of the series, from the copies after each event of a replay. */
+function copyHoursByDay(
+  copies: readonly CopiesAt[],
+  classOf: (at: number, state: keyof BytesByState) => string,
+  boundaries: readonly number[],
+): Record<string, number>[] {
+  const days: Record<string, number>[] = Array.from({ length: SERIES_DAYS }, () => ({}));
+  const end = SERIES_DAYS * HOURS_PER_DAY;
+  copies.forEach((copy, index) => {
+    const spanEnd = Math.min(copies[index + 1]?.at ?? end, end);
+    if (spanEnd <= copy.at) return;
+    const cuts = [
+      copy.at,
+      ...[...boundaries, ...midnightsBetween(copy.at, spanEnd)]
+        .filter((at) => at > copy.at && at < spanEnd)
+        .sort((a, b) => a - b),
+      spanEnd,
+    ];
+    for (const state of ['live', 'noncurrent', 'softDeleted'] as const) {
+      if (copy[state] === 0) continue;
+      for (let i = 0; i + 1 < cuts.length; i += 1) {
+        const [from, to] = [cuts[i] ?? copy.at, cuts[i + 1] ?? spanEnd];
+        const day = days[Math.floor(from / HOURS_PER_DAY)];
+        if (day === undefined || to <= from) continue;
+        const name = classOf(from, state);
+        day[name] = (day[name] ?? 0) + copy[state] * (to - from);
+      }
+    }
+  });
+  return days;
+}
+
+function midnightsBetween(from: number, to: number): number[] {
+  const midnights: number[] = [];
+  for (let at = nextMidnight(from); at < to; at += HOURS_PER_DAY) midnights.push(at);
+  return midnights;
+}
+
+function addScaled(
+  target: Record<string, number> | undefined,
+  add: Record<string, number> | undefined,
+  by: number,
+) {
+  if (target === undefined || add === undefined) return;
+  for (const [name, value] of Object.entries(add)) target[name] = (target[name] ?? 0) + value * by;
+}
+
+function sum(values: Record<string, number> | undefined): number {
+  return Object.values(values ?? {}).reduce((total, value) => total + value, 0);
 }
 
 /** Mean stored copies of latest.pt per state over the last week, once its copies have settled. */

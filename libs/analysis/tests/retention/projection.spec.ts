@@ -270,4 +270,51 @@ describe('storage and cost projection (from the retention replay)', () => {
       { numRuns: 15 },
     );
   });
+
+  describe('the first 90 days from an empty store (the series the PR chart draws)', () => {
+    const stored = (result: StoreProjection) =>
+      result.bytesByState.live + result.bytesByState.noncurrent + result.bytesByState.softDeleted;
+
+    it('rises from nothing and levels off at the steady-state bytes the projection states', () => {
+      const result = gcs(7, 3);
+      const { storedBytes, stepDays } = result.series;
+      expect(stepDays).toBe(5);
+      expect(storedBytes).toHaveLength(19);
+      expect(storedBytes[0]).toBe(0);
+      // Day 5: five daily checkpoints, two live, three noncurrent (none purged before day 9).
+      expect(storedBytes[1]! / GIB).toBeCloseTo(2 + 3 - 10 / 24, 6);
+      expect(storedBytes.at(-1)! / GIB).toBeCloseTo(stored(result) / GIB, 4);
+      expect(storedBytes.at(-2)).toBe(storedBytes.at(-1));
+      for (let i = 1; i < storedBytes.length; i += 1) {
+        expect(storedBytes[i]!).toBeGreaterThanOrEqual(storedBytes[i - 1]!);
+      }
+    });
+
+    it('a store whose lifecycle purges sooner levels off lower', () => {
+      const soon = gcs(3).series.storedBytes;
+      const late = gcs(30).series.storedBytes;
+      expect(soon.at(-1)!).toBeLessThan(late.at(-1)!);
+      expect(late.at(-1)! - soon.at(-1)!).toBeCloseTo((30 - 3) * GIB * 1, -6);
+      // Both fill at the same pace until the sooner one purges its first copy (the day 6 pass).
+      expect(soon.slice(0, 2)).toEqual(late.slice(0, 2));
+      expect(soon[2]!).toBeLessThan(late[2]!);
+    });
+
+    it('spends the bill from day 0, at the monthly rate once the store has settled', () => {
+      const result = gcs(7);
+      const spent = result.series.cumulativeUsd!;
+      expect(spent[0]).toBe(0);
+      for (let i = 1; i < spent.length; i += 1) expect(spent[i]!).toBeGreaterThan(spent[i - 1]!);
+      // Five settled days cost five days of the monthly bill (730 h a month).
+      expect(spent.at(-1)! - spent.at(-2)!).toBeCloseTo((result.monthlyCost! * 5 * 24) / 730, 1);
+      // Filling up costs less than the settled rate.
+      expect(spent[1]!).toBeLessThan((result.monthlyCost! * 5 * 24) / 730);
+    });
+
+    it('a store the bill cannot price has stored bytes but no cost series', () => {
+      const result = gcs(7, 0, '');
+      expect(result.series.cumulativeUsd).toBeNull();
+      expect(result.series.storedBytes).toEqual(gcs(7).series.storedBytes);
+    });
+  });
 });
