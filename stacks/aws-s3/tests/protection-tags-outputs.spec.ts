@@ -182,8 +182,6 @@ describe('tags', () => {
         TYPES.publicAccessBlock,
         TYPES.rolePolicy,
         TYPES.versioning,
-        // The prod guardrail lock, which S3 does not tag either.
-        'aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration',
       ].sort(),
     );
   });

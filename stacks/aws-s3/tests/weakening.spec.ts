@@ -211,6 +211,8 @@ describe('S3 changes the cloud refuses or that replace a holder, planned as such
     expect(plan.dataLoss.map((loss) => [loss.store, loss.type, loss.kind, loss.holds])).toEqual([
       ['llm-pretrain', 'aws:s3/bucket:Bucket', 'replaced', 'data'],
       ['llm-pretrain', 'aws:kms/key:Key', 'replaced', 'key'],
+      // The audit-log bucket and the access-log bucket.
+      ['(stack)', 'aws:s3/bucket:Bucket', 'replaced', 'data'],
       ['(stack)', 'aws:s3/bucket:Bucket', 'replaced', 'data'],
     ]);
     expect(plan.dataLoss[0]?.message).toContain('(aws:region changed)');

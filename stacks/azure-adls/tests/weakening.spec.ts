@@ -123,16 +123,26 @@ describe('ADLS changes the cloud refuses or ignores', () => {
     const prod = { environment: 'prod' };
     const withEndpoint = {
       ...store,
-      network: { subnets: [SUBNET], privateEndpointSubnet: SUBNET, privateDnsZones: ZONES },
+      network: { privateEndpointSubnet: SUBNET, privateDnsZones: ZONES },
     };
-    const plan = planChanges(await renderOf([withEndpoint], prod), await renderOf([fenced], prod));
+    // A prod account without private endpoints must say it is public: the only way to drop them there.
+    const opened = { ...store, network: { public: true } };
+    const plan = planChanges(await renderOf([withEndpoint], prod), await renderOf([opened], prod));
     const refused = plan.refused.filter((r) => r.type === T.privateEndpoint);
     expect(refused.map((r) => r.outcome)).toEqual(['refused', 'refused']);
     expect(refused[0]?.message).toContain(
       "Azure refuses to delete it (ScopeLocked): the CanNotDelete lock 'checkpoints-do-not-delete'",
     );
     expect(weakeningRows(plan)).toEqual(
-      expect.arrayContaining([['llm', 'network', 'private endpoints', expect.any(String), 'none']]),
+      expect.arrayContaining([
+        [
+          'llm',
+          'network',
+          'network perimeter',
+          expect.stringMatching(/^only its private endpoints \(.+\)$/),
+          'open to every network',
+        ],
+      ]),
     );
     expect(planVerdict(plan)).toBe('refused');
   });

@@ -332,7 +332,10 @@ const ENDPOINT = 'private endpoint ';
 
 function describe(perimeter: Perimeter): string {
   const entries = [...perimeter.allowed].filter((entry) => !entry.startsWith(ENDPOINT)).sort();
-  return entries.length === 0 ? 'no network allowed in' : entries.join(', ');
+  if (entries.length > 0) return entries.join(', ');
+  const endpoints = [...perimeter.allowed].filter((entry) => entry.startsWith(ENDPOINT)).sort();
+  if (endpoints.length === 0) return 'no network allowed in';
+  return `only its private endpoints (${endpoints.map((entry) => entry.slice(ENDPOINT.length)).join(', ')})`;
 }
 
 function perimeterOf(cloud: Cloud, store: RenderedStore): Perimeter {
