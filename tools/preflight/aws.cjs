@@ -5,9 +5,10 @@
 const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts');
 const { IAMClient, GetRoleCommand } = require('@aws-sdk/client-iam');
 const { S3Client, HeadBucketCommand } = require('@aws-sdk/client-s3');
+const { checklist } = require('./checks.cjs');
 
 /**
- * @typedef {{ name: string, ok: boolean, detail: string }} Check
+ * @typedef {import('./checks.cjs').Check} Check
  * @typedef {{ sts: STSClient, iam: IAMClient, s3: S3Client }} AwsClients
  * @typedef {{ environment: string, region: string, deployRole: string, stateBucket?: string }} AwsTarget
  */
@@ -36,16 +37,7 @@ function failure(error) {
  * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
  */
 async function awsPreflight(clients, target) {
-  /** @type {Check[]} */
-  const checks = [];
-  /** @param {string} name @param {() => Promise<string>} question */
-  const ask = async (name, question) => {
-    try {
-      checks.push({ name, ok: true, detail: await question() });
-    } catch (error) {
-      checks.push({ name, ok: false, detail: failure(error) });
-    }
-  };
+  const { checks, ask } = checklist(failure);
   await ask('who am I', async () => {
     const caller = await clients.sts.send(new GetCallerIdentityCommand({}));
     return `${caller.Arn} in account ${caller.Account}, region ${target.region}`;
@@ -63,4 +55,4 @@ async function awsPreflight(clients, target) {
   return checks;
 }
 
-module.exports = { awsClients, awsPreflight };
+module.exports = { awsClients, awsPreflight, failure };
