@@ -3,6 +3,8 @@
  * credentials (DefaultAzureCredential: az login, environment, managed identity) through the Azure SDK,
  * never a write (GET requests only; the tests hold it to that).
  */
+const { Buffer } = require('node:buffer');
+const { URL } = require('node:url');
 const { DefaultAzureCredential } = require('@azure/identity');
 const { ResourceManagementClient } = require('@azure/arm-resources');
 const { SubscriptionClient } = require('@azure/arm-resources-subscriptions');

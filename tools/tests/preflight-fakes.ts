@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { OAuth2Client } from 'google-auth-library';
+import { OAuth2Client, type gaxios } from 'google-auth-library';
 import { createHttpHeaders, type HttpClient, type PipelineRequest } from '@azure/core-rest-pipeline';
 import type { AccessToken, TokenCredential } from '@azure/identity';
 import { parse, stringify } from 'yaml';
@@ -51,11 +51,11 @@ export function googleClient(api: FakeApi): () => Promise<OAuth2Client> {
   return async () => {
     const client = new OAuth2Client({
       transporterOptions: {
-        adapter: async (options) => {
+        adapter: async <T>(options: gaxios.GaxiosOptionsPrepared): Promise<gaxios.GaxiosResponse<T>> => {
           const { status, body } = api.answer(String(options.method ?? 'GET'), String(options.url));
           return Object.assign(new Response(JSON.stringify(body ?? {}), { status }), {
             config: options,
-            data: body ?? {},
+            data: (body ?? {}) as T,
           });
         },
       },
@@ -185,6 +185,20 @@ export function output() {
   };
 }
 
+/** Config changes by dotted path (`bootstrap:gcp.stackProjects.prod`); undefined removes the key. */
+export type ConfigChanges = Record<string, unknown>;
+
+function applied(config: Record<string, unknown>, changes: ConfigChanges): void {
+  for (const [path, value] of Object.entries(changes)) {
+    const keys = path.split('.');
+    const last = keys.pop() ?? '';
+    let node = config;
+    for (const key of keys) node = (node[key] ??= {}) as Record<string, unknown>;
+    if (value === undefined) delete node[last];
+    else node[last] = value;
+  }
+}
+
 /**
  * A copy of the repository's Pulumi project files (root Pulumi.yaml, bootstrap/Pulumi.ci.yaml and the
  * stack's folder), each config changed as given, so a test can take a prerequisite's config away.
@@ -193,24 +207,21 @@ export function output() {
 export function changedRepository(
   stack: string,
   environment: string,
-  change: {
-    stack?: (config: Record<string, any>) => void;
-    bootstrap?: (config: Record<string, any>) => void;
-  },
+  changes: { stack?: ConfigChanges; bootstrap?: ConfigChanges },
 ): string {
   const root = tempDir('preflight-');
-  const copy = (path: string, edit?: (config: Record<string, any>) => void) => {
+  const copy = (path: string, edit?: ConfigChanges) => {
     const text = readFileSync(join(WORKSPACE, path), 'utf8');
     const target = join(root, path);
     mkdirSync(dirname(target), { recursive: true });
     if (!edit) return writeFileSync(target, text);
-    const parsed = parse(text) as { config: Record<string, any> };
-    edit(parsed.config);
+    const parsed = parse(text) as { config: Record<string, unknown> };
+    applied(parsed.config, edit);
     writeFileSync(target, stringify(parsed));
   };
   copy('Pulumi.yaml');
-  copy('bootstrap/Pulumi.ci.yaml', change.bootstrap);
+  copy('bootstrap/Pulumi.ci.yaml', changes.bootstrap);
   copy(`stacks/${stack}/Pulumi.yaml`);
-  copy(`stacks/${stack}/Pulumi.${environment}.yaml`, change.stack);
+  copy(`stacks/${stack}/Pulumi.${environment}.yaml`, changes.stack);
   return join(root, 'stacks', stack);
 }

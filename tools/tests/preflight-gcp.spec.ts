@@ -143,7 +143,7 @@ describe('checkpoints-preflight (GCP)', () => {
 
   it('fails an IP-filtered prod store when CI runs on GitHub-hosted runners, with what to set', async () => {
     const cwd = changedRepository('gcp-gcs', 'prod', {
-      stack: (config) => delete config['checkpoints:ciRunners'],
+      stack: { 'checkpoints:ciRunners': undefined },
     });
     const { code, out } = await preflight(googleWorld(), { cwd });
     expect(code).toBe(1);
@@ -163,7 +163,7 @@ describe('checkpoints-preflight (GCP)', () => {
 
   it('fails when the bootstrap grants the environment another project', async () => {
     const cwd = changedRepository('gcp-gcs', 'prod', {
-      bootstrap: (config) => (config['bootstrap:gcp'].stackProjects.prod = 'other-project'),
+      bootstrap: { 'bootstrap:gcp.stackProjects.prod': 'other-project' },
     });
     const { code, out } = await preflight(googleWorld(), { cwd });
     expect(code).toBe(1);
