@@ -116,7 +116,7 @@ async function projectActive(get, project) {
     const status = statusOf(error);
     if (status === 403 || status === 404) {
       return missing(
-        `project ${project} does not exist or you cannot see it (HTTP ${status}): create it, or get resourcemanager.projects.get on it`,
+        `project ${project} does not exist or you cannot see it (${failure(error)}): create it, or get resourcemanager.projects.get on it`,
       );
     }
     throw error;

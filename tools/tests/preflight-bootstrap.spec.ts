@@ -119,7 +119,7 @@ describe('checkpoints-preflight (bootstrap)', () => {
     [
       'the CI project',
       (state) => state.google.prefer(/v3\/projects\/acme-checkpoints-ci$/, { status: 404 }),
-      'FAIL GCP: CI project acme-checkpoints-ci exists: project acme-checkpoints-ci does not exist or you cannot see it (HTTP 404)',
+      'FAIL GCP: CI project acme-checkpoints-ci exists: project acme-checkpoints-ci does not exist or you cannot see it (HTTP 404: ',
     ],
     [
       'Service Usage in a stack project',

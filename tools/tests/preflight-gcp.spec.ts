@@ -71,7 +71,7 @@ describe('checkpoints-preflight (GCP)', () => {
       'the stack project',
       (api) =>
         api.set('cloudresourcemanager\\.googleapis\\.com\\/v3\\/projects\\/[a-z0-9-]+$', { status: 403 }),
-      'FAIL stack project ml-platform-prod-7310 exists: project ml-platform-prod-7310 does not exist or you cannot see it (HTTP 403)',
+      'FAIL stack project ml-platform-prod-7310 exists: project ml-platform-prod-7310 does not exist or you cannot see it (HTTP 403: ',
     ],
     ...GCP_STACK_APIS.map((service): [string, (api: FakeApi) => void, string] => [
       `the API ${service}`,
