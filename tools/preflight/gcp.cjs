@@ -161,7 +161,8 @@ async function organizationOf(get, project) {
     (await get(`https://cloudresourcemanager.googleapis.com/v3/projects/${encodeURIComponent(project)}`))
       ?.parent ?? '',
   );
-  // Folders nest at most 10 deep (https://cloud.google.com/resource-manager/docs/cloud-platform-resource-hierarchy#folders).
+  // Folders nest at most 10 deep ("must not cause the active folder hierarchy to exceed a height of 10",
+  // https://cloud.google.com/resource-manager/reference/rest/v3/folders/create).
   for (let depth = 0; depth < 10 && parent.startsWith('folders/'); depth++) {
     parent = String((await get(`https://cloudresourcemanager.googleapis.com/v3/${parent}`))?.parent ?? '');
   }

@@ -2,7 +2,7 @@
  * The GCP stack's preflight against Google's APIs behind google-auth-library's own transporter hook: what
  * it reports for each missing prerequisite, and that every request it makes is a GET.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../preflight/run.cjs';
 import { GCP_STACK_APIS } from '../preflight/gcp.cjs';
@@ -192,9 +192,18 @@ describe('checkpoints-preflight (GCP)', () => {
     expect(run.out()).toContain('ok   GitHub environment prod');
   });
 
+  it('exits 2 naming the projects it knows for a folder of another project', async () => {
+    const cwd = changedRepository('gcp-gcs', 'prod', {});
+    writeFileSync(join(cwd, 'Pulumi.yaml'), 'name: checkpoints-other\nruntime: nodejs\n');
+    const run = output();
+    expect(await main(['--stack=prod'], run.io(cwd, ENV), { gcp: googleClient(googleWorld()) })).toBe(2);
+    expect(run.err()).toContain(
+      'project checkpoints-other: the preflight knows checkpoints-aws, checkpoints-gcp, checkpoints-azure, checkpoints-bootstrap',
+    );
+  });
+
   it('exits 2 naming the file when the bootstrap stack cannot be read', async () => {
     const cwd = changedRepository('gcp-gcs', 'prod', {});
-    const { rmSync } = await import('node:fs');
     rmSync(join(cwd, '..', '..', 'bootstrap', 'Pulumi.ci.yaml'));
     const run = output();
     expect(await main(['--stack=prod'], run.io(cwd, ENV), { gcp: googleClient(googleWorld()) })).toBe(2);
