@@ -92,8 +92,13 @@ function clientOptions(connection) {
 function failure(error) {
   const { name = 'Error', message = String(error) } =
     error instanceof Error ? error : /** @type {{ name?: string, message?: string }} */ ({});
-  if (name === 'CredentialUnavailableError' || name === 'AuthenticationRequiredError') {
-    return 'no Azure credentials: run az login (or set AZURE_CLIENT_ID, AZURE_TENANT_ID and a secret or federated token) and run it again';
+  // DefaultAzureCredential reports every credential it tried in one AggregateAuthenticationError.
+  if (
+    ['CredentialUnavailableError', 'AuthenticationRequiredError', 'AggregateAuthenticationError'].includes(
+      name,
+    )
+  ) {
+    return `no Azure credentials: run az login (or set AZURE_CLIENT_ID, AZURE_TENANT_ID and a secret or federated token) and run it again (${message})`;
   }
   const { statusCode, code } = /** @type {{ statusCode?: number, code?: string }} */ (error);
   return [statusCode && `HTTP ${statusCode}`, code, message].filter(Boolean).join(': ');

@@ -24,7 +24,9 @@ function checklist(describe) {
     try {
       checks.push({ name, ok: true, detail: await question() });
     } catch (error) {
-      checks.push({ name, ok: false, detail: error instanceof Missing ? error.message : describe(error) });
+      // One line per check: SDKs' messages may span several.
+      const detail = error instanceof Missing ? error.message : describe(error);
+      checks.push({ name, ok: false, detail: detail.replace(/\s*\n\s*/g, ' ') });
     }
   };
   return { checks, ask };

@@ -75,8 +75,8 @@ function statusOf(error) {
  */
 function failure(error) {
   const message = error instanceof Error ? error.message : String(error);
-  if (/default credentials|invalid_grant|reauth/i.test(message)) {
-    return 'no usable Google credentials: run gcloud auth application-default login (or set GOOGLE_APPLICATION_CREDENTIALS) and run it again';
+  if (/default credentials|credential file|invalid_grant|reauth/i.test(message)) {
+    return `no usable Google credentials: run gcloud auth application-default login (or set GOOGLE_APPLICATION_CREDENTIALS) and run it again (${message})`;
   }
   const status = statusOf(error);
   return status === undefined ? message : `HTTP ${status}: ${message}`;

@@ -168,9 +168,12 @@ describe('checkpoints-preflight (Azure)', () => {
   it('says what to do when there are no credentials, and asks the rest anyway', async () => {
     const api = azureWorld();
     const run = output();
-    const unavailable = Object.assign(new Error('DefaultAzureCredential failed to retrieve a token'), {
-      name: 'CredentialUnavailableError',
-    });
+    const unavailable = Object.assign(
+      new Error(
+        'ChainedTokenCredential authentication failed.\nCredentialUnavailableError: Azure CLI could not be found.',
+      ),
+      { name: 'AggregateAuthenticationError' },
+    );
     const code = await main(['--stack=prod'], run.io(AZURE_STACK, ENV), {
       azure: azureConnection(api, { getToken: () => Promise.reject(unavailable) }),
       fetch: github(['prod']),
