@@ -140,7 +140,18 @@ async function gcpQuestions(get, makeClient, config, ask) {
   }
   const stateBucket = settings['stateBucket'];
   if (typeof stateBucket === 'string') {
-    await ask(`GCP: state backend gs://${stateBucket} reachable`, () => gcp.bucketAnswers(get, stateBucket));
+    await ask(
+      `GCP: state backend gs://${stateBucket} reachable, with uniform bucket-level access`,
+      async () => {
+        const { found, detail } = await gcp.bucketAnswers(get, stateBucket);
+        // The state grants are IAM Conditions, which need uniform bucket-level access on the bucket
+        // (https://cloud.google.com/storage/docs/using-uniform-bucket-level-access).
+        if (found?.iamConfiguration?.uniformBucketLevelAccess?.enabled === true) return `${detail}, uniform`;
+        return missing(
+          `it has no uniform bucket-level access, which the state grants' IAM Conditions need: gcloud storage buckets update gs://${stateBucket} --uniform-bucket-level-access`,
+        );
+      },
+    );
   }
 }
 

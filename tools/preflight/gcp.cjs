@@ -139,11 +139,12 @@ async function apiEnabled(get, project, api) {
 /**
  * buckets.get (Cloud Storage JSON API, https://cloud.google.com/storage/docs/json_api/v1/buckets/get).
  * @param {Get} get @param {string} bucket
+ * @returns {Promise<{ found: any, detail: string }>} the bucket's metadata
  */
 async function bucketAnswers(get, bucket) {
   try {
-    await get(`https://storage.googleapis.com/storage/v1/b/${encodeURIComponent(bucket)}`);
-    return 'the bucket answers';
+    const found = await get(`https://storage.googleapis.com/storage/v1/b/${encodeURIComponent(bucket)}`);
+    return { found, detail: 'the bucket answers' };
   } catch (error) {
     if (statusOf(error) === 404) return missing(`no bucket ${bucket}: create it, or fix PULUMI_BACKEND_URL`);
     throw error;
@@ -264,7 +265,7 @@ async function gcpPreflight(makeClient, target) {
   });
   if (target.stateBucket !== undefined) {
     await ask(`state backend gs://${target.stateBucket} reachable`, () =>
-      bucketAnswers(get, target.stateBucket ?? ''),
+      bucketAnswers(get, target.stateBucket ?? '').then(({ detail }) => detail),
     );
   }
   if (target.ipFilteredStores.length > 0) await runnerReachability(get, ask, target);

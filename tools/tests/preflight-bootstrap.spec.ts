@@ -10,7 +10,7 @@ import {
   GetOpenIDConnectProviderCommand,
   ListOpenIDConnectProvidersCommand,
 } from '@aws-sdk/client-iam';
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { main } from '../preflight/run.cjs';
 import { GCP_CI_APIS } from '../preflight/bootstrap.cjs';
 import { WORKSPACE } from './helpers';
@@ -22,6 +22,7 @@ import {
   googleClient,
   googleWorld,
   output,
+  SUBSCRIPTION,
   type FakeApi,
 } from './preflight-fakes';
 
@@ -35,6 +36,7 @@ function awsMocks() {
     .on(GetCallerIdentityCommand)
     .resolves({ Account: '123456789012', Arn: 'arn:aws:iam::123456789012:user/admin' });
   iam.on(ListOpenIDConnectProvidersCommand).resolves({ OpenIDConnectProviderList: [] });
+  s3.on(HeadBucketCommand).resolves({});
   const calls = () =>
     [...sts.calls(), ...iam.calls(), ...s3.calls()].map((call) => call.args[0].constructor.name);
   return {
@@ -178,6 +180,44 @@ describe('checkpoints-preflight (bootstrap)', () => {
     expect(out).toContain(
       `FAIL AWS: GitHub OIDC provider (token.actions.githubusercontent.com): bootstrap:aws.oidcProviderArn ${OIDC_ARN} does not exist`,
     );
+  });
+
+  describe('with a self-managed state backend on every cloud', () => {
+    const cwd = () =>
+      `${changedRepository('aws-s3', 'prod', {
+        bootstrap: {
+          'bootstrap:aws.stateBucket': 'acme-aws-state',
+          'bootstrap:gcp.stateBucket': 'acme-state',
+          'bootstrap:azure.stateContainer': {
+            storageAccountId: `/subscriptions/${SUBSCRIPTION}/resourceGroups/state/providers/Microsoft.Storage/storageAccounts/acmestate`,
+            container: 'pulumi-state',
+          },
+        },
+      })}/../..`;
+
+    it('asks that each answers, the GCS bucket with the uniform bucket-level access its grants need', async () => {
+      const state = world();
+      state.google.prefer(/storage\/v1\/b\/acme-state$/, {
+        status: 200,
+        body: { iamConfiguration: { uniformBucketLevelAccess: { enabled: true } } },
+      });
+      const { code, out } = await preflight(state, { cwd: cwd() });
+      expect(out).not.toContain('FAIL');
+      expect(code).toBe(0);
+      expect(out).toContain('ok   AWS: state backend s3://acme-aws-state reachable');
+      expect(out).toContain(
+        'ok   GCP: state backend gs://acme-state reachable, with uniform bucket-level access',
+      );
+      expect(out).toContain('ok   Azure: state backend azblob://pulumi-state in acmestate reachable');
+    });
+
+    it('fails a GCS state bucket without uniform bucket-level access', async () => {
+      const { code, out } = await preflight(world(), { cwd: cwd() });
+      expect(code).toBe(1);
+      expect(out).toContain(
+        'FAIL GCP: state backend gs://acme-state reachable, with uniform bucket-level access: it has no uniform bucket-level access',
+      );
+    });
   });
 
   it('fails naming the missing drift environment', async () => {
