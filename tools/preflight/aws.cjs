@@ -39,15 +39,18 @@ function failure(error) {
 async function awsPreflight(clients, target) {
   const { checks, ask } = checklist(failure);
   await ask('who am I', async () => {
+    // GetCallerIdentity (https://docs.aws.amazon.com/STS/latest/APIReference/API_GetCallerIdentity.html).
     const caller = await clients.sts.send(new GetCallerIdentityCommand({}));
     return `${caller.Arn} in account ${caller.Account}, region ${target.region}`;
   });
   await ask(`bootstrap applied: deploy role ${target.deployRole}`, async () => {
+    // GetRole (https://docs.aws.amazon.com/IAM/latest/APIReference/API_GetRole.html).
     const { Role } = await clients.iam.send(new GetRoleCommand({ RoleName: target.deployRole }));
     return `${Role?.Arn}`;
   });
   if (target.stateBucket !== undefined) {
     await ask(`state backend s3://${target.stateBucket} reachable`, async () => {
+      // HeadBucket (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html).
       await clients.s3.send(new HeadBucketCommand({ Bucket: target.stateBucket }));
       return 'the bucket answers';
     });

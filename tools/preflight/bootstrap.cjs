@@ -55,6 +55,7 @@ function mapping(value) {
 async function awsQuestions(clients, config, ask) {
   const settings = mapping(config['bootstrap:aws']);
   await ask('AWS: who am I', async () => {
+    // GetCallerIdentity (https://docs.aws.amazon.com/STS/latest/APIReference/API_GetCallerIdentity.html).
     const caller = await clients.sts.send(new GetCallerIdentityCommand({}));
     return `${caller.Arn} in account ${caller.Account}`;
   });
@@ -93,6 +94,7 @@ async function awsQuestions(clients, config, ask) {
   const stateBucket = settings['stateBucket'];
   if (typeof stateBucket === 'string') {
     await ask(`AWS: state backend s3://${stateBucket} reachable`, async () => {
+      // HeadBucket (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html).
       await clients.s3.send(new HeadBucketCommand({ Bucket: stateBucket }));
       return 'the bucket answers';
     });

@@ -105,6 +105,7 @@ async function gcpCaller(makeClient, get) {
  * @param {Get} get @param {string} project
  */
 async function projectActive(get, project) {
+  if (!project) return missing('gcp:project is not set: set it to the project the stack deploys into');
   try {
     const found = await get(
       `https://cloudresourcemanager.googleapis.com/v3/projects/${encodeURIComponent(project)}`,
