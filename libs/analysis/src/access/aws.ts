@@ -800,7 +800,10 @@ function simulationOf(
         ...request.context,
       }),
     },
-    identityPolicies: principal.policies.map(({ name, policy }) => ({ name, policy: simulatedPolicy(policy) })),
+    identityPolicies: principal.policies.map(({ name, policy }) => ({
+      name,
+      policy: simulatedPolicy(policy),
+    })),
     serviceControlPolicies: [],
     resourceControlPolicies: [],
     ...(request.resourcePolicy ? { resourcePolicy: simulatedPolicy(request.resourcePolicy) } : {}),
@@ -846,7 +849,9 @@ function simulatedPolicy(policy: PolicyDocument): PolicyDocument {
                 Object.entries(statement.Condition as Record<string, Record<string, unknown>>).map(
                   ([operator, keys]) => [
                     operator,
-                    Object.fromEntries(Object.entries(keys).map(([key, value]) => [simulatedKey(key), value])),
+                    Object.fromEntries(
+                      Object.entries(keys).map(([key, value]) => [simulatedKey(key), value]),
+                    ),
                   ],
                 ),
               ),

@@ -225,8 +225,7 @@ function apiDemands(resource: RenderedResource, operation: MissingRight['operati
 
 /** The key a directory bucket's default encryption names (SSE-KMS), if the resource is one. */
 function directoryBucketKeyOf(resource: RenderedResource): string | undefined {
-  const encryption =
-    'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration';
+  const encryption = 'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration';
   if (resource.type !== encryption || !(stringInput(resource, 'bucket') ?? '').endsWith('--x-s3'))
     return undefined;
   const rules = resource.inputs['rules'];
