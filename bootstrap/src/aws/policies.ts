@@ -386,7 +386,12 @@ function directoryBucketKeyGuards(directoryBuckets: string[]): PolicyStatement[]
   ];
 }
 
-/** kms:ViaService of S3 Express in any region: the stacks choose theirs (kms:ViaService, conditions-kms.html). */
+/**
+ * kms:ViaService of S3 Express in any region (the stacks choose theirs): its endpoint, as KMS names every
+ * service (https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service).
+ * AWS's list of that key's values does not spell S3 Express out: a different name fails PutBucketEncryption
+ * closed (AccessDenied), never open (docs/aws.md).
+ */
 const S3_EXPRESS_VIA_SERVICE = 's3express.*.amazonaws.com';
 const S3_EXPRESS_CONTEXT = 'kms:EncryptionContext:aws:s3express:arn';
 
