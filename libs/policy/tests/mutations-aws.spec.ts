@@ -252,10 +252,15 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
-    name: "a dead data guard: the prod deploy role's NeverTouchCheckpointData deny gone, object reads and decryption allowed",
+    name: "a dead data guard: the prod deploy role's object and key denies gone, object reads and decryption allowed",
     mutate: (renders) =>
       ciPolicy(renders, 'deploy-prod', (statements) => {
-        statements.splice(statements.indexOf(sid(statements, 'NeverTouchCheckpointData')), 1);
+        for (const guard of [
+          'NeverTouchCheckpointData',
+          'KeysOnlyThroughS3Express',
+          'KeysOnlyForStackDirectoryBuckets',
+        ])
+          statements.splice(statements.indexOf(sid(statements, guard)), 1);
         const buckets = sid(statements, 'ManageStackBuckets');
         buckets['Action'] = [...(buckets['Action'] as string[]), 's3:GetObject'];
         buckets['Resource'] = [...(buckets['Resource'] as string[]), `arn:aws:s3:::checkpoints-aws-prod-*/*`];
@@ -267,6 +272,45 @@ const MUTATIONS: Mutation[] = [
       'ci deploy-prod',
       'can read checkpoint data',
       's3:GetObject: policy checkpoint-stacks ManageStackBuckets',
+    ],
+  },
+  {
+    name: 'the directory-bucket key exception without its kms:ViaService pin: the prod deploy role may call KMS with the store key itself',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeysOnlyThroughS3Express')), 1);
+        const pinned = sid(statements, 'SetDirectoryBucketKeys')['Condition'] as Record<
+          string,
+          Record<string, unknown>
+        >;
+        delete pinned['StringLike']?.['kms:ViaService'];
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'ci deploy-prod',
+      'can use a store key',
+      'kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys',
+    ],
+  },
+  {
+    name: 'a read-only data session for the prod deploy role: with the key exception, S3 Express decrypts the Express store for it',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NeverOpenDataSessions')), 1);
+        statements.push({
+          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Effect: 'Allow',
+          Action: ['s3express:CreateSession'],
+          Resource: ['arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3'],
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+        });
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'ci deploy-prod',
+      'can read checkpoint data',
+      's3express:CreateSession: policy checkpoint-stacks OpenReadOnlyDirectoryBucketSessions',
+      'kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys',
     ],
   },
   {

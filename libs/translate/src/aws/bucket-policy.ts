@@ -20,8 +20,10 @@ export interface S3Perimeter {
   /** Roles S3 itself acts as, from its own network: the store's replication role. */
   serviceRoleArns: readonly string[];
   /**
-   * The CI roles' ARN patterns (`awsCiRoleArnPatterns`): they list buckets and open read-only sessions from
-   * GitHub's runners to refresh them, outside any perimeter, and never read an object (their own policies deny it).
+   * The CI roles' ARN patterns (`awsCiRoleArnPatterns`): they list general purpose buckets from GitHub's runners
+   * to refresh them (HeadBucket is authorised as ListBucket), outside any perimeter, and never read an object
+   * (their own policies deny it). A directory bucket's perimeter exempts them from nothing: no CI role opens a
+   * session (their own policies deny CreateSession).
    */
   ciRoleArnPatterns: readonly string[];
 }
@@ -189,26 +191,18 @@ export function s3DirectoryBucketPolicy({
 }
 
 /**
- * Outside the perimeter, no session at all, but the read-only sessions CI's roles open to refresh the bucket
- * (HeadBucket is authorised as CreateSession). Two statements, since IAM has no OR within one: every session
- * but CI's, and every read-write session.
+ * Outside the perimeter, no session at all: every object call of a directory bucket goes through one
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html), and no CI role needs one (CI never
+ * refreshes a directory bucket, whose HeadBucket a session authorises).
  */
 function directoryPerimeter(bucketArn: string, perimeter: S3Perimeter): AwsPolicyStatement[] {
-  const createSession = ['s3express:CreateSession'];
-  const exceptCi = outsidePerimeter(perimeter, [
-    ...perimeter.serviceRoleArns,
-    ...perimeter.ciRoleArnPatterns,
-  ]);
-  const readWrite = outsidePerimeter(perimeter, perimeter.serviceRoleArns);
-  // A session that names no mode is refused too: S3 then tries ReadWrite first
-  // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html, x-amz-create-session-mode).
-  readWrite.StringNotEqualsIfExists = {
-    ...(readWrite.StringNotEqualsIfExists ?? {}),
-    's3express:SessionMode': ['ReadOnly'],
-  };
   return [
-    denyAll('DenySessionsOutsidePerimeter', createSession, [bucketArn], exceptCi),
-    denyAll('DenyWriteSessionsOutsidePerimeter', createSession, [bucketArn], readWrite),
+    denyAll(
+      'DenySessionsOutsidePerimeter',
+      ['s3express:CreateSession'],
+      [bucketArn],
+      outsidePerimeter(perimeter, perimeter.serviceRoleArns),
+    ),
   ];
 }
 

@@ -168,15 +168,9 @@ describe('the perimeter statements', () => {
     });
   });
 
-  it('directory: read-write sessions outside the perimeter for everyone, read-only ones but for CI', () => {
-    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-2);
-    expect(statements.map((statement) => statement.Sid)).toEqual([
-      'DenySessionsOutsidePerimeter',
-      'DenyWriteSessionsOutsidePerimeter',
-    ]);
-    expect(statements[1]?.Condition?.['StringNotEqualsIfExists']).toEqual({
-      'aws:SourceVpce': ['vpce-0a1b2c3d4e5f60718'],
-      's3express:SessionMode': ['ReadOnly'],
-    });
+  it('directory: no session outside the perimeter for anyone, CI included (CI opens none)', () => {
+    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-1);
+    expect(statements.map((statement) => statement.Sid)).toEqual(['DenySessionsOutsidePerimeter']);
+    expect(JSON.stringify(statements[0]?.Condition)).not.toContain('checkpoints-');
   });
 });
