@@ -285,6 +285,38 @@ const MUTATIONS: Mutation[] = [
       'deny BreakGlassOnlyInProd taken not to apply',
     ],
   },
+  {
+    name: 'a new grant type: an S3 access point with its own policy on a prod bucket',
+    mutate: (renders) =>
+      addResource(renders.stack, 'aws:s3/accessPoint:AccessPoint', 'llm-pretrain-shared', {
+        bucket: 'checkpoints-aws-prod-llm-pretrain',
+        policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }],
+        }),
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'store llm-pretrain (prod)',
+      'can read',
+      'aws:s3/accessPoint:AccessPoint llm-pretrain-shared',
+      'is a grant type the access analysis does not read',
+    ],
+  },
+  {
+    name: 'a new grant type in the bootstrap: Lake Formation permissions for the deploy role',
+    mutate: (renders) =>
+      addResource(renders.bootstrap, 'aws:lakeformation/permissions:Permissions', 'deploy-prod-lake', {
+        principal: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod`,
+        permissions: ['ALL'],
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'can write',
+      'aws:lakeformation/permissions:Permissions deploy-prod-lake',
+      'is a grant type the access analysis does not read',
+    ],
+  },
 ];
 
 describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {

@@ -209,6 +209,40 @@ describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
         'BucketIAMMember llm-pretrain-viewers',
       ],
     ],
+    [
+      'a new grant type: a legacy ACL entry on a prod bucket',
+      (r) =>
+        addResource(r.stack, 'gcp:storage/bucketAccessControl:BucketAccessControl', 'llm-pretrain-acl', {
+          bucket: 'checkpoints-gcp-prod-llm-pretrain-4300f0',
+          role: 'READER',
+          entity: 'group-ml-eval@example.com',
+        }),
+      [
+        'ci-no-data-access',
+        'store llm-pretrain (prod)',
+        'can read',
+        'gcp:storage/bucketAccessControl:BucketAccessControl llm-pretrain-acl',
+        'is a grant type the access analysis does not read',
+      ],
+    ],
+    [
+      'a new grant type in the bootstrap: a principal access boundary binding on the prod project',
+      (r) =>
+        addResource(r.bootstrap, 'gcp:iam/projectsPolicyBinding:ProjectsPolicyBinding', 'deploy-prod-pab', {
+          project: PROD,
+          location: 'global',
+          policyBindingId: 'deploy-prod-pab',
+          target: { principalSet: `//iam.googleapis.com/${POOL}` },
+          policyKind: 'PRINCIPAL_ACCESS_BOUNDARY',
+          policy: 'organizations/123/locations/global/principalAccessBoundaryPolicies/open',
+        }),
+      [
+        'ci-no-data-access',
+        'can delete',
+        'gcp:iam/projectsPolicyBinding:ProjectsPolicyBinding deploy-prod-pab',
+        'is a grant type the access analysis does not read',
+      ],
+    ],
   ])(
     '%s',
     async (_name, mutate, words) => {

@@ -98,7 +98,7 @@ export function removeConvenienceBindings(
   return GCS_CONVENIENCE_ROLES.map(
     (role) =>
       new BucketIAMBinding(
-        `${name}-no-${role.replace('roles/storage.', '')}`,
+        `${name}-no-${role.split('.').pop() ?? role}`,
         { bucket: bucket.name, role, members: [] },
         { parent },
       ),
