@@ -192,6 +192,48 @@ function keyPolicyDemands(resource: RenderedResource, operation: MissingRight['o
   return operation === 'create' || operation === 'update' ? ['kms:PutKeyPolicy'] : [];
 }
 
+/**
+ * Rights a deploy does not need of CI because the bootstrap keeps them from it on purpose. A service role
+ * (one only AWS services may assume, such as a store's replication role, which perimeters exempt) gets its
+ * trust when it is created (CreateRole's AssumeRolePolicyDocument,
+ * https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html), and a deploy never changes it:
+ * a new trust, or the role deleted and re-created under its name with another, would let another principal
+ * act as the exempt role, so both are an administrator's apply (the stack releases such a role instead of
+ * deleting it, which the pack cannot see: CrossGuard hands rules no retainOnDelete).
+ */
+function administratorOnly(resource: RenderedResource, permission: string): boolean {
+  return (
+    resource.type === 'aws:iam/role:Role' &&
+    (permission === 'iam:UpdateAssumeRolePolicy' || permission === 'iam:DeleteRole') &&
+    servicesOnly(resource.inputs['assumeRolePolicy'])
+  );
+}
+
+/** Whether a trust policy's every statement names AWS services as its only principals. */
+function servicesOnly(trust: unknown): boolean {
+  let document: unknown = trust;
+  if (typeof trust === 'string') {
+    try {
+      document = JSON.parse(trust) as unknown;
+    } catch {
+      return false;
+    }
+  }
+  const statements = [(document as { Statement?: unknown } | undefined)?.Statement ?? []].flat();
+  return (
+    statements.length > 0 &&
+    statements.every((statement) => {
+      const principal = (statement as { Principal?: unknown }).Principal;
+      return (
+        typeof principal === 'object' &&
+        principal !== null &&
+        Object.keys(principal).length > 0 &&
+        Object.keys(principal).every((key) => key === 'Service')
+      );
+    })
+  );
+}
+
 /** Account, region and partition, as the render's ARNs spell them. */
 function accountOf(resources: readonly RenderedResource[]) {
   const arn = /arn:(aws[a-z-]*):[a-z0-9-]+:([a-z0-9-]*):(\d{12}):/.exec(
@@ -381,8 +423,10 @@ export async function awsMissingRights({
     const rights = AWS_RIGHTS[resource.type];
     if (!rights) continue;
     for (const operation of neededOperations(resource)) {
-      for (const permission of [...rights[operation], ...keyPolicyDemands(resource, operation)])
+      for (const permission of [...rights[operation], ...keyPolicyDemands(resource, operation)]) {
+        if (administratorOnly(resource, permission)) continue;
         await check(`deploy-${environment}`, deploy, resource, operation, permission);
+      }
     }
     for (const permission of rights.read) {
       // The preview identity opens no data session (ci-preview-no-data-sessions): it cannot refresh a

@@ -20,16 +20,18 @@ export interface S3Perimeter {
   /** Roles S3 itself acts as, from its own network: the store's replication role. */
   serviceRoleArns: readonly string[];
   /**
-   * The CI roles' ARN patterns (`awsCiRoleArnPatterns`): they list buckets and open read-only sessions from
-   * GitHub's runners to refresh them, outside any perimeter, and never read an object (their own policies deny it).
+   * The exact ARNs of the CI roles that refresh the stack (`awsCiRoleArns`: the preview role and this
+   * environment's deploy role): they list buckets and open read-only sessions from GitHub's runners,
+   * outside any perimeter, and never read an object (their own policies deny it).
    */
-  ciRoleArnPatterns: readonly string[];
+  ciRoleArns: readonly string[];
 }
 
 /**
  * ARN patterns of the bootstrap project's CI roles, `checkpoints-<bootstrap stack>-preview` and
  * `checkpoints-<bootstrap stack>-deploy-<environment>` (bootstrap/src/names.ts `ciNames.awsRole`; a
- * bootstrap test checks both agree). A store role's name ends in its hash, so matches none.
+ * bootstrap test checks both agree), which no deploy role may create a role under. A store role's name
+ * ends in its hash, so matches none.
  */
 export function awsCiRoleArnPatterns(partition: string, accountId: string): string[] {
   const role = (name: string) => `arn:${partition}:iam::${accountId}:role/${name}`;
@@ -37,6 +39,30 @@ export function awsCiRoleArnPatterns(partition: string, accountId: string): stri
     role('checkpoints-*-preview'),
     ...ENVIRONMENTS.map((environment) => role(`checkpoints-*-deploy-${environment}`)),
   ];
+}
+
+/** The suffix of an environment's deploy role name, `checkpoints-<bootstrap stack>-deploy-<environment>`. */
+export function awsDeployRoleSuffix(environment: string): string {
+  return `-deploy-${environment}`;
+}
+
+/**
+ * The exact ARNs of the CI roles a stack of `environment` exempts from its perimeters' listing deny: this
+ * environment's deploy role (`deployRoleName`, `checkpoints:ciDeployRole`) and the preview role of the same
+ * bootstrap stack, `checkpoints-<bootstrap stack>-preview`. Exact, not a name pattern: a role someone
+ * creates later under a matching name is not exempt. Undefined when the name does not end in the
+ * environment's deploy suffix (the stack reports it as a config error).
+ */
+export function awsCiRoleArns(
+  partition: string,
+  accountId: string,
+  environment: string,
+  deployRoleName: string,
+): string[] | undefined {
+  const suffix = awsDeployRoleSuffix(environment);
+  if (!deployRoleName.endsWith(suffix)) return undefined;
+  const role = (name: string) => `arn:${partition}:iam::${accountId}:role/${name}`;
+  return [role(`${deployRoleName.slice(0, -suffix.length)}-preview`), role(deployRoleName)];
 }
 
 /**
@@ -88,7 +114,7 @@ export function s3BucketPolicy({ bucketArn, keyArn, perimeter }: S3BucketPolicyT
             'DenyListingOutsidePerimeter',
             [...S3_LISTING_ACTIONS],
             [bucketArn],
-            outsidePerimeter(perimeter, [...perimeter.serviceRoleArns, ...perimeter.ciRoleArnPatterns]),
+            outsidePerimeter(perimeter, [...perimeter.serviceRoleArns, ...perimeter.ciRoleArns]),
           ),
         ]),
   ]);
@@ -104,6 +130,8 @@ export function s3BucketPolicy({ bucketArn, keyArn, perimeter }: S3BucketPolicyT
  * aws:SourceVpce, aws:SourceIp). AWS services acting as themselves (aws:PrincipalIsAWSService: S3 Lifecycle,
  * CloudTrail) come from AWS's network and only do what a bucket policy grants them by name; this is the
  * exemption of AWS's data perimeter examples (https://github.com/aws-samples/data-perimeter-policy-examples).
+ * Exempt roles are named by exact ARN and matched with ArnNotEquals (no wildcard expansion: "ArnEquals ...
+ * case-sensitive matching of the ARN", https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html#Conditions_ARN).
  */
 function outsidePerimeter(perimeter: S3Perimeter, exemptPrincipals: readonly string[]) {
   const unlisted: Record<string, string[]> = {};
@@ -114,7 +142,7 @@ function outsidePerimeter(perimeter: S3Perimeter, exemptPrincipals: readonly str
     ...(perimeter.cidrs.length > 0 ? { NotIpAddressIfExists: { 'aws:SourceIp': [...perimeter.cidrs] } } : {}),
     BoolIfExists: { 'aws:PrincipalIsAWSService': 'false' },
     ...(exemptPrincipals.length > 0
-      ? { ArnNotLikeIfExists: { 'aws:PrincipalArn': [...exemptPrincipals] } }
+      ? { ArnNotEqualsIfExists: { 'aws:PrincipalArn': [...exemptPrincipals] } }
       : {}),
   };
 }
@@ -195,10 +223,7 @@ export function s3DirectoryBucketPolicy({
  */
 function directoryPerimeter(bucketArn: string, perimeter: S3Perimeter): AwsPolicyStatement[] {
   const createSession = ['s3express:CreateSession'];
-  const exceptCi = outsidePerimeter(perimeter, [
-    ...perimeter.serviceRoleArns,
-    ...perimeter.ciRoleArnPatterns,
-  ]);
+  const exceptCi = outsidePerimeter(perimeter, [...perimeter.serviceRoleArns, ...perimeter.ciRoleArns]);
   const readWrite = outsidePerimeter(perimeter, perimeter.serviceRoleArns);
   // A session that names no mode is refused too: S3 then tries ReadWrite first
   // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html, x-amz-create-session-mode).
