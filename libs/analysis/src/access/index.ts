@@ -160,4 +160,4 @@ export {
   type NetworkVerdict,
 } from './azure-network';
 export { awsCiChangesOf, type CiChange } from './aws-ci-changes';
-export { unreadGrantType } from './unread-grants';
+export { unreadGrantAccess, unreadGrantType } from './unread-grants';
