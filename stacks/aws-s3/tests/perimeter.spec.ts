@@ -3,6 +3,7 @@ import {
   awsStoreAccess,
   type AwsNetworkOrigin,
   type Operation,
+  type PolicyDocument,
 } from '@checkpoints/analysis';
 import { storesOf } from '@checkpoints/render';
 import type { Snapshot } from '@checkpoints/synth';
@@ -98,7 +99,7 @@ describe('network perimeter (store.network)', () => {
         resource.type === 'aws:s3/bucketPolicy:BucketPolicy' && resource.name === 'standard-policy',
     )!;
     const arn = ACCOUNT_ROOT.replace(/:root$/, `:role/${name}`);
-    const listing = {
+    const listing: PolicyDocument = {
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Action: 's3:ListBucket', Resource: '*' }],
     };
@@ -112,7 +113,7 @@ describe('network perimeter (store.network)', () => {
         action: 's3:ListBucket',
         resource: `arn:aws:s3:::${String(bucket.inputs['bucket'])}`,
         context: { 'aws:SourceIp': '198.51.100.7', 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3' },
-        resourcePolicy: JSON.parse(String(policy.inputs['policy'])),
+        resourcePolicy: JSON.parse(String(policy.inputs['policy'])) as PolicyDocument,
       },
     );
     expect(reason !== undefined).toBe(exempt);
