@@ -271,6 +271,21 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
       );
       expect(denies).toEqual([
         {
+          Sid: 'KeepReplicationRolesS3Only',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-replication-??????`,
+          ),
+        },
+        {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
           Action: ['iam:CreateRole'],

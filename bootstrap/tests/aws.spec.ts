@@ -364,6 +364,19 @@ describe('AWS CI identities', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
         },
         {
+          Sid: 'KeepReplicationRolesS3Only',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+        },
+        {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
           Action: ['iam:CreateRole'],

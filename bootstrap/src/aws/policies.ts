@@ -249,6 +249,24 @@ const BOUNDED_ROLE_WRITES = [
   'iam:UpdateRoleDescription',
 ];
 
+/**
+ * What would let a principal other than S3 act as a store's replication role, which every perimeter of the
+ * store exempts for its data actions (S3 replicates from AWS's own network): a new trust, the role deleted
+ * and re-created under its name with another trust, a managed policy attached or detached, its boundary
+ * replaced or removed. The trust is set when the role is created (CreateRole's AssumeRolePolicyDocument,
+ * https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html) and the stack never changes it;
+ * the stack retains the role when a replica goes (docs/aws.md, Replication). Its inline policy stays the
+ * deploy's to write: while S3 alone may assume the role it decides what S3 replicates, within the boundary.
+ */
+const REPLICATION_ROLE_TAKEOVER = [
+  'iam:AttachRolePolicy',
+  'iam:DeleteRole',
+  'iam:DeleteRolePermissionsBoundary',
+  'iam:DetachRolePolicy',
+  'iam:PutRolePermissionsBoundary',
+  'iam:UpdateAssumeRolePolicy',
+];
+
 /** What would undo a boundary: removing it from a role, or rewriting or deleting the policy itself. */
 const BOUNDARY_REMOVAL = ['iam:DeleteRolePermissionsBoundary'];
 const BOUNDARY_POLICY_CHANGES = [
@@ -615,8 +633,9 @@ export function deployPolicy(
       statement('PassReplicationRolesToS3', ['iam:PassRole'], resources.replicationRoles, {
         StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' },
       }),
-      // The stores' bucket policies exempt CI's roles by name pattern from their listing deny: a deploy
-      // role that could create a role so named (in its own namespace) would step into the exemption.
+      deny('KeepReplicationRolesS3Only', REPLICATION_ROLE_TAKEOVER, resources.replicationRoles),
+      // The stores' bucket policies exempt CI's roles from their listing deny by exact ARN; no deploy role
+      // may create a role under any CI role's name either, so that none can stand in for one.
       deny(
         'NoRolesNamedLikeCi',
         ['iam:CreateRole'],

@@ -198,16 +198,63 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
-    name: 'a dead deny: the deploy role may again create a role named like the preview exemption',
-    mutate: (renders) =>
+    name: 'the listing exemption back to a name pattern, and the deploy role may again create a role so named',
+    mutate: (renders) => {
+      editDocument(
+        resourceOf(renders.stack, 'aws:s3/bucketPolicy:BucketPolicy', 'llm-pretrain-policy'),
+        'policy',
+        (document) => {
+          const listing = sid(document.Statement, 'DenyListingOutsidePerimeter');
+          const condition = listing['Condition'] as Record<string, Record<string, unknown>>;
+          const exempt = condition['ArnNotEqualsIfExists']!;
+          delete condition['ArnNotEqualsIfExists'];
+          condition['ArnNotLikeIfExists'] = {
+            'aws:PrincipalArn': [
+              ...[exempt['aws:PrincipalArn']].flat(),
+              `arn:aws:iam::${ACCOUNT}:role/checkpoints-*-preview`,
+            ],
+          };
+        },
+      );
       ciPolicy(renders, 'deploy-prod', (statements) => {
         statements.splice(statements.indexOf(sid(statements, 'NoRolesNamedLikeCi')), 1);
-      }),
+      });
+    },
     policy: 'ci-cannot-change-ci',
     names: [
       'ci deploy-prod',
       `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-*-preview)`,
       'iam:CreateRole',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: "a dead deny: the prod deploy role may again rewrite the replication role's trust, which the perimeter exempts",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepReplicationRolesS3Only')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-llm-pretrain-replication-`,
+      'iam:UpdateAssumeRolePolicy',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: 'a hurried narrowing: the replication-role deny keeps the trust but lets the role be deleted and re-created',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        const keep = sid(statements, 'KeepReplicationRolesS3Only');
+        keep['Action'] = [keep['Action']].flat().filter((action) => action !== 'iam:DeleteRole');
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      'a role the perimeter exempts',
+      'replication',
+      'iam:DeleteRole',
       'ManageBoundedStackRoles',
     ],
   },
@@ -327,6 +374,38 @@ const MUTATIONS: Mutation[] = [
       'can destroy a key in prod',
       'kms:ScheduleKeyDeletion',
       'deny BreakGlassOnlyInProd taken not to apply',
+    ],
+  },
+  {
+    name: 'a new grant type: an S3 access point with its own policy on a prod bucket',
+    mutate: (renders) =>
+      addResource(renders.stack, 'aws:s3/accessPoint:AccessPoint', 'llm-pretrain-shared', {
+        bucket: 'checkpoints-aws-prod-llm-pretrain',
+        policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }],
+        }),
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'store llm-pretrain (prod)',
+      'can read',
+      'aws:s3/accessPoint:AccessPoint llm-pretrain-shared',
+      'is a grant type the access analysis does not read',
+    ],
+  },
+  {
+    name: 'a new grant type in the bootstrap: Lake Formation permissions for the deploy role',
+    mutate: (renders) =>
+      addResource(renders.bootstrap, 'aws:lakeformation/permissions:Permissions', 'deploy-prod-lake', {
+        principal: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod`,
+        permissions: ['ALL'],
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'can write',
+      'aws:lakeformation/permissions:Permissions deploy-prod-lake',
+      'is a grant type the access analysis does not read',
     ],
   },
 ];

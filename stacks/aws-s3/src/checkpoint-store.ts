@@ -33,8 +33,8 @@ export interface CheckpointStoreArgs {
    * `names.awsStoreRoleBoundary` of this project and stack, which the bootstrap project creates.
    */
   roleBoundaryArn: pulumi.Input<string>;
-  /** The CI roles (awsCiRoleArnPatterns), which refresh buckets from outside any perimeter. */
-  ciRoleArnPatterns: pulumi.Output<string[]>;
+  /** The CI roles' exact ARNs (awsCiRoleArns), which refresh buckets from outside any perimeter. */
+  ciRoleArns: pulumi.Output<string[]>;
 }
 
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
@@ -90,11 +90,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
         .apply((root) => root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, purpose)}`));
     const replicationRoleArn =
       store.tier === 'standard' && replicaRegion !== undefined ? roleArn('replication') : undefined;
-    const perimeter = perimeterOf(
-      store,
-      args.ciRoleArnPatterns,
-      replicationRoleArn ? [replicationRoleArn] : [],
-    );
+    const perimeter = perimeterOf(store, args.ciRoleArns, replicationRoleArn ? [replicationRoleArn] : []);
     // Known by their derived names before the roles exist, as the replication role's is.
     const storeRoleArns = pulumi.all([roleArn('writer'), roleArn('reader')]);
     const policyInputs: BucketPolicyInputs = {

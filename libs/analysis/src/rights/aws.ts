@@ -239,6 +239,48 @@ function directoryBucketKeyOf(resource: RenderedResource): string | undefined {
   return undefined;
 }
 
+/**
+ * Rights a deploy does not need of CI because the bootstrap keeps them from it on purpose. A service role
+ * (one only AWS services may assume, such as a store's replication role, which perimeters exempt) gets its
+ * trust when it is created (CreateRole's AssumeRolePolicyDocument,
+ * https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html), and a deploy never changes it:
+ * a new trust, or the role deleted and re-created under its name with another, would let another principal
+ * act as the exempt role, so both are an administrator's apply (the stack releases such a role instead of
+ * deleting it, which the pack cannot see: CrossGuard hands rules no retainOnDelete).
+ */
+function administratorOnly(resource: RenderedResource, permission: string): boolean {
+  return (
+    resource.type === 'aws:iam/role:Role' &&
+    (permission === 'iam:UpdateAssumeRolePolicy' || permission === 'iam:DeleteRole') &&
+    servicesOnly(resource.inputs['assumeRolePolicy'])
+  );
+}
+
+/** Whether a trust policy's every statement names AWS services as its only principals. */
+function servicesOnly(trust: unknown): boolean {
+  let document: unknown = trust;
+  if (typeof trust === 'string') {
+    try {
+      document = JSON.parse(trust) as unknown;
+    } catch {
+      return false;
+    }
+  }
+  const statements = [(document as { Statement?: unknown } | undefined)?.Statement ?? []].flat();
+  return (
+    statements.length > 0 &&
+    statements.every((statement) => {
+      const principal = (statement as { Principal?: unknown }).Principal;
+      return (
+        typeof principal === 'object' &&
+        principal !== null &&
+        Object.keys(principal).length > 0 &&
+        Object.keys(principal).every((key) => key === 'Service')
+      );
+    })
+  );
+}
+
 /** Account, region and partition, as the render's ARNs spell them. */
 function accountOf(resources: readonly RenderedResource[]) {
   const arn = /arn:(aws[a-z-]*):[a-z0-9-]+:([a-z0-9-]*):(\d{12}):/.exec(
@@ -451,8 +493,10 @@ export async function awsMissingRights({
         ...keyPolicyDemands(resource, operation),
         ...apiDemands(resource, operation),
       ];
-      for (const permission of demands)
+      for (const permission of demands) {
+        if (administratorOnly(resource, permission)) continue;
         await check(`deploy-${environment}`, deploy, resource, operation, permission);
+      }
     }
     // The preview identity's reads: the drift check's refresh (a pull request's preview reads less).
     if (refreshed)

@@ -192,3 +192,38 @@ describe('API demands: a directory bucket encrypted with its key (PutBucketEncry
     expect(await keyDemands([encryption('checkpoints-aws-prod-fast-0a1b2c', 'aws:kms')])).toEqual([]);
   });
 });
+
+describe("a service role's trust and deletion: an administrator's, not rights CI must hold", () => {
+  // The deploy role holds no IAM rights: every right a role's create, update and delete needs is missing.
+  const roleRender = (trusted: object) => ({
+    resources: [
+      {
+        ...resource('aws:iam/role:Role', 'replication', {
+          name: 'checkpoints-aws-prod-llm-pretrain-replication-0d2516',
+          assumeRolePolicy: JSON.stringify({
+            Version: '2012-10-17',
+            Statement: [{ Effect: 'Allow', Principal: trusted, Action: 'sts:AssumeRole' }],
+          }),
+        }),
+        protect: false,
+        retainOnDelete: false,
+      },
+    ],
+  });
+  const missing = async (trusted: object) =>
+    (await missingDeployRights('aws', roleRender(trusted), bootstrap, 'prod'))
+      .filter((right) => right.identity === 'ci deploy-prod')
+      .map((right) => right.permission);
+
+  it('demands neither a new trust nor deletion of a role only S3 may assume', async () => {
+    const demanded = await missing({ Service: 's3.amazonaws.com' });
+    expect(demanded).toContain('iam:CreateRole');
+    expect(demanded).not.toContain('iam:UpdateAssumeRolePolicy');
+    expect(demanded).not.toContain('iam:DeleteRole');
+  });
+
+  it('demands both of a role another principal may assume', async () => {
+    const demanded = await missing({ AWS: ROOT });
+    expect(demanded).toEqual(expect.arrayContaining(['iam:UpdateAssumeRolePolicy', 'iam:DeleteRole']));
+  });
+});

@@ -1,4 +1,4 @@
-import { awsCiRoleArnPatterns, s3BucketPolicy, s3DirectoryBucketPolicy } from '../../src/aws/bucket-policy';
+import { awsCiRoleArns, s3BucketPolicy, s3DirectoryBucketPolicy } from '../../src/aws/bucket-policy';
 import type { AwsPolicyStatement } from '../../src/aws/types';
 
 const bucketArn = 'arn:aws:s3:::ckpt-bucket';
@@ -139,13 +139,13 @@ describe('the perimeter statements', () => {
     vpcs: [],
     cidrs: ['203.0.113.0/24'],
     serviceRoleArns: ['arn:aws:iam::123456789012:role/replication'],
-    ciRoleArnPatterns: awsCiRoleArnPatterns('aws', '123456789012'),
+    ciRoleArns: awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ci-deploy-prod') ?? [],
   };
 
   it('general purpose: data outside the perimeter for all but S3 acting as the replication role; listings for CI too', () => {
     const statements = s3BucketPolicy({ bucketArn, perimeter }).Statement.slice(2);
     expect(
-      statements.map((statement) => [statement.Sid, statement.Condition?.['ArnNotLikeIfExists']]),
+      statements.map((statement) => [statement.Sid, statement.Condition?.['ArnNotEqualsIfExists']]),
     ).toEqual([
       ['DenyDataOutsidePerimeter', { 'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/replication'] }],
       [
@@ -153,10 +153,8 @@ describe('the perimeter statements', () => {
         {
           'aws:PrincipalArn': [
             'arn:aws:iam::123456789012:role/replication',
-            'arn:aws:iam::123456789012:role/checkpoints-*-preview',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-dev',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-staging',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-prod',
+            'arn:aws:iam::123456789012:role/checkpoints-ci-preview',
+            'arn:aws:iam::123456789012:role/checkpoints-ci-deploy-prod',
           ],
         },
       ],
@@ -172,5 +170,18 @@ describe('the perimeter statements', () => {
     const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-1);
     expect(statements.map((statement) => statement.Sid)).toEqual(['DenySessionsOutsidePerimeter']);
     expect(JSON.stringify(statements[0]?.Condition)).not.toContain('checkpoints-');
+  });
+});
+
+describe('awsCiRoleArns', () => {
+  it("names the environment's deploy role and its bootstrap stack's preview role exactly", () => {
+    expect(awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ops-deploy-prod')).toEqual([
+      'arn:aws:iam::123456789012:role/checkpoints-ops-preview',
+      'arn:aws:iam::123456789012:role/checkpoints-ops-deploy-prod',
+    ]);
+  });
+
+  it("names nothing for a role that is not the environment's deploy role", () => {
+    expect(awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ops-deploy-dev')).toBeUndefined();
   });
 });
