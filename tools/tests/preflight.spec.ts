@@ -7,7 +7,17 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { STSClient, GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { IAMClient, GetRoleCommand } from '@aws-sdk/client-iam';
 import { S3Client, HeadBucketCommand } from '@aws-sdk/client-s3';
+import { Macie2Client, GetMacieSessionCommand } from '@aws-sdk/client-macie2';
+import { S3ControlClient, GetPublicAccessBlockCommand } from '@aws-sdk/client-s3-control';
+import {
+  CloudTrailClient,
+  DescribeTrailsCommand,
+  GetEventSelectorsCommand,
+  GetTrailStatusCommand,
+} from '@aws-sdk/client-cloudtrail';
+import { GuardDutyClient, GetDetectorCommand, ListDetectorsCommand } from '@aws-sdk/client-guardduty';
 import { main } from '../preflight/run.cjs';
+import { recordsManagementEvents } from '../preflight/aws.cjs';
 
 const AWS_STACK = join(__dirname, '..', '..', 'stacks', 'aws-s3');
 
@@ -27,10 +37,19 @@ function io(env: Record<string, string> = {}) {
   };
 }
 
+const TRAIL = 'arn:aws:cloudtrail:us-east-1:123456789012:trail/management';
+const GUARD_DUTY_ROLE =
+  'arn:aws:iam::123456789012:role/aws-service-role/guardduty.amazonaws.com/AWSServiceRoleForAmazonGuardDuty';
+
+/** The account as the prod stack's first deploy needs it: every prerequisite there. */
 function mocks() {
   const sts = mockClient(STSClient);
   const iam = mockClient(IAMClient);
   const s3 = mockClient(S3Client);
+  const macie = mockClient(Macie2Client);
+  const s3control = mockClient(S3ControlClient);
+  const cloudtrail = mockClient(CloudTrailClient);
+  const guardduty = mockClient(GuardDutyClient);
   sts.on(GetCallerIdentityCommand).resolves({
     Account: '123456789012',
     Arn: 'arn:aws:sts::123456789012:assumed-role/admin/me',
@@ -45,10 +64,54 @@ function mocks() {
     },
   });
   s3.on(HeadBucketCommand).resolves({});
+  macie.on(GetMacieSessionCommand).resolves({ status: 'ENABLED' });
+  s3control.on(GetPublicAccessBlockCommand, { AccountId: '123456789012' }).resolves({
+    PublicAccessBlockConfiguration: {
+      BlockPublicAcls: true,
+      IgnorePublicAcls: true,
+      BlockPublicPolicy: true,
+      RestrictPublicBuckets: true,
+    },
+  });
+  cloudtrail.on(DescribeTrailsCommand).resolves({
+    trailList: [
+      {
+        Name: 'checkpoints-data',
+        TrailARN: 'arn:aws:cloudtrail:us-east-1:123456789012:trail/checkpoints-data',
+      },
+      { Name: 'management', TrailARN: TRAIL, IsMultiRegionTrail: true },
+    ],
+  });
+  cloudtrail.on(GetTrailStatusCommand, { Name: TRAIL }).resolves({ IsLogging: true });
+  cloudtrail
+    .on(GetEventSelectorsCommand, { TrailName: TRAIL })
+    .resolves({ EventSelectors: [{ ReadWriteType: 'All', IncludeManagementEvents: true }] });
+  guardduty.on(ListDetectorsCommand).resolves({ DetectorIds: ['d-1'] });
+  guardduty
+    .on(GetDetectorCommand, { DetectorId: 'd-1' })
+    .resolves({ Status: 'ENABLED', ServiceRole: GUARD_DUTY_ROLE });
+  const all = [sts, iam, s3, macie, s3control, cloudtrail, guardduty];
   const clients = () => ({ sts: new STSClient({}), iam: new IAMClient({}), s3: new S3Client({}) });
+  const accountClients = () => ({
+    macie: new Macie2Client({}),
+    s3control: new S3ControlClient({}),
+    cloudtrail: new CloudTrailClient({}),
+    guardduty: new GuardDutyClient({}),
+  });
   const calls = () =>
-    [...sts.calls(), ...iam.calls(), ...s3.calls()].map((call) => call.args[0].constructor.name);
-  return { sts, iam, s3, clients, calls, restore: () => [sts, iam, s3].forEach((mock) => mock.restore()) };
+    all.flatMap((mock) => mock.calls().map((call) => String(call.args[0].constructor.name)));
+  return {
+    sts,
+    iam,
+    s3,
+    macie,
+    s3control,
+    cloudtrail,
+    guardduty,
+    deps: { clients, accountClients },
+    calls,
+    restore: () => all.forEach((mock) => mock.restore()),
+  };
 }
 
 const github = (status: number) => jest.fn(async () => ({ status, ok: status < 300 }) as Response);
@@ -64,11 +127,22 @@ describe('checkpoints-preflight (AWS)', () => {
     const fetch = github(200);
     const run = io(ENV);
     try {
-      expect(await main(['--stack=prod'], run.io, { clients: aws.clients, fetch })).toBe(0);
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch })).toBe(0);
       expect(run.out()).toContain('ok   who am I: arn:aws:sts::123456789012:assumed-role/admin/me');
       expect(run.out()).toContain('ok   bootstrap applied: deploy role checkpoints-ci-deploy-prod');
       expect(run.out()).toContain('ok   state backend s3://acme-state reachable');
-      expect(aws.calls()).toEqual(['GetCallerIdentityCommand', 'GetRoleCommand', 'HeadBucketCommand']);
+      expect(run.out()).toContain('ok   Amazon Macie enabled (CIS AWS 2.1.3): ENABLED in us-east-1');
+      expect(run.out()).toContain(
+        "ok   the account's S3 public access block (S3.1): account 123456789012: all four flags true",
+      );
+      expect(run.out()).toContain(
+        `ok   a multi-region trail logging read and write management events (CIS AWS 3.1, CloudTrail.1): ${TRAIL}`,
+      );
+      expect(run.out()).toContain(
+        'ok   GuardDuty enabled (GuardDuty.1): detector d-1 ENABLED in us-east-1, service role AWSServiceRoleForAmazonGuardDuty',
+      );
+      expect(aws.calls()).toContain('GetPublicAccessBlockCommand');
+      expect(aws.calls().filter((name) => name === 'GetCallerIdentityCommand')).toHaveLength(1);
       expect(aws.calls().every((name) => /^(Get|List|Head|Describe)/.test(name))).toBe(true);
       expect(fetch).toHaveBeenCalledWith(
         'https://api.github.com/repos/acme/checkpoint-storage/environments/prod',
@@ -86,7 +160,7 @@ describe('checkpoints-preflight (AWS)', () => {
       .rejects(Object.assign(new Error('role not found'), { name: 'NoSuchEntityException' }));
     const run = io(ENV);
     try {
-      expect(await main(['--stack=prod'], run.io, { clients: aws.clients, fetch: github(404) })).toBe(1);
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(404) })).toBe(1);
       expect(run.out()).toContain(
         'FAIL bootstrap applied: deploy role checkpoints-ci-deploy-prod: NoSuchEntityException',
       );
@@ -101,16 +175,14 @@ describe('checkpoints-preflight (AWS)', () => {
 
   it('says what to do when there are no credentials, and when there is no GitHub token', async () => {
     const aws = mocks();
-    aws.sts
-      .on(GetCallerIdentityCommand)
-      .rejects(
-        Object.assign(new Error('Could not load credentials from any providers'), {
-          name: 'CredentialsProviderError',
-        }),
-      );
+    aws.sts.on(GetCallerIdentityCommand).rejects(
+      Object.assign(new Error('Could not load credentials from any providers'), {
+        name: 'CredentialsProviderError',
+      }),
+    );
     const run = io({});
     try {
-      expect(await main(['--stack=prod'], run.io, { clients: aws.clients, fetch: github(200) })).toBe(1);
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) })).toBe(1);
       expect(run.out()).toContain('FAIL who am I: no AWS credentials: sign in');
       expect(run.out()).toContain('FAIL GitHub environment prod: GITHUB_REPOSITORY is not set');
     } finally {
@@ -122,5 +194,213 @@ describe('checkpoints-preflight (AWS)', () => {
     const run = io();
     expect(await main(['--stack=pr od'], run.io, {})).toBe(2);
     expect(run.err()).toContain("--stack: 'pr od' given; allowed: a stack name such as dev or prod");
+  });
+});
+
+describe('checkpoints-preflight (AWS): the account-level prerequisites of the compliance controls', () => {
+  type Mocks = ReturnType<typeof mocks>;
+  const PREFIX = {
+    macie: 'FAIL Amazon Macie enabled (CIS AWS 2.1.3): ',
+    block: "FAIL the account's S3 public access block (S3.1): ",
+    trail: 'FAIL a multi-region trail logging read and write management events (CIS AWS 3.1, CloudTrail.1): ',
+    guardDuty: 'FAIL GuardDuty enabled (GuardDuty.1): ',
+  };
+  const error = (name: string, message: string) => Object.assign(new Error(message), { name });
+
+  // What is taken away, and the FAIL line naming it with how to enable it: the only failure.
+  const missing: Array<[string, (aws: Mocks) => void, string]> = [
+    [
+      'Macie, off',
+      (aws) =>
+        aws.macie
+          .on(GetMacieSessionCommand)
+          .rejects(error('AccessDeniedException', 'Macie is not enabled for this account')),
+      `${PREFIX.macie}cannot be read (AccessDeniedException: Macie is not enabled for this account), counted as missing; to enable: aws macie2 enable-macie --region us-east-1`,
+    ],
+    [
+      'Macie, paused',
+      (aws) => aws.macie.on(GetMacieSessionCommand).resolves({ status: 'PAUSED' }),
+      `${PREFIX.macie}Macie is PAUSED in us-east-1; to enable: aws macie2 enable-macie`,
+    ],
+    [
+      "the account's public access block",
+      (aws) =>
+        aws.s3control
+          .on(GetPublicAccessBlockCommand)
+          .rejects(
+            error(
+              'NoSuchPublicAccessBlockConfiguration',
+              'The public access block configuration was not found',
+            ),
+          ),
+      `${PREFIX.block}account 123456789012 has no public access block; to enable: aws s3control put-public-access-block --account-id ACCOUNT --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true`,
+    ],
+    [
+      'a flag of the public access block',
+      (aws) =>
+        aws.s3control.on(GetPublicAccessBlockCommand).resolves({
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true,
+            IgnorePublicAcls: true,
+            BlockPublicPolicy: false,
+          },
+        }),
+      `${PREFIX.block}account 123456789012: BlockPublicPolicy, RestrictPublicBuckets not true; to enable:`,
+    ],
+    [
+      'a multi-region trail',
+      (aws) =>
+        aws.cloudtrail
+          .on(DescribeTrailsCommand)
+          .resolves({ trailList: [{ Name: 'management', TrailARN: TRAIL, IsMultiRegionTrail: false }] }),
+      `${PREFIX.trail}the account has no multi-region trail; to enable: aws cloudtrail create-trail --name NAME --s3-bucket-name BUCKET --is-multi-region-trail`,
+    ],
+    [
+      'a logging trail',
+      (aws) => aws.cloudtrail.on(GetTrailStatusCommand).resolves({ IsLogging: false }),
+      `${PREFIX.trail}${TRAIL} is not logging; to enable:`,
+    ],
+    [
+      'the write management events',
+      (aws) =>
+        aws.cloudtrail
+          .on(GetEventSelectorsCommand)
+          .resolves({ EventSelectors: [{ ReadWriteType: 'ReadOnly', IncludeManagementEvents: true }] }),
+      `${PREFIX.trail}${TRAIL} does not select every read and write management event; to enable:`,
+    ],
+    [
+      'the trail status, unreadable',
+      (aws) =>
+        aws.cloudtrail
+          .on(GetTrailStatusCommand)
+          .rejects(error('AccessDeniedException', 'not authorized to perform cloudtrail:GetTrailStatus')),
+      `${PREFIX.trail}cannot be read (AccessDeniedException: not authorized to perform cloudtrail:GetTrailStatus), counted as missing; to enable:`,
+    ],
+    [
+      'a GuardDuty detector',
+      (aws) => aws.guardduty.on(ListDetectorsCommand).resolves({ DetectorIds: [] }),
+      `${PREFIX.guardDuty}no GuardDuty detector in us-east-1; to enable: aws guardduty create-detector --enable --region us-east-1`,
+    ],
+    [
+      'an enabled GuardDuty detector',
+      (aws) =>
+        aws.guardduty.on(GetDetectorCommand).resolves({ Status: 'DISABLED', ServiceRole: GUARD_DUTY_ROLE }),
+      `${PREFIX.guardDuty}detector d-1 in us-east-1 is DISABLED; to enable:`,
+    ],
+    [
+      "GuardDuty's service-linked role",
+      (aws) =>
+        aws.iam
+          .on(GetRoleCommand, { RoleName: 'AWSServiceRoleForAmazonGuardDuty' })
+          .rejects(
+            error(
+              'NoSuchEntityException',
+              'The role with name AWSServiceRoleForAmazonGuardDuty cannot be found.',
+            ),
+          ),
+      `${PREFIX.guardDuty}cannot be read (NoSuchEntityException: The role with name AWSServiceRoleForAmazonGuardDuty cannot be found.), counted as missing; to enable:`,
+    ],
+  ];
+
+  it.each(missing)(
+    'fails naming %s, and asks the rest anyway, with reads only',
+    async (_what, take, line) => {
+      const aws = mocks();
+      take(aws);
+      const run = io(ENV);
+      try {
+        expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) })).toBe(1);
+        expect(run.out()).toContain(line);
+        expect(run.out().match(/^FAIL/gm)).toHaveLength(1);
+        expect(aws.calls().every((name) => /^(Get|List|Head|Describe)/.test(name))).toBe(true);
+      } finally {
+        aws.restore();
+      }
+    },
+  );
+
+  it('counts the account public access block as missing when who am I fails: the account is unknown', async () => {
+    const aws = mocks();
+    aws.sts
+      .on(GetCallerIdentityCommand)
+      .rejects(error('ExpiredToken', 'The security token included in the request is expired'));
+    const run = io(ENV);
+    try {
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) })).toBe(1);
+      expect(run.out()).toContain(`${PREFIX.block}cannot be read (ExpiredToken: `);
+      expect(aws.calls()).not.toContain('GetPublicAccessBlockCommand');
+    } finally {
+      aws.restore();
+    }
+  });
+
+  it('passes on a later multi-region trail when the first one records no management events', async () => {
+    const aws = mocks();
+    const first = 'arn:aws:cloudtrail:us-east-1:123456789012:trail/data-only';
+    aws.cloudtrail.on(DescribeTrailsCommand).resolves({
+      trailList: [
+        { Name: 'data-only', TrailARN: first, IsMultiRegionTrail: true },
+        { Name: 'management', TrailARN: TRAIL, IsMultiRegionTrail: true },
+      ],
+    });
+    aws.cloudtrail.on(GetTrailStatusCommand).resolves({ IsLogging: true });
+    aws.cloudtrail
+      .on(GetEventSelectorsCommand, { TrailName: first })
+      .resolves({ EventSelectors: [{ IncludeManagementEvents: false }] });
+    const run = io(ENV);
+    try {
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) })).toBe(0);
+      expect(run.out()).toContain(`(CIS AWS 3.1, CloudTrail.1): ${TRAIL}: multi-region`);
+    } finally {
+      aws.restore();
+    }
+  });
+
+  describe('recordsManagementEvents', () => {
+    const management = (...fields: Array<{ Field: string; Equals?: string[]; NotEquals?: string[] }>) => ({
+      AdvancedEventSelectors: [
+        { FieldSelectors: [{ Field: 'eventCategory', Equals: ['Management'] }, ...fields] },
+      ],
+    });
+    it.each([
+      ['no selectors', {}, false],
+      ['a basic selector, defaults', { EventSelectors: [{}] }, true],
+      ['a basic selector, WriteOnly', { EventSelectors: [{ ReadWriteType: 'WriteOnly' as const }] }, false],
+      [
+        'basic ReadOnly and WriteOnly selectors',
+        { EventSelectors: [{ ReadWriteType: 'ReadOnly' as const }, { ReadWriteType: 'WriteOnly' as const }] },
+        true,
+      ],
+      [
+        'a basic selector excluding an event source',
+        { EventSelectors: [{ ExcludeManagementEventSources: ['kms.amazonaws.com'] }] },
+        false,
+      ],
+      ['an advanced management selector', management(), true],
+      ['an advanced selector of reads only', management({ Field: 'readOnly', Equals: ['true'] }), false],
+      ['an advanced selector of writes only', management({ Field: 'readOnly', NotEquals: ['true'] }), false],
+      [
+        'an advanced selector leaving an event source out',
+        management({ Field: 'eventSource', NotEquals: ['kms.amazonaws.com'] }),
+        false,
+      ],
+      [
+        'advanced selectors of reads and of writes',
+        {
+          AdvancedEventSelectors: [
+            ...management({ Field: 'readOnly', Equals: ['true'] }).AdvancedEventSelectors,
+            ...management({ Field: 'readOnly', Equals: ['false'] }).AdvancedEventSelectors,
+          ],
+        },
+        true,
+      ],
+      [
+        'an advanced selector of data events',
+        { AdvancedEventSelectors: [{ FieldSelectors: [{ Field: 'eventCategory', Equals: ['Data'] }] }] },
+        false,
+      ],
+    ])('%s', (_what, selectors, recorded) => {
+      expect(recordsManagementEvents(selectors)).toBe(recorded);
+    });
   });
 });
