@@ -4,7 +4,13 @@
  */
 const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts');
 const { IAMClient, GetRoleCommand } = require('@aws-sdk/client-iam');
-const { S3Client, HeadBucketCommand } = require('@aws-sdk/client-s3');
+const {
+  S3Client,
+  GetBucketLoggingCommand,
+  GetBucketPolicyCommand,
+  GetObjectLockConfigurationCommand,
+  HeadBucketCommand,
+} = require('@aws-sdk/client-s3');
 const { Macie2Client, GetMacieSessionCommand } = require('@aws-sdk/client-macie2');
 const { S3ControlClient, GetPublicAccessBlockCommand } = require('@aws-sdk/client-s3-control');
 const {
@@ -20,8 +26,9 @@ const { checklist, missing } = require('./checks.cjs');
  * @typedef {import('./checks.cjs').Check} Check
  * @typedef {{ sts: STSClient, iam: IAMClient, s3: S3Client }} AwsClients
  * @typedef {{ macie: Macie2Client, s3control: S3ControlClient, cloudtrail: CloudTrailClient, guardduty: GuardDutyClient }} AwsAccountClients
- * @typedef {{ environment: string, region: string, deployRole: string, stateBucket?: string }} AwsTarget
+ * @typedef {{ environment: string, region: string, deployRole: string, stateBucket?: string, organizationTrail?: string }} AwsTarget
  * @typedef {{ clients: AwsClients & AwsAccountClients, region: string, account: () => Promise<string> }} AwsAccount
+ * @typedef {{ clients: AwsClients & AwsAccountClients, arn: string, trail: () => Promise<import('@aws-sdk/client-cloudtrail').Trail> }} AwsOrganizationTrail
  * @typedef {import('@aws-sdk/client-cloudtrail').GetEventSelectorsCommandOutput} EventSelectors
  */
 
@@ -195,6 +202,158 @@ const AWS_PREREQUISITES = [
 ];
 
 /**
+ * Which S3 object data events of every bucket a trail's selectors record: 'read' and 'write'. Basic selectors:
+ * a DataResource of type AWS::S3::Object whose value is the bare `arn:<partition>:s3` prefix selects every
+ * bucket (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DataResource.html). Advanced
+ * selectors: eventCategory Data and resources.type AWS::S3::Object, narrowed by readOnly only
+ * (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_AdvancedFieldSelector.html). A selector
+ * naming buckets or prefixes is not counted: the preflight cannot tell the stores' buckets are among them.
+ * @param {Pick<EventSelectors, 'EventSelectors' | 'AdvancedEventSelectors'>} selectors
+ */
+function s3DataEventsRecorded({ EventSelectors = [], AdvancedEventSelectors = [] }) {
+  /** @type {Set<'read' | 'write'>} */
+  const recorded = new Set();
+  for (const selector of EventSelectors) {
+    const everyBucket = (selector.DataResources ?? []).some(
+      (resource) =>
+        resource.Type === 'AWS::S3::Object' &&
+        (resource.Values ?? []).some((value) => /^arn:aws[a-z-]*:s3(:::)?$/.test(value)),
+    );
+    if (!everyBucket) continue;
+    const type = selector.ReadWriteType ?? 'All';
+    if (type !== 'WriteOnly') recorded.add('read');
+    if (type !== 'ReadOnly') recorded.add('write');
+  }
+  for (const { FieldSelectors = [] } of AdvancedEventSelectors) {
+    const field = (/** @type {string} */ name) => FieldSelectors.find((each) => each.Field === name);
+    if (!field('eventCategory')?.Equals?.includes('Data')) continue;
+    if (!field('resources.type')?.Equals?.includes('AWS::S3::Object')) continue;
+    const narrowing = ['eventCategory', 'resources.type', 'readOnly'];
+    if (FieldSelectors.some((each) => !narrowing.includes(String(each.Field)))) continue;
+    const readOnly = field('readOnly');
+    if (Object.keys(readOnly ?? {}).some((key) => !['Field', 'Equals', 'NotEquals'].includes(key))) continue;
+    for (const [value, kind] of /** @type {const} */ ([
+      ['true', 'read'],
+      ['false', 'write'],
+    ])) {
+      if ((readOnly?.Equals ?? [value]).includes(value) && !(readOnly?.NotEquals ?? []).includes(value)) {
+        recorded.add(kind);
+      }
+    }
+  }
+  return recorded;
+}
+
+/**
+ * The delete actions an audit-log bucket's policy refuses to every principal, as the compliance view judges
+ * them (a test holds the two lists equal).
+ */
+const AUDIT_LOG_PROTECTED_ACTIONS = [
+  's3:DeleteObjectVersion',
+  's3:DeleteBucket',
+  's3:BypassGovernanceRetention',
+];
+
+/**
+ * With `checkpoints:organizationTrail` the stores are audited by a trail outside the repository: the settings
+ * the compliance view then judges outside-repo, asked of that trail and its log bucket, each keyed by the ids
+ * of the controls it answers (a test holds this table to AWS_COMPLIANCE).
+ * @type {readonly import('./checks.cjs').Prerequisite<AwsOrganizationTrail>[]}
+ */
+const AWS_ORGANIZATION_TRAIL_PREREQUISITES = [
+  .../** @type {const} */ ([
+    ['write', ['CIS AWS 3.8', 'S3.22']],
+    ['read', ['CIS AWS 3.9', 'S3.23']],
+  ]).map(([kind, controls]) => ({
+    controls,
+    name: `the organization trail records the S3 object ${kind}s of every bucket`,
+    enable: (/** @type {AwsOrganizationTrail} */ { arn }) =>
+      `add to ${arn}, from the organization's management account, an advanced event selector eventCategory=Data, resources.type=AWS::S3::Object (aws cloudtrail put-event-selectors)`,
+    check: async (/** @type {AwsOrganizationTrail} */ { clients, arn }) => {
+      // GetEventSelectors (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_GetEventSelectors.html).
+      const selectors = await clients.cloudtrail.send(new GetEventSelectorsCommand({ TrailName: arn }));
+      if (!s3DataEventsRecorded(selectors).has(kind)) {
+        return missing(
+          `${arn} selects no ${kind} data events of every S3 object (a selector naming buckets counts as none: the preflight cannot tell the stores' are among them)`,
+        );
+      }
+      return `${arn} selects them`;
+    },
+  })),
+  {
+    controls: ['CIS AWS 3.2', 'CloudTrail.4', 'CIS AWS 3.5', 'CloudTrail.2'],
+    name: 'the organization trail is multi-region, validates its log files and encrypts them with a KMS key',
+    enable: ({ arn }) =>
+      `aws cloudtrail update-trail --name ${arn} --is-multi-region-trail --enable-log-file-validation --kms-key-id KEY, from the trail's account`,
+    check: async ({ arn, trail }) => {
+      const found = await trail();
+      const short = [
+        found.IsMultiRegionTrail === true ? '' : 'not multi-region',
+        found.LogFileValidationEnabled === true ? '' : 'no log file validation',
+        found.KmsKeyId ? '' : 'no KMS key',
+      ].filter(Boolean);
+      if (short.length > 0) return missing(`${arn}: ${short.join(', ')}`);
+      return `${arn}: multi-region, log file validation, KMS key ${found.KmsKeyId}`;
+    },
+  },
+  {
+    controls: ['CIS AWS 3.4', 'CloudTrail.7'],
+    name: "the organization trail's log bucket has server access logging",
+    enable: () =>
+      'aws s3api put-bucket-logging --bucket LOG_BUCKET --bucket-logging-status file://logging.json (a target bucket other than the log bucket), from the log bucket account',
+    check: async ({ clients, trail }) => {
+      const bucket = String((await trail()).S3BucketName ?? '');
+      if (!bucket) return missing('the trail names no S3 bucket');
+      // GetBucketLogging: LoggingEnabled absent means logging is off
+      // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetBucketLogging.html).
+      const { LoggingEnabled } = await clients.s3.send(new GetBucketLoggingCommand({ Bucket: bucket }));
+      const target = LoggingEnabled?.TargetBucket;
+      if (!target) return missing(`${bucket} has no server access logging`);
+      if (target === bucket) return missing(`${bucket} logs into itself`);
+      return `${bucket} logs to ${target}`;
+    },
+  },
+  {
+    controls: ['checkpoints audit-immutable (AWS)'],
+    name: "the organization trail's log bucket is write-once and refuses deletes",
+    enable: () =>
+      `give the log bucket an Object Lock default retention (aws s3api put-object-lock-configuration) and a bucket policy statement denying ${AUDIT_LOG_PROTECTED_ACTIONS.join(', ')} to Principal "*", from the log bucket account`,
+    check: async ({ clients, trail }) => {
+      const bucket = String((await trail()).S3BucketName ?? '');
+      if (!bucket) return missing('the trail names no S3 bucket');
+      // GetObjectLockConfiguration (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObjectLockConfiguration.html).
+      const { ObjectLockConfiguration: lock } = await clients.s3.send(
+        new GetObjectLockConfigurationCommand({ Bucket: bucket }),
+      );
+      const retention = lock?.Rule?.DefaultRetention;
+      if (lock?.ObjectLockEnabled !== 'Enabled' || !(retention?.Days || retention?.Years)) {
+        return missing(`${bucket} has no Object Lock default retention`);
+      }
+      // GetBucketPolicy: the policy document as a JSON string
+      // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetBucketPolicy.html).
+      const { Policy = '{}' } = await clients.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }));
+      /** @type {Array<{ Effect?: string, Principal?: unknown, Action?: string | string[], Condition?: unknown }>} */
+      const statements = [JSON.parse(Policy).Statement ?? []].flat();
+      const list = (/** @type {string | string[] | undefined} */ value) => [value ?? []].flat();
+      const open = AUDIT_LOG_PROTECTED_ACTIONS.filter(
+        (action) =>
+          !statements.some(
+            (statement) =>
+              statement.Effect === 'Deny' &&
+              statement.Principal === '*' &&
+              statement.Condition === undefined &&
+              list(statement.Action).some((each) => each === action || each === 's3:*'),
+          ),
+      );
+      if (open.length > 0)
+        return missing(`${bucket}'s policy does not deny ${open.join(', ')} to every principal`);
+      const period = retention.Days ? `${retention.Days} d` : `${retention.Years} y`;
+      return `${bucket}: Object Lock ${retention.Mode ?? ''} ${period}, deletes denied`;
+    },
+  },
+];
+
+/**
  * The SDK's own words for a failed call, with what to do when it is the credentials.
  * @param {unknown} error
  */
@@ -237,14 +396,32 @@ async function awsPreflight(clients, target) {
     region: target.region,
     account: async () => String((await caller).Account),
   });
+  const arn = target.organizationTrail;
+  if (arn !== undefined) {
+    /** @type {Promise<import('@aws-sdk/client-cloudtrail').Trail> | undefined} */
+    let trail;
+    await askPrerequisites(AWS_ORGANIZATION_TRAIL_PREREQUISITES, {
+      clients,
+      arn,
+      // DescribeTrails by ARN, a shadow trail of the organization included
+      // (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DescribeTrails.html).
+      trail: () =>
+        (trail ??= clients.cloudtrail
+          .send(new DescribeTrailsCommand({ trailNameList: [arn], includeShadowTrails: true }))
+          .then(({ trailList = [] }) => trailList[0] ?? missing(`no trail ${arn} in the account's view`))),
+    });
+  }
   return checks;
 }
 
 module.exports = {
+  AUDIT_LOG_PROTECTED_ACTIONS,
+  AWS_ORGANIZATION_TRAIL_PREREQUISITES,
   AWS_PREREQUISITES,
   awsAccountClients,
   awsClients,
   awsPreflight,
   failure,
   recordsManagementEvents,
+  s3DataEventsRecorded,
 };

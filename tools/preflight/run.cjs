@@ -97,6 +97,9 @@ async function main(argv, io, deps = {}) {
           environment,
           region,
           deployRole: String(config['checkpoints:ciDeployRole'] ?? `checkpoints-ci-deploy-${environment}`),
+          ...(typeof config['checkpoints:organizationTrail'] === 'string'
+            ? { organizationTrail: config['checkpoints:organizationTrail'] }
+            : {}),
           ...(stateBucket ? { stateBucket } : {}),
         },
       )),

@@ -4,12 +4,19 @@
  * control added there without a check here fails.
  */
 import {
+  AUDIT_LOG_PROTECTED_ACTIONS,
   AWS_COMPLIANCE,
   AZURE_COMPLIANCE,
   GCP_COMPLIANCE,
+  judgeStore,
+  type AwsSubject,
   type CloudCompliance,
 } from '@checkpoints/analysis';
-import { AWS_PREREQUISITES } from '../preflight/aws.cjs';
+import {
+  AUDIT_LOG_PROTECTED_ACTIONS as PREFLIGHT_PROTECTED_ACTIONS,
+  AWS_ORGANIZATION_TRAIL_PREREQUISITES,
+  AWS_PREREQUISITES,
+} from '../preflight/aws.cjs';
 import { AZURE_PREREQUISITES } from '../preflight/azure.cjs';
 import { GCP_PREREQUISITES } from '../preflight/gcp.cjs';
 
@@ -38,6 +45,33 @@ describe('the preflight checks every prerequisite the compliance view leaves out
       expect(new Set(asked).size).toBe(asked.length);
     },
   );
+
+  it('aws, a store audited by checkpoints:organizationTrail: one check per control that trail leaves outside the repository', () => {
+    // What the compliance view judges of a prod store whose audit is the organization trail's: the controls it
+    // cannot see in the render, beyond the account-level ones asked in any case.
+    const subject = {
+      store: { name: 'checkpoints', resources: [], urn: 'urn:store' },
+      component: { inputs: { audit: true } },
+      environment: 'prod',
+      directory: false,
+      buckets: [],
+      audit: { organizationTrail: 'arn:aws:cloudtrail:us-east-1:111122223333:trail/org', trails: [] },
+      resources: [],
+      grants: [],
+      retention: undefined,
+    } as unknown as AwsSubject;
+    const accountLevel = new Set(outsideRepo(AWS_COMPLIANCE as CloudCompliance<never>));
+    const byTrail = judgeStore(AWS_COMPLIANCE, subject)
+      .filter((verdict) => verdict.verdict === 'outside-repo' && !accountLevel.has(verdict.control))
+      .map((verdict) => verdict.control);
+    expect(byTrail.length).toBeGreaterThan(0);
+    const asked = AWS_ORGANIZATION_TRAIL_PREREQUISITES.flatMap((prerequisite) => [...prerequisite.controls]);
+    expect([...asked].sort()).toEqual([...new Set(byTrail)].sort());
+  });
+
+  it("refuses the audit-log bucket's deletes the compliance view asks the policy to deny", () => {
+    expect([...PREFLIGHT_PROTECTED_ACTIONS].sort()).toEqual([...AUDIT_LOG_PROTECTED_ACTIONS].sort());
+  });
 
   it('knows the prerequisites of AWS and GCP, and that Azure has none today', () => {
     expect(outsideRepo(AWS_COMPLIANCE as CloudCompliance<never>)).toEqual(
