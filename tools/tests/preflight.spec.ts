@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import { STSClient, GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { IAMClient, GetRoleCommand } from '@aws-sdk/client-iam';
-import { S3Client, HeadBucketCommand } from '@aws-sdk/client-s3';
+import {
+  S3Client,
+  GetBucketLoggingCommand,
+  GetBucketPolicyCommand,
+  GetObjectLockConfigurationCommand,
+  HeadBucketCommand,
+} from '@aws-sdk/client-s3';
 import { Macie2Client, GetMacieSessionCommand } from '@aws-sdk/client-macie2';
 import { S3ControlClient, GetPublicAccessBlockCommand } from '@aws-sdk/client-s3-control';
 import {
@@ -17,16 +23,17 @@ import {
 } from '@aws-sdk/client-cloudtrail';
 import { GuardDutyClient, GetDetectorCommand, ListDetectorsCommand } from '@aws-sdk/client-guardduty';
 import { main } from '../preflight/run.cjs';
-import { recordsManagementEvents } from '../preflight/aws.cjs';
+import { recordsManagementEvents, s3DataEventsRecorded } from '../preflight/aws.cjs';
+import { changedRepository } from './preflight-fakes';
 
 const AWS_STACK = join(__dirname, '..', '..', 'stacks', 'aws-s3');
 
-function io(env: Record<string, string> = {}) {
+function io(env: Record<string, string> = {}, cwd = AWS_STACK) {
   const out: string[] = [];
   const err: string[] = [];
   return {
     io: {
-      cwd: AWS_STACK,
+      cwd,
       env,
       stdout: { write: (text: string) => out.push(text) },
       stderr: { write: (text: string) => err.push(text) },
@@ -401,6 +408,243 @@ describe('checkpoints-preflight (AWS): the account-level prerequisites of the co
       ],
     ])('%s', (_what, selectors, recorded) => {
       expect(recordsManagementEvents(selectors)).toBe(recorded);
+    });
+  });
+});
+
+describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizationTrail', () => {
+  const ORG = 'arn:aws:cloudtrail:us-east-1:111122223333:trail/organization';
+  const LOG_BUCKET = 'acme-org-trail-logs';
+  const PREFIX = {
+    writes: 'FAIL the organization trail records the S3 object writes of every bucket (CIS AWS 3.8, S3.22): ',
+    reads: 'FAIL the organization trail records the S3 object reads of every bucket (CIS AWS 3.9, S3.23): ',
+    settings:
+      'FAIL the organization trail is multi-region, validates its log files and encrypts them with a KMS key (CIS AWS 3.2, CloudTrail.4, CIS AWS 3.5, CloudTrail.2): ',
+    logging:
+      "FAIL the organization trail's log bucket has server access logging (CIS AWS 3.4, CloudTrail.7): ",
+    immutable:
+      "FAIL the organization trail's log bucket is write-once and refuses deletes (checkpoints audit-immutable (AWS)): ",
+  };
+  const DENY = {
+    Effect: 'Deny',
+    Principal: '*',
+    Action: ['s3:DeleteObjectVersion', 's3:DeleteBucket', 's3:BypassGovernanceRetention'],
+    Resource: [`arn:aws:s3:::${LOG_BUCKET}`, `arn:aws:s3:::${LOG_BUCKET}/*`],
+  };
+
+  /** The account, and an organization trail with every setting the compliance view asks of it. */
+  function organization() {
+    const aws = mocks();
+    aws.cloudtrail.on(DescribeTrailsCommand, { trailNameList: [ORG] }).resolves({
+      trailList: [
+        {
+          TrailARN: ORG,
+          IsMultiRegionTrail: true,
+          LogFileValidationEnabled: true,
+          KmsKeyId: 'arn:aws:kms:us-east-1:111122223333:key/k-1',
+          S3BucketName: LOG_BUCKET,
+        },
+      ],
+    });
+    aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
+      AdvancedEventSelectors: [
+        {
+          FieldSelectors: [
+            { Field: 'eventCategory', Equals: ['Data'] },
+            { Field: 'resources.type', Equals: ['AWS::S3::Object'] },
+          ],
+        },
+      ],
+    });
+    aws.s3
+      .on(GetBucketLoggingCommand, { Bucket: LOG_BUCKET })
+      .resolves({ LoggingEnabled: { TargetBucket: 'acme-org-access-logs', TargetPrefix: '' } });
+    aws.s3.on(GetObjectLockConfigurationCommand, { Bucket: LOG_BUCKET }).resolves({
+      ObjectLockConfiguration: {
+        ObjectLockEnabled: 'Enabled',
+        Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 365 } },
+      },
+    });
+    aws.s3
+      .on(GetBucketPolicyCommand, { Bucket: LOG_BUCKET })
+      .resolves({ Policy: JSON.stringify({ Version: '2012-10-17', Statement: [DENY] }) });
+    return aws;
+  }
+
+  async function preflight(aws: ReturnType<typeof mocks>) {
+    const cwd = changedRepository('aws-s3', 'prod', { stack: { 'checkpoints:organizationTrail': ORG } });
+    const run = io(ENV, cwd);
+    try {
+      const code = await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) });
+      expect(aws.calls().every((name) => /^(Get|List|Head|Describe)/.test(name))).toBe(true);
+      return { code, out: run.out() };
+    } finally {
+      aws.restore();
+    }
+  }
+
+  it('passes when the trail selects every S3 object read and write, validates, encrypts, and its log bucket is logged, locked and refuses deletes', async () => {
+    const { code, out } = await preflight(organization());
+    expect(out).not.toContain('FAIL');
+    expect(code).toBe(0);
+    expect(out).toContain(`(CIS AWS 3.8, S3.22): ${ORG} selects them`);
+    expect(out).toContain(`(CIS AWS 3.9, S3.23): ${ORG} selects them`);
+    expect(out).toContain(`${ORG}: multi-region, log file validation, KMS key`);
+    expect(out).toContain(`${LOG_BUCKET} logs to acme-org-access-logs`);
+    expect(out).toContain(`${LOG_BUCKET}: Object Lock COMPLIANCE 365 d, deletes denied`);
+  });
+
+  it('asks nothing of an organization trail when the stack has its own', async () => {
+    const aws = organization();
+    const run = io(ENV);
+    try {
+      expect(await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) })).toBe(0);
+      expect(run.out()).not.toContain('organization trail');
+    } finally {
+      aws.restore();
+    }
+  });
+
+  const error = (name: string, message: string) => Object.assign(new Error(message), { name });
+  const missing: Array<[string, (aws: ReturnType<typeof mocks>) => void, string[]]> = [
+    [
+      'the write data events',
+      (aws) =>
+        aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
+          EventSelectors: [
+            {
+              ReadWriteType: 'ReadOnly',
+              DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3'] }],
+            },
+          ],
+        }),
+      [
+        `${PREFIX.writes}${ORG} selects no write data events of every S3 object (a selector naming buckets counts as none`,
+      ],
+    ],
+    [
+      'the data events of every bucket (a selector naming one)',
+      (aws) =>
+        aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
+          EventSelectors: [{ DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3:::other/'] }] }],
+        }),
+      [`${PREFIX.writes}${ORG} selects no write`, `${PREFIX.reads}${ORG} selects no read`],
+    ],
+    [
+      'log file validation and the KMS key',
+      (aws) =>
+        aws.cloudtrail.on(DescribeTrailsCommand, { trailNameList: [ORG] }).resolves({
+          trailList: [{ TrailARN: ORG, IsMultiRegionTrail: true, S3BucketName: LOG_BUCKET }],
+        }),
+      [
+        `${PREFIX.settings}${ORG}: no log file validation, no KMS key; to enable: aws cloudtrail update-trail --name ${ORG} --is-multi-region-trail --enable-log-file-validation --kms-key-id KEY`,
+      ],
+    ],
+    [
+      'the trail itself',
+      (aws) => aws.cloudtrail.on(DescribeTrailsCommand, { trailNameList: [ORG] }).resolves({ trailList: [] }),
+      [
+        `${PREFIX.settings}no trail ${ORG} in the account's view; to enable:`,
+        `${PREFIX.logging}no trail ${ORG} in the account's view`,
+        `${PREFIX.immutable}no trail ${ORG} in the account's view`,
+      ],
+    ],
+    [
+      "the log bucket's access logging",
+      (aws) => aws.s3.on(GetBucketLoggingCommand, { Bucket: LOG_BUCKET }).resolves({}),
+      [
+        `${PREFIX.logging}${LOG_BUCKET} has no server access logging; to enable: aws s3api put-bucket-logging`,
+      ],
+    ],
+    [
+      "the log bucket's Object Lock",
+      (aws) =>
+        aws.s3
+          .on(GetObjectLockConfigurationCommand, { Bucket: LOG_BUCKET })
+          .rejects(
+            error(
+              'ObjectLockConfigurationNotFoundError',
+              'Object Lock configuration does not exist for this bucket',
+            ),
+          ),
+      [
+        `${PREFIX.immutable}cannot be read (ObjectLockConfigurationNotFoundError: Object Lock configuration does not exist for this bucket), counted as missing; to enable: give the log bucket an Object Lock default retention`,
+      ],
+    ],
+    [
+      "the log bucket's deny on deletes",
+      (aws) =>
+        aws.s3.on(GetBucketPolicyCommand, { Bucket: LOG_BUCKET }).resolves({
+          Policy: JSON.stringify({ Statement: [{ ...DENY, Action: 's3:DeleteBucket' }] }),
+        }),
+      [
+        `${PREFIX.immutable}${LOG_BUCKET}'s policy does not deny s3:DeleteObjectVersion, s3:BypassGovernanceRetention to every principal`,
+      ],
+    ],
+    [
+      'the log bucket, in an account the caller cannot read',
+      (aws) =>
+        aws.s3
+          .on(GetBucketLoggingCommand, { Bucket: LOG_BUCKET })
+          .rejects(error('AccessDenied', 'Access Denied')),
+      [`${PREFIX.logging}cannot be read (AccessDenied: Access Denied), counted as missing; to enable:`],
+    ],
+  ];
+
+  it.each(missing)('fails naming %s, and asks the rest anyway', async (_what, take, lines) => {
+    const aws = organization();
+    take(aws);
+    const { code, out } = await preflight(aws);
+    expect(code).toBe(1);
+    for (const line of lines) expect(out).toContain(line);
+    expect(out.match(/^FAIL/gm)).toHaveLength(lines.length);
+  });
+
+  describe('s3DataEventsRecorded', () => {
+    it.each([
+      [
+        'every bucket, basic',
+        { EventSelectors: [{ DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3'] }] }] },
+        ['read', 'write'],
+      ],
+      [
+        'one bucket, basic',
+        { EventSelectors: [{ DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3:::one/'] }] }] },
+        [],
+      ],
+      [
+        'every bucket, advanced, writes only',
+        {
+          AdvancedEventSelectors: [
+            {
+              FieldSelectors: [
+                { Field: 'eventCategory', Equals: ['Data'] },
+                { Field: 'resources.type', Equals: ['AWS::S3::Object'] },
+                { Field: 'readOnly', Equals: ['false'] },
+              ],
+            },
+          ],
+        },
+        ['write'],
+      ],
+      [
+        'some buckets, advanced',
+        {
+          AdvancedEventSelectors: [
+            {
+              FieldSelectors: [
+                { Field: 'eventCategory', Equals: ['Data'] },
+                { Field: 'resources.type', Equals: ['AWS::S3::Object'] },
+                { Field: 'resources.ARN', StartsWith: ['arn:aws:s3:::one/'] },
+              ],
+            },
+          ],
+        },
+        [],
+      ],
+      ['management events only', { EventSelectors: [{ IncludeManagementEvents: true }] }, []],
+    ])('%s', (_what, selectors, recorded) => {
+      expect([...s3DataEventsRecorded(selectors)].sort()).toEqual(recorded);
     });
   });
 });
