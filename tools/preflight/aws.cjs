@@ -26,9 +26,15 @@ const { checklist, missing } = require('./checks.cjs');
  * @typedef {import('./checks.cjs').Check} Check
  * @typedef {{ sts: STSClient, iam: IAMClient, s3: S3Client }} AwsClients
  * @typedef {{ macie: Macie2Client, s3control: S3ControlClient, cloudtrail: CloudTrailClient, guardduty: GuardDutyClient }} AwsAccountClients
- * @typedef {{ environment: string, region: string, deployRole: string, stateBucket?: string, organizationTrail?: string }} AwsTarget
+ * @typedef {{
+ *   environment: string, region: string, deployRole: string, stateBucket?: string,
+ *   organizationTrail?: { arn: string, objectTypes: readonly string[] },
+ * }} AwsTarget
  * @typedef {{ clients: AwsClients & AwsAccountClients, region: string, account: () => Promise<string> }} AwsAccount
- * @typedef {{ clients: AwsClients & AwsAccountClients, arn: string, trail: () => Promise<import('@aws-sdk/client-cloudtrail').Trail> }} AwsOrganizationTrail
+ * @typedef {{
+ *   clients: AwsClients & AwsAccountClients, arn: string, objectTypes: readonly string[],
+ *   trail: () => Promise<import('@aws-sdk/client-cloudtrail').Trail>,
+ * }} AwsOrganizationTrail
  * @typedef {import('@aws-sdk/client-cloudtrail').GetEventSelectorsCommandOutput} EventSelectors
  */
 
@@ -202,21 +208,24 @@ const AWS_PREREQUISITES = [
 ];
 
 /**
- * Which S3 object data events of every bucket a trail's selectors record: 'read' and 'write'. Basic selectors:
- * a DataResource of type AWS::S3::Object whose value is the bare `arn:<partition>:s3` prefix selects every
- * bucket (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DataResource.html). Advanced
- * selectors: eventCategory Data and resources.type AWS::S3::Object, narrowed by readOnly only
+ * Which data events of every object of a resource type (AWS::S3::Object, or AWS::S3Express::Object for directory
+ * buckets) a trail's selectors record: 'read' and 'write'. Basic selectors, of AWS::S3::Object only: a
+ * DataResource whose value is the bare `arn:<partition>:s3` prefix selects every bucket
+ * (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DataResource.html). Advanced selectors:
+ * eventCategory Data and resources.type, narrowed by readOnly only
  * (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_AdvancedFieldSelector.html). A selector
  * naming buckets or prefixes is not counted: the preflight cannot tell the stores' buckets are among them.
  * @param {Pick<EventSelectors, 'EventSelectors' | 'AdvancedEventSelectors'>} selectors
+ * @param {string} resourceType
  */
-function s3DataEventsRecorded({ EventSelectors = [], AdvancedEventSelectors = [] }) {
+function s3DataEventsRecorded({ EventSelectors = [], AdvancedEventSelectors = [] }, resourceType) {
   /** @type {Set<'read' | 'write'>} */
   const recorded = new Set();
   for (const selector of EventSelectors) {
     const everyBucket = (selector.DataResources ?? []).some(
       (resource) =>
-        resource.Type === 'AWS::S3::Object' &&
+        resourceType === 'AWS::S3::Object' &&
+        resource.Type === resourceType &&
         (resource.Values ?? []).some((value) => /^arn:aws[a-z-]*:s3(:::)?$/.test(value)),
     );
     if (!everyBucket) continue;
@@ -227,7 +236,7 @@ function s3DataEventsRecorded({ EventSelectors = [], AdvancedEventSelectors = []
   for (const { FieldSelectors = [] } of AdvancedEventSelectors) {
     const field = (/** @type {string} */ name) => FieldSelectors.find((each) => each.Field === name);
     if (!field('eventCategory')?.Equals?.includes('Data')) continue;
-    if (!field('resources.type')?.Equals?.includes('AWS::S3::Object')) continue;
+    if (!field('resources.type')?.Equals?.includes(resourceType)) continue;
     const narrowing = ['eventCategory', 'resources.type', 'readOnly'];
     if (FieldSelectors.some((each) => !narrowing.includes(String(each.Field)))) continue;
     const readOnly = field('readOnly');
@@ -242,6 +251,24 @@ function s3DataEventsRecorded({ EventSelectors = [], AdvancedEventSelectors = []
     }
   }
   return recorded;
+}
+
+/**
+ * The CloudTrail resource types of the objects of the audited stores (audit is on unless a store says
+ * `audit: false`): a high-throughput store is a directory bucket, whose data events are AWS::S3Express::Object
+ * that advanced selectors alone can select (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-one-zone-logging.html,
+ * https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DataResource.html), the others AWS::S3::Object.
+ * @param {unknown} stores `checkpoints:stores` as the stack file holds it
+ * @returns {string[]}
+ */
+function awsAuditedObjectTypes(stores) {
+  const audited = (Array.isArray(stores) ? stores : []).filter((store) => store?.audit !== false);
+  const types = new Set(
+    audited.map((store) =>
+      store?.tier === 'high-throughput' ? 'AWS::S3Express::Object' : 'AWS::S3::Object',
+    ),
+  );
+  return [...types].sort();
 }
 
 /**
@@ -267,17 +294,18 @@ const AWS_ORGANIZATION_TRAIL_PREREQUISITES = [
   ]).map(([kind, controls]) => ({
     controls,
     name: `the organization trail records the S3 object ${kind}s of every bucket`,
-    enable: (/** @type {AwsOrganizationTrail} */ { arn }) =>
-      `add to ${arn}, from the organization's management account, an advanced event selector eventCategory=Data, resources.type=AWS::S3::Object (aws cloudtrail put-event-selectors)`,
-    check: async (/** @type {AwsOrganizationTrail} */ { clients, arn }) => {
+    enable: (/** @type {AwsOrganizationTrail} */ { arn, objectTypes }) =>
+      `add to ${arn}, from the organization's management account, an advanced event selector eventCategory=Data, resources.type=${objectTypes.join(' and one ')} (aws cloudtrail put-event-selectors)`,
+    check: async (/** @type {AwsOrganizationTrail} */ { clients, arn, objectTypes }) => {
       // GetEventSelectors (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_GetEventSelectors.html).
       const selectors = await clients.cloudtrail.send(new GetEventSelectorsCommand({ TrailName: arn }));
-      if (!s3DataEventsRecorded(selectors).has(kind)) {
+      const unselected = objectTypes.filter((type) => !s3DataEventsRecorded(selectors, type).has(kind));
+      if (unselected.length > 0) {
         return missing(
-          `${arn} selects no ${kind} data events of every S3 object (a selector naming buckets counts as none: the preflight cannot tell the stores' are among them)`,
+          `${arn} selects no ${kind} data events of every ${unselected.join(' or ')} (a selector naming buckets counts as none: the preflight cannot tell the stores' are among them)`,
         );
       }
-      return `${arn} selects them`;
+      return `${arn} selects them (${objectTypes.join(', ')})`;
     },
   })),
   {
@@ -396,13 +424,14 @@ async function awsPreflight(clients, target) {
     region: target.region,
     account: async () => String((await caller).Account),
   });
-  const arn = target.organizationTrail;
-  if (arn !== undefined) {
+  if (target.organizationTrail !== undefined) {
+    const { arn, objectTypes } = target.organizationTrail;
     /** @type {Promise<import('@aws-sdk/client-cloudtrail').Trail> | undefined} */
     let trail;
     await askPrerequisites(AWS_ORGANIZATION_TRAIL_PREREQUISITES, {
       clients,
       arn,
+      objectTypes,
       // DescribeTrails by ARN, a shadow trail of the organization included
       // (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_DescribeTrails.html).
       trail: () =>
@@ -419,6 +448,7 @@ module.exports = {
   AWS_ORGANIZATION_TRAIL_PREREQUISITES,
   AWS_PREREQUISITES,
   awsAccountClients,
+  awsAuditedObjectTypes,
   awsClients,
   awsPreflight,
   failure,

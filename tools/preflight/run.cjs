@@ -8,7 +8,7 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { parse } = require('yaml');
 const { println } = require('../pulumi/process-io.cjs');
-const { awsAccountClients, awsClients, awsPreflight } = require('./aws.cjs');
+const { awsAccountClients, awsAuditedObjectTypes, awsClients, awsPreflight } = require('./aws.cjs');
 const { gcpClient, gcpPreflight } = require('./gcp.cjs');
 const {
   AZURE_NATIVE_PROVIDERS,
@@ -90,6 +90,9 @@ async function main(argv, io, deps = {}) {
     const stateBucket = backend.startsWith('s3://')
       ? backend.slice('s3://'.length).split(/[/?]/)[0]
       : undefined;
+    // The organization trail answers for the audited stores only: with none, the controls are not applicable.
+    const objectTypes = awsAuditedObjectTypes(config['checkpoints:stores']);
+    const organizationTrail = config['checkpoints:organizationTrail'];
     checks.push(
       ...(await awsPreflight(
         { ...(deps.clients ?? awsClients)(region), ...(deps.accountClients ?? awsAccountClients)(region) },
@@ -97,8 +100,8 @@ async function main(argv, io, deps = {}) {
           environment,
           region,
           deployRole: String(config['checkpoints:ciDeployRole'] ?? `checkpoints-ci-deploy-${environment}`),
-          ...(typeof config['checkpoints:organizationTrail'] === 'string'
-            ? { organizationTrail: config['checkpoints:organizationTrail'] }
+          ...(typeof organizationTrail === 'string' && objectTypes.length > 0
+            ? { organizationTrail: { arn: organizationTrail, objectTypes } }
             : {}),
           ...(stateBucket ? { stateBucket } : {}),
         },

@@ -2,7 +2,9 @@
  * The AWS preflight against the SDK's own mock (aws-sdk-client-mock) and a stand-in for GitHub's REST API:
  * what it reports, and that every call it makes is a read.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { mockClient } from 'aws-sdk-client-mock';
 import { STSClient, GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { IAMClient, GetRoleCommand } from '@aws-sdk/client-iam';
@@ -447,14 +449,12 @@ describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizati
       ],
     });
     aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
-      AdvancedEventSelectors: [
-        {
-          FieldSelectors: [
-            { Field: 'eventCategory', Equals: ['Data'] },
-            { Field: 'resources.type', Equals: ['AWS::S3::Object'] },
-          ],
-        },
-      ],
+      AdvancedEventSelectors: ['AWS::S3::Object', 'AWS::S3Express::Object'].map((type) => ({
+        FieldSelectors: [
+          { Field: 'eventCategory', Equals: ['Data'] },
+          { Field: 'resources.type', Equals: [type] },
+        ],
+      })),
     });
     aws.s3
       .on(GetBucketLoggingCommand, { Bucket: LOG_BUCKET })
@@ -471,8 +471,10 @@ describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizati
     return aws;
   }
 
-  async function preflight(aws: ReturnType<typeof mocks>) {
-    const cwd = changedRepository('aws-s3', 'prod', { stack: { 'checkpoints:organizationTrail': ORG } });
+  async function preflight(aws: ReturnType<typeof mocks>, stack: Record<string, unknown> = {}) {
+    const cwd = changedRepository('aws-s3', 'prod', {
+      stack: { 'checkpoints:organizationTrail': ORG, ...stack },
+    });
     const run = io(ENV, cwd);
     try {
       const code = await main(['--stack=prod'], run.io, { ...aws.deps, fetch: github(200) });
@@ -487,11 +489,25 @@ describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizati
     const { code, out } = await preflight(organization());
     expect(out).not.toContain('FAIL');
     expect(code).toBe(0);
-    expect(out).toContain(`(CIS AWS 3.8, S3.22): ${ORG} selects them`);
+    expect(out).toContain(
+      `(CIS AWS 3.8, S3.22): ${ORG} selects them (AWS::S3::Object, AWS::S3Express::Object)`,
+    );
     expect(out).toContain(`(CIS AWS 3.9, S3.23): ${ORG} selects them`);
     expect(out).toContain(`${ORG}: multi-region, log file validation, KMS key`);
     expect(out).toContain(`${LOG_BUCKET} logs to acme-org-access-logs`);
     expect(out).toContain(`${LOG_BUCKET}: Object Lock COMPLIANCE 365 d, deletes denied`);
+  });
+
+  it('asks nothing of the organization trail when no store is audited', async () => {
+    const stores = (
+      parse(readFileSync(join(AWS_STACK, 'Pulumi.prod.yaml'), 'utf8')) as {
+        config: Record<string, Array<Record<string, unknown>>>;
+      }
+    ).config['checkpoints:stores'];
+    const unaudited = (stores ?? []).map((store) => ({ ...store, audit: false }));
+    const { code, out } = await preflight(organization(), { 'checkpoints:stores': unaudited });
+    expect(out).not.toContain('organization trail');
+    expect(code).toBe(0);
   });
 
   it('asks nothing of an organization trail when the stack has its own', async () => {
@@ -511,15 +527,27 @@ describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizati
       'the write data events',
       (aws) =>
         aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
-          EventSelectors: [
-            {
-              ReadWriteType: 'ReadOnly',
-              DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3'] }],
-            },
-          ],
+          AdvancedEventSelectors: ['AWS::S3::Object', 'AWS::S3Express::Object'].map((type) => ({
+            FieldSelectors: [
+              { Field: 'eventCategory', Equals: ['Data'] },
+              { Field: 'resources.type', Equals: [type] },
+              { Field: 'readOnly', Equals: ['true'] },
+            ],
+          })),
         }),
       [
-        `${PREFIX.writes}${ORG} selects no write data events of every S3 object (a selector naming buckets counts as none`,
+        `${PREFIX.writes}${ORG} selects no write data events of every AWS::S3::Object or AWS::S3Express::Object (a selector naming buckets counts as none`,
+      ],
+    ],
+    [
+      "the data events of the directory buckets (a high-throughput store's)",
+      (aws) =>
+        aws.cloudtrail.on(GetEventSelectorsCommand, { TrailName: ORG }).resolves({
+          EventSelectors: [{ DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3'] }] }],
+        }),
+      [
+        `${PREFIX.writes}${ORG} selects no write data events of every AWS::S3Express::Object (`,
+        `${PREFIX.reads}${ORG} selects no read data events of every AWS::S3Express::Object (`,
       ],
     ],
     [
@@ -643,8 +671,29 @@ describe('checkpoints-preflight (AWS): a stack audited by checkpoints:organizati
         [],
       ],
       ['management events only', { EventSelectors: [{ IncludeManagementEvents: true }] }, []],
-    ])('%s', (_what, selectors, recorded) => {
-      expect([...s3DataEventsRecorded(selectors)].sort()).toEqual(recorded);
+      [
+        'directory buckets, basic (which cannot select them)',
+        { EventSelectors: [{ DataResources: [{ Type: 'AWS::S3::Object', Values: ['arn:aws:s3'] }] }] },
+        [],
+        'AWS::S3Express::Object',
+      ],
+      [
+        'directory buckets, advanced',
+        {
+          AdvancedEventSelectors: [
+            {
+              FieldSelectors: [
+                { Field: 'eventCategory', Equals: ['Data'] },
+                { Field: 'resources.type', Equals: ['AWS::S3Express::Object'] },
+              ],
+            },
+          ],
+        },
+        ['read', 'write'],
+        'AWS::S3Express::Object',
+      ],
+    ])('%s', (_what, selectors, recorded, type = 'AWS::S3::Object') => {
+      expect([...s3DataEventsRecorded(selectors, type)].sort()).toEqual(recorded);
     });
   });
 });
