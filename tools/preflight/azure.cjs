@@ -238,12 +238,21 @@ function stateContainerOf(url) {
 }
 
 /**
+ * The subscription- and tenant-level settings the Azure compliance controls judged outside the repository
+ * need, keyed by the ids of the controls they answer (a test holds this table to @checkpoints/analysis's
+ * AZURE_COMPLIANCE). None today: the Azure stack renders every control it is judged on, Defender for Storage
+ * included.
+ * @type {readonly import('./checks.cjs').Prerequisite<{ connection: AzureConnection, subscriptionId?: string }>[]}
+ */
+const AZURE_PREREQUISITES = [];
+
+/**
  * @param {AzureConnection} connection
  * @param {AzureTarget} target
  * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
  */
 async function azurePreflight(connection, target) {
-  const { checks, ask } = checklist(failure);
+  const { checks, ask, askPrerequisites } = checklist(failure);
   const { environment, subscriptionId, resourceGroup } = target;
   await ask('who am I', () => azureCaller(connection));
   await ask(`subscription ${subscriptionId ?? '(not set)'} reachable`, () =>
@@ -296,6 +305,7 @@ async function azurePreflight(connection, target) {
       containerAnswers(connection, state),
     );
   }
+  await askPrerequisites(AZURE_PREREQUISITES, { connection, ...(subscriptionId ? { subscriptionId } : {}) });
   return checks;
 }
 
@@ -310,6 +320,7 @@ function deployIdentityName(environment) {
 
 module.exports = {
   AZURE_BOOTSTRAP_MODULES,
+  AZURE_PREREQUISITES,
   AZURE_NATIVE_PROVIDERS,
   azureCaller,
   azureConnection,

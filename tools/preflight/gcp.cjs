@@ -15,6 +15,7 @@ const { checklist, missing } = require('./checks.cjs');
  *   environment: string, project: string, bootstrapProject?: string, ciProject?: string,
  *   stateBucket?: string, ipFilteredStores: string[], ciRunners: CiRunners,
  * }} GcpTarget
+ * @typedef {{ get: Get, project: string, organization: () => Promise<string | undefined> }} GcpProject
  */
 
 /**
@@ -172,6 +173,75 @@ async function organizationOf(get, project) {
 }
 
 /**
+ * The organization- and project-level settings the GCP compliance controls judged outside the repository need,
+ * each keyed by the ids of the controls it answers (a test holds this table to @checkpoints/analysis's
+ * GCP_COMPLIANCE).
+ * @type {readonly import('./checks.cjs').Prerequisite<GcpProject>[]}
+ */
+const GCP_PREREQUISITES = [
+  {
+    controls: ['CIS GCP 2.2'],
+    name: "the organization's aggregated sink of every log entry",
+    enable: () =>
+      'gcloud logging sinks create NAME DESTINATION --organization=ORGANIZATION_ID --include-children (no --log-filter), by an organization Logs Configuration Writer',
+    check: async ({ get, project, organization }) => {
+      if (!project) return missing('gcp:project is not set: the organization is unknown');
+      const parent = await organization();
+      if (parent === undefined) return missing(`project ${project} is in no organization`);
+      /** @type {Array<{ name?: string, filter?: string, includeChildren?: boolean, disabled?: boolean, exclusions?: Array<{ disabled?: boolean }> }>} */
+      const sinks = [];
+      let pageToken = '';
+      do {
+        // organizations.sinks.list: the organization's own sinks, page by page (nextPageToken)
+        // (https://cloud.google.com/logging/docs/reference/v2/rest/v2/organizations.sinks/list).
+        const page = await get(
+          `https://logging.googleapis.com/v2/${parent}/sinks${pageToken ? `?pageToken=${encodeURIComponent(pageToken)}` : ''}`,
+        );
+        sinks.push(...(page?.sinks ?? []));
+        pageToken = String(page?.nextPageToken ?? '');
+      } while (pageToken);
+      // LogSink: an empty filter exports every entry, includeChildren those of every project below, disabled
+      // stops the export, and each enabled exclusion drops the entries it matches
+      // (https://cloud.google.com/logging/docs/reference/v2/rest/v2/organizations.sinks#LogSink).
+      const everything = sinks.find(
+        (sink) =>
+          !sink.filter?.trim() &&
+          sink.includeChildren === true &&
+          sink.disabled !== true &&
+          (sink.exclusions ?? []).every((exclusion) => exclusion.disabled === true),
+      );
+      if (everything === undefined) {
+        return missing(
+          `${parent} has ${sinks.length === 0 ? 'no sink' : `no sink without a filter or exclusions that includes its children (${sinks.map((sink) => sink.name).join(', ')})`}`,
+        );
+      }
+      return `${everything.name} in ${parent}`;
+    },
+  },
+  {
+    controls: ['checkpoints malware-scan (GCP)'],
+    name: 'Security Command Center Event Threat Detection on for the stack project',
+    enable: ({ project }) =>
+      `activate Security Command Center (Premium or Enterprise tier) for the organization, then gcloud scc manage services update event-threat-detection --project=${project || 'PROJECT'} --enablement-state=ENABLED`,
+    check: async ({ get, project }) => {
+      if (!project) return missing('gcp:project is not set');
+      // securityCenterServices.get (Security Command Center Management API): effectiveEnablementState is the
+      // state in force, an INHERITED intent resolved
+      // (https://cloud.google.com/security-command-center/docs/reference/security-center-management/rest/v1/projects.locations.securityCenterServices/get).
+      const service = await get(
+        `https://securitycentermanagement.googleapis.com/v1/projects/${encodeURIComponent(project)}/locations/global/securityCenterServices/event-threat-detection`,
+      );
+      if (service?.effectiveEnablementState !== 'ENABLED') {
+        return missing(
+          `Event Threat Detection is ${service?.effectiveEnablementState ?? 'in no known state'} for ${project}`,
+        );
+      }
+      return `ENABLED for ${project}`;
+    },
+  },
+];
+
+/**
  * The runners' networks against the stores' IP filters. The stack admits the self-hosted runners' networks
  * and egress ranges in every filter; the filter refuses everything else but getting, updating and deleting
  * the bucket (https://cloud.google.com/storage/docs/bypass-ip-filter, "Supported operations"), and the
@@ -225,7 +295,7 @@ async function runnerReachability(get, ask, target) {
  * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
  */
 async function gcpPreflight(makeClient, target) {
-  const { checks, ask } = checklist(failure);
+  const { checks, ask, askPrerequisites } = checklist(failure);
   const client = once(makeClient);
   const get = gcpGet(client);
   const { environment, project } = target;
@@ -270,6 +340,13 @@ async function gcpPreflight(makeClient, target) {
     );
   }
   if (target.ipFilteredStores.length > 0) await runnerReachability(get, ask, target);
+  /** @type {Promise<string | undefined> | undefined} */
+  let organization;
+  await askPrerequisites(GCP_PREREQUISITES, {
+    get,
+    project,
+    organization: () => (organization ??= organizationOf(get, project)),
+  });
   return checks;
 }
 
@@ -291,6 +368,7 @@ module.exports = {
   gcpClient,
   gcpGet,
   gcpPreflight,
+  GCP_PREREQUISITES,
   GCP_STACK_APIS,
   once,
   projectActive,

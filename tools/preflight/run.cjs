@@ -8,7 +8,7 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { parse } = require('yaml');
 const { println } = require('../pulumi/process-io.cjs');
-const { awsClients, awsPreflight } = require('./aws.cjs');
+const { awsAccountClients, awsAuditedObjectTypes, awsClients, awsPreflight } = require('./aws.cjs');
 const { gcpClient, gcpPreflight } = require('./gcp.cjs');
 const {
   AZURE_NATIVE_PROVIDERS,
@@ -44,6 +44,7 @@ function mapping(value) {
  * @param {import('../pulumi/process-io.cjs').Io} io
  * @param {{
  *   clients?: typeof awsClients,
+ *   accountClients?: typeof awsAccountClients,
  *   gcp?: () => Promise<import('./gcp.cjs').GcpClient>,
  *   azure?: () => import('./azure.cjs').AzureConnection,
  *   fetch?: typeof fetch,
@@ -89,13 +90,22 @@ async function main(argv, io, deps = {}) {
     const stateBucket = backend.startsWith('s3://')
       ? backend.slice('s3://'.length).split(/[/?]/)[0]
       : undefined;
+    // The organization trail answers for the audited stores only: with none, the controls are not applicable.
+    const objectTypes = awsAuditedObjectTypes(config['checkpoints:stores']);
+    const organizationTrail = config['checkpoints:organizationTrail'];
     checks.push(
-      ...(await awsPreflight((deps.clients ?? awsClients)(region), {
-        environment,
-        region,
-        deployRole: String(config['checkpoints:ciDeployRole'] ?? `checkpoints-ci-deploy-${environment}`),
-        ...(stateBucket ? { stateBucket } : {}),
-      })),
+      ...(await awsPreflight(
+        { ...(deps.clients ?? awsClients)(region), ...(deps.accountClients ?? awsAccountClients)(region) },
+        {
+          environment,
+          region,
+          deployRole: String(config['checkpoints:ciDeployRole'] ?? `checkpoints-ci-deploy-${environment}`),
+          ...(typeof organizationTrail === 'string' && objectTypes.length > 0
+            ? { organizationTrail: { arn: organizationTrail, objectTypes } }
+            : {}),
+          ...(stateBucket ? { stateBucket } : {}),
+        },
+      )),
     );
   } else if (files.project === 'checkpoints-bootstrap') {
     const region = String(config['aws:region'] ?? 'us-east-1');

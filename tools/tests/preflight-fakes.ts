@@ -96,6 +96,29 @@ export function googleWorld(): FakeApi {
         /compute\.googleapis\.com\/compute\/v1\/projects\/ml-platform-prod-7310\/global\/networks\/ci-runners$/,
         { status: 200, body: { name: 'ci-runners' } },
       ],
+      [
+        /logging\.googleapis\.com\/v2\/organizations\/123456789\/sinks$/,
+        {
+          status: 200,
+          body: {
+            sinks: [
+              {
+                name: 'all-logs',
+                destination: 'storage.googleapis.com/acme-org-logs',
+                filter: '',
+                includeChildren: true,
+              },
+            ],
+          },
+        },
+      ],
+      [
+        /securitycentermanagement\.googleapis\.com\/v1\/projects\/[a-z0-9-]+\/locations\/global\/securityCenterServices\/event-threat-detection$/,
+        {
+          status: 200,
+          body: { intendedEnablementState: 'INHERITED', effectiveEnablementState: 'ENABLED' },
+        },
+      ],
     ]),
   );
 }

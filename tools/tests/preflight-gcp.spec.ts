@@ -17,6 +17,9 @@ import {
 } from './preflight-fakes';
 
 const GCP_STACK = join(WORKSPACE, 'stacks', 'gcp-gcs');
+const SINKS = 'logging\\.googleapis\\.com\\/v2\\/organizations\\/123456789\\/sinks$';
+const THREAT_DETECTION =
+  'securitycentermanagement\\.googleapis\\.com\\/v1\\/projects\\/[a-z0-9-]+\\/locations\\/global\\/securityCenterServices\\/event-threat-detection$';
 const ENV = {
   GITHUB_REPOSITORY: 'acme/checkpoint-storage',
   GITHUB_TOKEN: 'token',
@@ -53,7 +56,28 @@ describe('checkpoints-preflight (GCP)', () => {
     expect(out).toContain(
       "ok   runner network projects/ml-platform-prod-7310/global/networks/ci-runners exists in the stack's organization",
     );
+    expect(out).toContain(
+      "ok   the organization's aggregated sink of every log entry (CIS GCP 2.2): all-logs in organizations/123456789",
+    );
+    expect(out).toContain(
+      'ok   Security Command Center Event Threat Detection on for the stack project (checkpoints malware-scan (GCP)): ENABLED for ml-platform-prod-7310',
+    );
     expect(out).toContain('ok   GitHub environment prod');
+  });
+
+  it('finds the sink of every log entry on a later page of the organization sinks', async () => {
+    const api = googleWorld();
+    api.set(SINKS, {
+      status: 200,
+      body: { sinks: [{ name: 'audit-only', filter: 'logName:cloudaudit' }], nextPageToken: 'page 2' },
+    });
+    api.prefer(/organizations\/123456789\/sinks\?pageToken=page 2$/, {
+      status: 200,
+      body: { sinks: [{ name: 'all-logs', includeChildren: true }] },
+    });
+    const { code, out } = await preflight(api);
+    expect(out).toContain('(CIS GCP 2.2): all-logs in organizations/123456789');
+    expect(code).toBe(0);
   });
 
   it('asks for the APIs the bootstrap enables in the stack projects, every one of them', () => {
@@ -123,6 +147,57 @@ describe('checkpoints-preflight (GCP)', () => {
         }),
       'the filter admits networks of its own organization only',
     ],
+    [
+      'a sink of every log entry (one with a filter)',
+      (api) =>
+        api.set(SINKS, {
+          status: 200,
+          body: { sinks: [{ name: 'audit-only', filter: 'logName:cloudaudit', includeChildren: true }] },
+        }),
+      "FAIL the organization's aggregated sink of every log entry (CIS GCP 2.2): organizations/123456789 has no sink without a filter or exclusions that includes its children (audit-only); to enable: gcloud logging sinks create NAME DESTINATION --organization=ORGANIZATION_ID --include-children",
+    ],
+    [
+      'an aggregated sink (one without includeChildren)',
+      (api) => api.set(SINKS, { status: 200, body: { sinks: [{ name: 'org-only', filter: '' }] } }),
+      'organizations/123456789 has no sink without a filter or exclusions that includes its children (org-only)',
+    ],
+    [
+      'a sink that exports everything (one with an exclusion)',
+      (api) =>
+        api.set(SINKS, {
+          status: 200,
+          body: {
+            sinks: [
+              { name: 'most', filter: '', includeChildren: true, exclusions: [{ filter: 'severity<ERROR' }] },
+            ],
+          },
+        }),
+      'no sink without a filter or exclusions that includes its children (most)',
+    ],
+    [
+      'any organization sink',
+      (api) => api.set(SINKS, { status: 200, body: {} }),
+      'organizations/123456789 has no sink; to enable: gcloud logging sinks create',
+    ],
+    [
+      'the organization sinks, unreadable',
+      (api) => api.set(SINKS, { status: 403, body: { error: { message: 'logging.sinks.list denied' } } }),
+      "FAIL the organization's aggregated sink of every log entry (CIS GCP 2.2): cannot be read (HTTP 403: ",
+    ],
+    [
+      'Event Threat Detection',
+      (api) =>
+        api.set(THREAT_DETECTION, {
+          status: 200,
+          body: { intendedEnablementState: 'INHERITED', effectiveEnablementState: 'DISABLED' },
+        }),
+      'FAIL Security Command Center Event Threat Detection on for the stack project (checkpoints malware-scan (GCP)): Event Threat Detection is DISABLED for ml-platform-prod-7310; to enable: activate Security Command Center (Premium or Enterprise tier) for the organization, then gcloud scc manage services update event-threat-detection --project=ml-platform-prod-7310 --enablement-state=ENABLED',
+    ],
+    [
+      'Security Command Center, unreadable',
+      (api) => api.set(THREAT_DETECTION, { status: 403 }),
+      'checkpoints malware-scan (GCP)): cannot be read (HTTP 403: ',
+    ],
   ];
 
   it.each(missing)('fails naming %s, and asks the rest anyway', async (what, take, line) => {
@@ -131,7 +206,9 @@ describe('checkpoints-preflight (GCP)', () => {
     const { code, out } = await preflight(api);
     expect(code).toBe(1);
     expect(out).toContain(line);
-    expect(out.match(/^FAIL/gm)?.length).toBe(what === 'the stack project' ? 2 : 1);
+    // The organization sink is looked for through the project's ancestry, which these two take away.
+    const failures = { 'the stack project': 3, "the runner network in the stack's organization": 2 };
+    expect(out.match(/^FAIL/gm)?.length).toBe(failures[what as keyof typeof failures] ?? 1);
     expect(out).toContain('ok   GitHub environment prod');
   });
 
