@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { missingDeployRights, type MissingRight } from '@checkpoints/analysis';
+import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
+import {
+  azureRegisteredProviders,
+  azureResourceProviderOf,
+  missingDeployRights,
+  type MissingRight,
+} from '@checkpoints/analysis';
 import {
   ofType,
   readProject,
@@ -116,5 +122,54 @@ describe('Azure customer-managed keys: the account is created once its key role 
     const found = await unmet(mutated, bootstrap);
     expect(found.length).toBe(accounts(prod).length);
     expect(found[0]?.unmet).toContain('no role assignment of the render gives the encryption identity');
+  });
+});
+
+describe('Azure resource providers: the bootstrap registers every one the stack renders', () => {
+  /** The namespace of every Azure resource a render of the stack's shipped files uses. */
+  async function renderedNamespaces(): Promise<Map<string, string>> {
+    const used = new Map<string, string>();
+    for (const stack of ['dev', 'prod']) {
+      const snapshot = await renderShipped(join(ROOT, 'stacks', 'azure-adls'), stack, azureProgram());
+      for (const resource of snapshot.resources.filter((r) => r.type.startsWith('azure-native:')))
+        used.set(
+          resource.type,
+          azureResourceProviderOf(resource.type) ?? `unknown provider of ${resource.type}`,
+        );
+    }
+    return used;
+  }
+
+  it('every namespace a render of the stack uses is registered by the bootstrap render', async () => {
+    const { bootstrap } = await shippedRenders();
+    const registered = azureRegisteredProviders(bootstrap.resources);
+    const used = await renderedNamespaces();
+    expect(used.size).toBeGreaterThan(5);
+    expect([...used.values()].filter((namespace) => !registered.has(namespace.toLowerCase()))).toEqual([]);
+  });
+
+  it('the rights check fails a deploy whose provider the bootstrap does not register, naming it', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const mutated = copyOf(bootstrap);
+    mutated.resources = mutated.resources.filter((r) => r.inputs['namespace'] !== 'Microsoft.KeyVault');
+    const found = await unmet(prod, mutated);
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map((right) => right.permission))).toEqual(
+      new Set(['Microsoft.KeyVault/register/action']),
+    );
+    expect(found[0]?.unmet).toContain('does not register Microsoft.KeyVault');
+  });
+
+  it('registrations are made in the stacks subscription and never undone', async () => {
+    const { bootstrap } = await shippedRenders();
+    const registrations = bootstrap.resources.filter((r) => r.type === 'pulumi-nodejs:dynamic:Resource');
+    expect(registrations.length).toBe(AZURE_RESOURCE_PROVIDERS.length);
+    const groupScopes = bootstrap.resources
+      .filter((r) => r.type === 'azure-native:authorization:RoleAssignment')
+      .map((r) => /^\/subscriptions\/([^/]+)\/resourceGroups\//.exec(String(r.inputs['scope']))?.[1]);
+    for (const registration of registrations) {
+      expect(groupScopes).toContain(registration.inputs['subscriptionId']);
+      expect(registration.retainOnDelete).toBe(true);
+    }
   });
 });

@@ -40,6 +40,7 @@ import {
 } from './roles';
 import { azureStateGrants, stateContainerScope } from './state';
 import { azureGuardrails } from './guardrails';
+import { registerResourceProviders } from './resource-providers';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -108,6 +109,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       },
       { parent: this },
     );
+    registerResourceProviders(settings.subscriptionId, this);
 
     const writerRole = this.createWriterRole(settings, args.environments);
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in

@@ -92,7 +92,8 @@ function awaitRolePropagation(scope: StoreScope, assignment: RoleAssignment): Sl
   return new Sleep(
     keyLogicalName(scope, `${scope.store.name}-encryption-key-in-effect`),
     { createDuration: ROLE_PROPAGATION, triggers: { roleAssignment: assignment.id } },
-    { parent: scope.parent, dependsOn: [assignment] },
+    // Released with the grant it waits for (deleting a wait does nothing in Azure either).
+    { ...safetySettingOptions(scope), dependsOn: [assignment] },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/render';
+import { azureResourceProvider, type RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import { assignmentsOf, roleAnswers, roleDefinitionsOf, roleGuid, under } from '../access/azure';
 import {
@@ -130,6 +130,14 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read'],
     source: `${OPS}/networking#microsoftnetwork`,
   },
+  // A wait in the Pulumi engine (the time provider sleeps locally): no call to Azure, no right.
+  'time:index/sleep:Sleep': {
+    create: [],
+    update: [],
+    delete: [],
+    read: [],
+    source: 'https://www.pulumi.com/registry/packages/time/api-docs/sleep/',
+  },
   'azure-native:authorization:RoleAssignment': {
     create: ['Microsoft.Authorization/roleAssignments/write'],
     update: ['Microsoft.Authorization/roleAssignments/write'],
@@ -259,6 +267,66 @@ function identityRights(resource: RenderedResource): LinkedRight[] {
       why: 'attaching the identity to the account',
     })),
   );
+}
+
+/**
+ * The resource provider namespace of a rendered azure-native type: its module's (libs/render, which the
+ * bootstrap registers), confirmed by the type's own operations in the rights table (`Microsoft.Storage/...`
+ * for a storage type). Undefined when the module is unknown or the two disagree: such a type counts as
+ * unregistered.
+ */
+export function azureResourceProviderOf(type: string): string | undefined {
+  const namespace = azureResourceProvider(type);
+  const operations = AZURE_RIGHTS[type]?.create ?? [];
+  return namespace !== undefined &&
+    operations.every((operation) => operation.split('/')[0]?.toLowerCase() === namespace.toLowerCase())
+    ? namespace
+    : undefined;
+}
+
+/** The namespaces a bootstrap render registers (bootstrap/src/azure/resource-providers.ts), lowercased. */
+export function azureRegisteredProviders(bootstrap: readonly RenderedResource[]): Set<string> {
+  return new Set(
+    bootstrap
+      .filter((r) => r.type === 'pulumi-nodejs:dynamic:Resource' && /^provider-/.test(r.name))
+      .map((r) => stringInput(r, 'namespace'))
+      .filter((namespace): namespace is string => namespace !== undefined)
+      .map((namespace) => namespace.toLowerCase()),
+  );
+}
+
+/**
+ * A PUT of a type whose provider the subscription is not registered for fails with
+ * MissingSubscriptionRegistration (https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/error-register-resource-provider),
+ * and registering is `Microsoft.<namespace>/register/action` at the subscription, which no deploy identity
+ * scoped to its resource group holds: the bootstrap registers every provider the stack renders. A type whose
+ * provider cannot be told counts as unregistered.
+ */
+function providerDemands(
+  render: readonly RenderedResource[],
+  bootstrap: readonly RenderedResource[],
+  environment: string,
+): MissingRight[] {
+  const registered = azureRegisteredProviders(bootstrap);
+  return render
+    .filter((r) => r.type.startsWith('azure-native:'))
+    .flatMap((resource): MissingRight[] => {
+      const namespace = azureResourceProviderOf(resource.type);
+      if (namespace !== undefined && registered.has(namespace.toLowerCase())) return [];
+      return [
+        {
+          resource: `${resource.type} ${resource.name}`,
+          operation: 'create',
+          permission: `${namespace ?? '<unknown provider>'}/register/action`,
+          on: 'the subscription',
+          identity: `ci deploy-${environment}`,
+          unmet:
+            namespace === undefined
+              ? `the resource provider of ${resource.type} is unknown to the rights tables, so nothing shows the subscription is registered for it (MissingSubscriptionRegistration on a fresh subscription)`
+              : `the bootstrap render does not register ${namespace}: a fresh subscription answers MissingSubscriptionRegistration, and the deploy identity, scoped to its resource group, cannot register it (${namespace}/register/action is a subscription-scope action)`,
+        },
+      ];
+    });
 }
 
 /**
@@ -465,7 +533,7 @@ export async function azureMissingRights({
   const everything = [...render.resources, ...bootstrap.resources];
   // The bootstrap's subscription first: a render may name resources of other subscriptions (subnets).
   const subscription =
-    /\/subscriptions\/([^/]+)\//.exec(
+    /\/subscriptions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//i.exec(
       JSON.stringify([...bootstrap.resources, ...render.resources].map((r) => r.inputs)),
     )?.[1] ?? '';
   const roles = roleDefinitionsOf(everything);
@@ -521,5 +589,6 @@ export async function azureMissingRights({
     for (const permission of rights.read) check('preview', 'read', permission, id);
   }
   missing.push(...keyRoleDemands(render.resources, everything, subscription, roleAllows));
+  missing.push(...providerDemands(render.resources, bootstrap.resources, environment));
   return missing;
 }
