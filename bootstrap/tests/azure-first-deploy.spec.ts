@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
 import {
+  accessAnalysisOf,
+  complianceOf,
+  createAnalysisContext,
   azureRegisteredProviders,
   azureResourceProviderOf,
   missingDeployRights,
@@ -171,5 +174,118 @@ describe('Azure resource providers: the bootstrap registers every one the stack 
       expect(groupScopes).toContain(registration.inputs['subscriptionId']);
       expect(registration.retainOnDelete).toBe(true);
     }
+  });
+});
+
+describe('Azure prod: the resource logs also go to a write-once archive CI cannot shorten or delete', () => {
+  const archives = (snapshot: Snapshot) =>
+    snapshot.resources.filter(
+      (r) => r.type === 'azure-native:storage:StorageAccount' && r.name.startsWith('audit-archive-'),
+    );
+
+  /** The audit-immutable verdict of each prod store against a bootstrap render. */
+  async function immutableVerdicts(prod: Snapshot, bootstrap: Snapshot): Promise<string[]> {
+    const { stores } = await complianceOf(createAnalysisContext(prod, bootstrap));
+    return stores.map((store) => {
+      const control = store.controls.find((each) => each.control === 'checkpoints audit-immutable (Azure)');
+      return `${store.store} ${control?.verdict}: ${control?.detail}`;
+    });
+  }
+
+  /** The prod stores' blind-audit findings for CI's identities. */
+  async function blinding(prod: Snapshot, bootstrap: Snapshot): Promise<string[]> {
+    const access = await accessAnalysisOf(createAnalysisContext(prod, bootstrap));
+    return access.stores.flatMap((store) =>
+      store.grants
+        // What ci-prod-no-blind-audit refuses: a blinding write no guardrail of the cloud refuses.
+        .filter(
+          (grant) =>
+            grant.operation === 'blind-audit' &&
+            grant.principal.label.startsWith('ci ') &&
+            (grant.configuration?.guardrails ?? []).length === 0,
+        )
+        .map((grant) => `${store.store} ${grant.principal.label}: ${grant.reason}`),
+    );
+  }
+
+  it('the shipped prod stores pass every compliance control with the shipped bootstrap', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const { stores } = await complianceOf(createAnalysisContext(prod, bootstrap));
+    expect(stores.length).toBe(3);
+    const failing = stores.flatMap((store) =>
+      store.controls
+        .filter((each) => each.verdict === 'fail')
+        .map((each) => `${store.store} ${each.control}`),
+    );
+    expect(failing).toEqual([]);
+    expect(archives(bootstrap).map((archive) => archive.inputs['allowSharedKeyAccess'])).toEqual([false]);
+  });
+
+  it('without the archive destination, or with an archive that is not write-once, the control fails', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const noDestination = copyOf(prod);
+    for (const setting of noDestination.resources.filter(
+      (r) => r.type === 'azure-native:monitor:DiagnosticSetting',
+    ))
+      delete setting.inputs['storageAccountId'];
+    expect(await immutableVerdicts(noDestination, bootstrap)).toEqual(
+      ['llm-pretrain', 'llm-releases', 'llm-pretrain-fast'].map(
+        (store) => `${store} fail: the resource logs go to no storage account (a workspace only)`,
+      ),
+    );
+    const mutable = copyOf(bootstrap);
+    for (const archive of archives(mutable)) delete archive.inputs['immutableStorageWithVersioning'];
+    expect(
+      (await immutableVerdicts(prod, mutable)).every((line) => line.includes('fail: ckptauditprod')),
+    ).toBe(true);
+    const unlocked = copyOf(bootstrap);
+    unlocked.resources = unlocked.resources.filter((r) => r.name !== 'audit-archive-prod-lock');
+    expect(
+      (await immutableVerdicts(prod, unlocked)).every((line) => line.includes('no CanNotDelete lock')),
+    ).toBe(true);
+  });
+
+  it("no CI identity can blind the prod stores' audit with the shipped bootstrap", async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    expect(await blinding(prod, bootstrap)).toEqual([]);
+  });
+
+  it('a deploy identity that may write the archive (and so shorten its unlocked policy) can blind the audit', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const writable = copyOf(bootstrap);
+    const role = writable.resources.find((r) => r.name === 'deploy-prod-audit-archive-role')!;
+    const permissions = role.inputs['permissions'] as { actions: string[] }[];
+    permissions[0]!.actions.push('Microsoft.Storage/storageAccounts/write');
+    const found = await blinding(prod, writable);
+    expect(found.length).toBe(3);
+    expect(found[0]).toMatch(
+      /ci deploy-prod: can shorten, lift or delete the write-once archive .*Microsoft\.Storage\/storageAccounts\/write.*ckptauditprod/,
+    );
+  });
+
+  it('without the deny on a setting that stops sending to the archive, CI can reroute the logs', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const unguarded = copyOf(bootstrap);
+    const definition = unguarded.resources.find((r) => r.name === 'diagnostic-settings-kept-prod')!;
+    definition.inputs['policyRule'] = JSON.parse(
+      JSON.stringify(definition.inputs['policyRule']).replace(
+        /,\{"field":"Microsoft\.Insights\/diagnosticSettings\/storageAccountId","notEquals":"[^"]+"\}/,
+        '',
+      ),
+    ) as unknown;
+    const found = await blinding(prod, unguarded);
+    expect(found.length).toBe(3);
+    expect(found[0]).toContain('Microsoft.Insights/diagnosticSettings/write');
+  });
+
+  it('a deploy identity that may delete the diagnostic settings can blind the audit', async () => {
+    const { bootstrap, prod } = await shippedRenders();
+    const deleting = copyOf(bootstrap);
+    const role = deleting.resources.find((r) => r.name === 'deploy-prod-role')!;
+    const permissions = role.inputs['permissions'] as { actions: string[] }[];
+    permissions[0]!.actions.push('Microsoft.Insights/diagnosticSettings/delete');
+    const found = await blinding(prod, deleting);
+    expect(found.length).toBe(3);
+    expect(found[0]).toContain('Microsoft.Insights/diagnosticSettings/delete');
   });
 });

@@ -180,8 +180,20 @@ function linked(on: readonly string[], permission: string, why: string): LinkedR
  */
 function diagnosticDestinationRights(resource: RenderedResource): LinkedRight[] {
   const workspace = stringInput(resource, 'workspaceId');
-  if (workspace === undefined) return [];
+  const archive = stringInput(resource, 'storageAccountId');
+  // "Creating a diagnostic setting that sends data to a storage account or streams to event hubs requires the
+  // user to also have ListKeys permission on the target resource" (https://learn.microsoft.com/azure/azure-monitor/roles-permissions-security).
+  const toArchive =
+    archive === undefined
+      ? []
+      : linked(
+          [archive],
+          'Microsoft.Storage/storageAccounts/listkeys/action',
+          'sending resource logs to the storage account',
+        );
+  if (workspace === undefined) return toArchive;
   return [
+    ...toArchive,
     ...linked(
       [workspace],
       'Microsoft.OperationalInsights/workspaces/read',
