@@ -1,6 +1,6 @@
 import { type RenderedResource } from '@checkpoints/render';
 import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
-import { AZURE_RIGHTS, azureResourceProviderOf, missingDeployRights } from '../../src';
+import { AZURE_RIGHTS, azureResourceProviderOf, goDurationSeconds, missingDeployRights } from '../../src';
 import { renderOf, resource } from '../access/fixtures';
 
 /**
@@ -194,5 +194,32 @@ describe('resource providers (Azure)', () => {
 
   it('a type whose module the provider map does not know counts as unregistered', () => {
     expect(azureResourceProviderOf('azure-native:compute:VirtualMachine')).toBeUndefined();
+  });
+});
+
+describe('the key role a customer-key account demands (Azure)', () => {
+  it('reads the time provider durations it is given', () => {
+    expect(['10m', '600s', '1h', '9m59s', '10m0.5s', 'ten'].map(goDurationSeconds)).toEqual([
+      600,
+      600,
+      3600,
+      599,
+      600.5,
+      undefined,
+    ]);
+  });
+
+  it('an account encrypting through its system-assigned identity fails: its role cannot be in effect on creation', async () => {
+    const [store, bootstrap] = renders(rows[0]!);
+    const account = store.resources.find((r) => r.type === 'azure-native:storage:StorageAccount')!;
+    account.inputs['identity'] = { type: 'SystemAssigned' };
+    account.inputs['encryption'] = {
+      keySource: 'Microsoft.Keyvault',
+      keyVaultProperties: { keyName: 'k', keyVaultUri: 'https://vault-1.vault.azure.net/' },
+    };
+    const unmet = (await missingDeployRights('azure', store, bootstrap, 'prod')).filter((m) => m.unmet);
+    expect(unmet.map((m) => m.unmet)).toEqual([
+      expect.stringContaining('through its system-assigned identity'),
+    ]);
   });
 });
