@@ -1,5 +1,5 @@
 import { AZURE_TENANT_ID, ofType, type RenderedResource, type Snapshot } from '@checkpoints/synth';
-import { names } from '@checkpoints/naming';
+import { auditArchive, names } from '@checkpoints/naming';
 import {
   ofTypeByName,
   renderBootstrap,
@@ -9,7 +9,7 @@ import {
   SUBSCRIPTION,
 } from './helpers';
 import { checkpointWriterRoleGuid } from '@checkpoints/config';
-import { deployRoleDefinitionGuid } from '../src/azure/roles';
+import { auditArchiveRoleDefinitionGuid, deployRoleDefinitionGuid } from '../src/azure/roles';
 
 const IDENTITY_GROUP = names.resourceGroup({ project: 'checkpoints-bootstrap', stack: 'ci' });
 const GROUP_SCOPE = (group: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${group}`;
@@ -97,6 +97,8 @@ describe('Azure CI identities', () => {
   it('keeps the identities in a resource group of their own, tagged', () => {
     expect(ofType(snapshot, 'azure-native:resources:ResourceGroup').map((group) => group.inputs)).toEqual([
       { resourceGroupName: IDENTITY_GROUP, location: 'eastus2', tags: standardTagsFor('prod') },
+      // The prod audit archive's group: outside every stack group, so no deploy identity writes in it.
+      { resourceGroupName: 'rg-checkpoints-audit-prod', location: 'eastus2', tags: standardTagsFor('prod') },
     ]);
     expect(ofTypeByName(snapshot, IDENTITY).map((identity) => identity.inputs)).toEqual([
       {
@@ -199,6 +201,17 @@ describe('Azure CI identities', () => {
         sortedRows([
           [scope, ROLE(deployRoleDefinitionGuid(SUBSCRIPTION, environment)), 'ServicePrincipal', undefined],
           [scope, ROLE(RBAC_ADMINISTRATOR), 'ServicePrincipal', RBAC_CONDITION(ciPrincipalIds(snapshot))],
+          // In prod, ListKeys and read on the audit archive (its diagnostic settings' destination).
+          ...(environment === 'prod'
+            ? [
+                [
+                  GROUP_SCOPE(auditArchive.resourceGroup('prod')),
+                  ROLE(auditArchiveRoleDefinitionGuid(SUBSCRIPTION, 'prod')),
+                  'ServicePrincipal',
+                  undefined,
+                ],
+              ]
+            : []),
         ]),
       );
       const administrator = ofType(snapshot, 'azure-native:authorization:RoleAssignment').find(

@@ -664,6 +664,29 @@ describe('AWS: the Express store with its own key (prod llm-pretrain-fast), depl
   });
 });
 
+describe("Azure prod: the write-once archive of the stores' resource logs", () => {
+  it('a deploy identity that may write the archive (and so shorten its unlocked policy) fails ci-prod-no-blind-audit', async () => {
+    const bootstrap = await renderShippedBootstrap();
+    const result = await synthProd(
+      'azure-adls',
+      weakened(bootstrap, (copy) => {
+        const role = named(
+          copy,
+          'azure-native:authorization:RoleDefinition',
+          'deploy-prod-audit-archive-role',
+        );
+        (role.inputs['permissions'] as { actions: string[] }[])[0]!.actions.push(
+          'Microsoft.Storage/storageAccounts/write',
+        );
+      }),
+    );
+    expect(result.status).toBe(1);
+    const blind = result.verdicts.filter((verdict) => verdict.policy === 'ci-prod-no-blind-audit');
+    expect(blind.length).toBe(3);
+    expect(blind[0]?.message).toContain('Microsoft.Storage/storageAccounts/write');
+  });
+});
+
 describe('Azure deletion guards and network joins of the shipped bootstrap', () => {
   let bootstrap: Snapshot;
   beforeAll(async () => {

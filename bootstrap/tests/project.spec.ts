@@ -44,6 +44,8 @@ describe('the root Pulumi project', () => {
       'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
       'aws:iam/policy:Policy',
       'aws:iam/policy:Policy',
+      // The prod write-once archive of the resource logs: its deletion lock, group, blob service, expiry and account.
+      'azure-native:authorization:ManagementLockByScope',
       // The prod guardrails no CI identity may lift: soft delete floor and kept blob logs (Azure), soft
       // delete floor (GCP).
       'azure-native:authorization:PolicyAssignment',
@@ -56,6 +58,10 @@ describe('the root Pulumi project', () => {
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
       'azure-native:managedidentity:FederatedIdentityCredential',
+      'azure-native:resources:ResourceGroup',
+      'azure-native:storage:BlobServiceProperties',
+      'azure-native:storage:ManagementPolicy',
+      'azure-native:storage:StorageAccount',
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/denyPolicy:DenyPolicy',
       'gcp:iam/workloadIdentityPool:WorkloadIdentityPool',

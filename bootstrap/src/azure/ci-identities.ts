@@ -4,6 +4,7 @@ import { RoleDefinition } from '@pulumi/azure-native/authorization/roleDefinitio
 import { FederatedIdentityCredential } from '@pulumi/azure-native/managedidentity/federatedIdentityCredential';
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
+import { auditArchive } from '@checkpoints/naming';
 import { azureTags, type Tags } from '@checkpoints/tagging';
 import { checkpointWriterRoleGuid, type Environment } from '@checkpoints/config';
 import type { AzureSettings } from '../config';
@@ -20,6 +21,8 @@ import { outputNames } from '../outputs';
 import {
   assignableByDeploy,
   assignableRolesCondition,
+  AZURE_AUDIT_ARCHIVE_ACTIONS,
+  auditArchiveRoleDefinitionGuid,
   azureDeployActions,
   AZURE_DEPLOY_ROLES,
   customRoleDefinitionId,
@@ -40,6 +43,8 @@ import {
 } from './roles';
 import { azureStateGrants, stateContainerScope } from './state';
 import { azureGuardrails } from './guardrails';
+import { registerResourceProviders } from './resource-providers';
+import { AUDIT_ARCHIVE_ENVIRONMENTS, createAuditArchive } from './audit-archive';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -108,6 +113,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       },
       { parent: this },
     );
+    registerResourceProviders(settings.subscriptionId, this);
 
     const writerRole = this.createWriterRole(settings, args.environments);
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
@@ -187,6 +193,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
         ...stateGrants(settings, writerRole, environment),
         ...this.networkGrants(settings, environment),
         ...this.dnsZoneGrants(settings, environment),
+        ...this.auditArchiveGrants(args, environment),
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       azureGuardrails(settings.subscriptionId, scope, environment, this);
@@ -253,6 +260,51 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       actions: AZURE_DNS_ZONE_ACTIONS,
       grantName: 'checkpoints-join-dns-zone',
     });
+  }
+
+  /**
+   * The environment's write-once archive of the stores' resource logs (./audit-archive), and what its deploy
+   * identity holds on it to name it as a diagnostic setting's destination (AZURE_AUDIT_ARCHIVE_ACTIONS).
+   */
+  private auditArchiveGrants(args: AzureCiIdentitiesArgs, environment: Environment): RoleGrant[] {
+    const { settings } = args;
+    if (!AUDIT_ARCHIVE_ENVIRONMENTS.includes(environment)) return [];
+    const account = createAuditArchive(
+      settings.subscriptionId,
+      environment,
+      settings.location,
+      azureTags(args.tags(environment)),
+      this,
+    );
+    // Granted on the archive's own group, which holds the archive alone: a custom role on a storage account
+    // scope is for the stores' data roles only (azure-rbac-store-data-plane-roles).
+    const archiveGroup = resourceGroupId(settings.subscriptionId, auditArchive.resourceGroup(environment));
+    const guid = auditArchiveRoleDefinitionGuid(settings.subscriptionId, environment);
+    const definition = new RoleDefinition(
+      `deploy-${environment}-audit-archive-role`,
+      {
+        scope: archiveGroup,
+        roleDefinitionId: guid,
+        roleName: tenantUniqueRoleName(`checkpoints-audit-archive-${environment}`, settings.subscriptionId),
+        description: `Lets the ${environment} checkpoint stores send their resource logs to the write-once archive: list its keys (shared key is off) and read it, nothing else`,
+        roleType: 'CustomRole',
+        permissions: [
+          { actions: [...AZURE_AUDIT_ARCHIVE_ACTIONS], notActions: [], dataActions: [], notDataActions: [] },
+        ],
+        assignableScopes: [archiveGroup],
+      },
+      { parent: this, dependsOn: [account] },
+    );
+    return [
+      {
+        role: {
+          id: definition.id.apply(() => customRoleDefinitionId(settings.subscriptionId, guid)),
+          name: 'checkpoints-audit-archive',
+        },
+        scope: archiveGroup,
+        scopeName: `audit-archive-${environment}`,
+      },
+    ];
   }
 
   /** A custom role holding `actions` alone, assignable in the targets' resource groups, granted on each target. */

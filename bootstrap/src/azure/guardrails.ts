@@ -2,6 +2,8 @@ import type * as pulumi from '@pulumi/pulumi';
 import { PolicyAssignment } from '@pulumi/azure-native/authorization/policyAssignment';
 import { PolicyDefinition } from '@pulumi/azure-native/authorization/policyDefinition';
 import type { Environment } from '@checkpoints/config';
+import { auditArchive } from '@checkpoints/naming';
+import { AUDIT_ARCHIVE_ENVIRONMENTS } from './audit-archive';
 
 /**
  * The fewest days blob soft delete keeps a deleted file in the stack resource group of an environment (none:
@@ -15,6 +17,9 @@ const SOFT_DELETE_ENABLED =
   'Microsoft.Storage/storageAccounts/blobServices/default.deleteRetentionPolicy.enabled';
 const SOFT_DELETE_DAYS = 'Microsoft.Storage/storageAccounts/blobServices/default.deleteRetentionPolicy.days';
 const DIAGNOSTIC_LOGS = 'Microsoft.Insights/diagnosticSettings/logs[*]';
+// The destination storage account's alias, as Microsoft's diagnostic-settings policy examples read it
+// (https://learn.microsoft.com/azure/logic-apps/healthy-unhealthy-resource#fix-diagnostic-logging-for-logic-apps).
+const DIAGNOSTIC_ARCHIVE = 'Microsoft.Insights/diagnosticSettings/storageAccountId';
 
 /** The blob service's read, write and delete logs (stacks/azure-adls/src/audit.ts BLOB_AUDIT_CATEGORIES). */
 const BLOB_AUDIT_CATEGORIES = ['StorageRead', 'StorageWrite', 'StorageDelete'];
@@ -46,11 +51,12 @@ export function softDeletePolicyRule() {
 /**
  * Deny a diagnostic setting of a blob service that does not send all three blob log categories to a Log
  * Analytics workspace of the resource group it is assigned at (`contains` compares case-insensitively:
- * https://learn.microsoft.com/azure/governance/policy/concepts/definition-structure-policy-rule#conditions).
+ * https://learn.microsoft.com/azure/governance/policy/concepts/definition-structure-policy-rule#conditions), or,
+ * given the environment's write-once archive, that does not also send them there.
  * Deleting a setting is not a write a deny sees: no CI identity holds `diagnosticSettings/delete` in prod
  * (./roles).
  */
-export function diagnosticSettingsPolicyRule() {
+export function diagnosticSettingsPolicyRule(archiveId?: string) {
   return {
     if: {
       allOf: [
@@ -74,6 +80,8 @@ export function diagnosticSettingsPolicyRule() {
               field: 'Microsoft.Insights/diagnosticSettings/workspaceId',
               notContains: "[concat(resourceGroup().id, '/')]",
             },
+            // In an environment with a write-once archive, a setting that stops sending to it.
+            ...(archiveId === undefined ? [] : [{ field: DIAGNOSTIC_ARCHIVE, notEquals: archiveId }]),
           ],
         },
       ],
@@ -126,7 +134,11 @@ export function azureGuardrails(
       displayName: `Checkpoint stores (${environment}): blob read, write and delete logs kept in the group's workspace`,
       policyType: 'Custom',
       mode: 'All',
-      policyRule: diagnosticSettingsPolicyRule(),
+      policyRule: diagnosticSettingsPolicyRule(
+        AUDIT_ARCHIVE_ENVIRONMENTS.includes(environment)
+          ? auditArchive.accountId(subscriptionId, environment)
+          : undefined,
+      ),
     },
     { parent, protect: true },
   );

@@ -139,6 +139,24 @@ export function networkRoleDefinitionGuid(subscriptionId: string, environment: s
   return definitionGuid('checkpoints-network-role', subscriptionId, environment);
 }
 
+/** The audit archive link role's definition GUID, one per environment like the network role. */
+export function auditArchiveRoleDefinitionGuid(subscriptionId: string, environment: string): string {
+  return definitionGuid('checkpoints-audit-archive-role', subscriptionId, environment);
+}
+
+/**
+ * What a deploy identity holds on its environment's audit archive: creating or editing a diagnostic setting that
+ * sends to a storage account needs ListKeys on it ("Creating a diagnostic setting that sends data to a storage
+ * account or streams to event hubs requires the user to also have ListKeys permission on the target resource",
+ * https://learn.microsoft.com/azure/azure-monitor/roles-permissions-security), and reading it. The archive
+ * refuses shared key authorization, so its keys open nothing; no write, delete or lock right: the identity
+ * can neither shorten the archive's immutability policy nor delete it.
+ */
+export const AZURE_AUDIT_ARCHIVE_ACTIONS: readonly string[] = [
+  'Microsoft.Storage/storageAccounts/listkeys/action',
+  'Microsoft.Storage/storageAccounts/read',
+];
+
 /** The DNS zone role's definition GUID, one per environment like the network role. */
 export function dnsZoneRoleDefinitionGuid(subscriptionId: string, environment: string): string {
   return definitionGuid('checkpoints-dns-zone-role', subscriptionId, environment);

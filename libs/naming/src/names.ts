@@ -170,3 +170,25 @@ function assertPulumiNames(ctx: StackNameContext): void {
     }
   }
 }
+
+/**
+ * The account that keeps an environment's resource logs write-once, created by the bootstrap and named by the
+ * stacks' diagnostic settings: one per subscription and environment, so both derive it from those two.
+ */
+export const auditArchive = {
+  /** Storage account names are global, 3-24 lowercase letters and digits. */
+  account(subscriptionId: string, environment: string): string {
+    const env = compact.sanitise(environment).slice(0, 8);
+    return `ckptaudit${env}${stableHash([subscriptionId.toLowerCase(), environment])}`;
+  },
+
+  /** Its resource group: the bootstrap's, outside the stack's group. */
+  resourceGroup(environment: string): string {
+    return `rg-checkpoints-audit-${dashed.sanitise(environment)}`;
+  },
+
+  /** Its resource ID, as the stacks' diagnostic settings name their destination. */
+  accountId(subscriptionId: string, environment: string): string {
+    return `/subscriptions/${subscriptionId}/resourceGroups/${auditArchive.resourceGroup(environment)}/providers/Microsoft.Storage/storageAccounts/${auditArchive.account(subscriptionId, environment)}`;
+  },
+};

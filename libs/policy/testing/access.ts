@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
 import type { ResourceUnderTest } from '.';
 
 const SUBSCRIPTION = '00000000-0000-4000-a000-000000000001';
@@ -77,7 +78,11 @@ export function bootstrapResource(type: string, name: string, inputs: Record<str
  * Writes a bootstrap render with these CI role assignments (and a custom role `CUSTOM` of `customActions`)
  * and points the access rules at it; returns a function that restores the environment.
  */
-export function withBootstrap(grants: CiGrant[], customActions: string[] = []): BootstrapFile {
+export function withBootstrap(
+  grants: CiGrant[],
+  customActions: string[] = [],
+  registered: readonly string[] = AZURE_RESOURCE_PROVIDERS,
+): BootstrapFile {
   const resource = bootstrapResource;
   const render = {
     project: 'checkpoints-bootstrap',
@@ -96,6 +101,13 @@ export function withBootstrap(grants: CiGrant[], customActions: string[] = []): 
           roleDefinitionId: ROLE(grant.role),
           scope: grant.scope,
           ...(grant.condition ? { condition: grant.condition } : {}),
+        }),
+      ),
+      // The subscription's resource provider registrations (bootstrap/src/azure/resource-providers.ts).
+      ...registered.map((namespace) =>
+        resource('pulumi-nodejs:dynamic:Resource', `provider-${namespace}`, {
+          namespace,
+          subscriptionId: '00000000-0000-4000-a000-000000000001',
         }),
       ),
     ],

@@ -1,2 +1,3 @@
 export * from './render';
 export * from './components';
+export * from './azure-resource-providers';

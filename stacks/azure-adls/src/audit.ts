@@ -49,12 +49,23 @@ export function createAuditWorkspace(args: AuditWorkspaceArgs): Workspace {
   );
 }
 
-/** Diagnostic settings that send the store's blob requests and, with its own key, its vault's audit events to the workspace. */
+/** Where a store's audit records go: the workspace, and in prod the bootstrap's write-once archive too. */
+export interface AuditDestinations {
+  workspaceId: pulumi.Input<string>;
+  /** The environment's audit archive (bootstrap/src/azure/audit-archive.ts), named by its derived ID. */
+  archiveAccountId?: pulumi.Input<string>;
+}
+
+/**
+ * Diagnostic settings that send the store's blob requests and, with its own key, its vault's audit events to
+ * the workspace, and to the archive where there is one: a workspace's records can be purged by whoever holds
+ * its purge right, the archive's blobs by nobody until their immutability period ends.
+ */
 export function auditStore(
   scope: StoreScope,
   account: StorageAccount,
   vault: Vault | undefined,
-  workspaceId: pulumi.Input<string>,
+  { workspaceId, archiveAccountId }: AuditDestinations,
 ): DiagnosticSetting[] {
   const setting = (name: string, resourceUri: pulumi.Input<string>, categories: readonly string[]) =>
     new DiagnosticSetting(
@@ -63,6 +74,7 @@ export function auditStore(
         name: AUDIT_SETTING_NAME,
         resourceUri,
         workspaceId,
+        ...(archiveAccountId === undefined ? {} : { storageAccountId: archiveAccountId }),
         logs: categories.map((category) => ({ category, enabled: true })),
       },
       // A protected store's audit is as hard to switch off as its data is to delete.

@@ -14,7 +14,7 @@ import { COMPONENT_TYPES } from '@checkpoints/render';
 import { applyLifecycle, createAccount, createFilesystem, enableSoftDelete } from './account';
 import { customerManagedKey, keyLogicalName, microsoftManagedKeys } from './encryption';
 import { createStoreIdentities, grantFilesystemAccess } from './identities';
-import { auditStore } from './audit';
+import { auditStore, type AuditDestinations } from './audit';
 import { lockFilesystem } from './immutability';
 import { lockAgainstDeletion } from './locks';
 import { createPrivateEndpoints } from './network';
@@ -30,7 +30,7 @@ export interface CheckpointStoreArgs {
   subscriptionId: pulumi.Output<string>;
   tenantId: pulumi.Output<string>;
   /** Where the store's audit records go; present when the store is audited (`store.audit`). */
-  auditWorkspaceId?: pulumi.Input<string>;
+  audit?: AuditDestinations;
 }
 
 /** One checkpoint store on ADLS Gen2: account, filesystem, lifecycle, encryption and identities. */
@@ -87,7 +87,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     grantFilesystemAccess(scope, filesystem, identities);
     createPrivateEndpoints(scope, account, names.storageAccount(scope.names));
     protectFromMalware(scope, account, stack.environment);
-    if (args.auditWorkspaceId !== undefined) auditStore(scope, account, keys.vault, args.auditWorkspaceId);
+    if (args.audit !== undefined) auditStore(scope, account, keys.vault, args.audit);
     if (store.protect) {
       lockAgainstDeletion(scope, `${store.name}-lock`, account.id, 'storage account');
       if (keys.vault)

@@ -2,8 +2,10 @@ import type * as pulumi from '@pulumi/pulumi';
 import { Key } from '@pulumi/azure-native/keyvault/key';
 import { Vault } from '@pulumi/azure-native/keyvault/vault';
 import { UserAssignedIdentity } from '@pulumi/azure-native/managedidentity/userAssignedIdentity';
+import { Sleep } from '@pulumiverse/time/sleep';
 import type { StorageAccountArgs } from '@pulumi/azure-native/storage/storageAccount';
 import { names, type NameContext } from '@checkpoints/naming';
+import type { RoleAssignment } from '@pulumi/azure-native/authorization/roleAssignment';
 import { assignRole } from './role-assignment';
 import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scope';
 
@@ -11,6 +13,7 @@ import { dataHolderOptions, safetySettingOptions, type StoreScope } from './scop
 export interface AccountEncryption {
   encryption: NonNullable<StorageAccountArgs['encryption']>;
   identity?: StorageAccountArgs['identity'];
+  /** What must exist, and be in effect, before the account is created with these keys. */
   dependsOn: pulumi.Resource[];
   /** The store's own vault, where the key is customer-managed: audited and locked like the account. */
   vault?: Vault;
@@ -57,6 +60,7 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
     // Without this grant the account cannot unwrap its key: it outlives the store like the key.
     safetySettingOptions(scope),
   );
+  const keyAccessInEffect = awaitRolePropagation(scope, keyAccess);
   return {
     identity: { type: 'UserAssigned', userAssignedIdentities: [identity.id] },
     encryption: {
@@ -65,9 +69,32 @@ export function customerManagedKey(scope: StoreScope): AccountEncryption {
       keyVaultProperties: { keyName: key.name, keyVaultUri: vault.properties.vaultUri },
       encryptionIdentity: { encryptionUserAssignedIdentity: identity.id },
     },
-    dependsOn: [keyAccess],
+    dependsOn: [keyAccessInEffect],
     vault,
   };
+}
+
+/**
+ * How long a new role assignment may take to be in effect: "When you assign roles or remove role assignments,
+ * it can take up to 10 minutes for changes to take effect" (Troubleshoot Azure RBAC, "Role assignment changes
+ * are not being detected", https://learn.microsoft.com/azure/role-based-access-control/troubleshooting#symptom---role-assignment-changes-are-not-being-detected).
+ */
+export const ROLE_PROPAGATION = '10m';
+
+/**
+ * The account reads its key through the encryption identity the moment it is created (or its key changes):
+ * created right after the identity's key role, it is refused with KeyVaultAuthenticationFailure until the
+ * role is in effect, and succeeds on a re-run. A wait between the two makes the first deploy succeed. It runs
+ * again only when the assignment is replaced (a new key generation), so later deploys do not wait; the
+ * stores' waits run side by side, so a first deploy waits once.
+ */
+function awaitRolePropagation(scope: StoreScope, assignment: RoleAssignment): Sleep {
+  return new Sleep(
+    keyLogicalName(scope, `${scope.store.name}-encryption-key-in-effect`),
+    { createDuration: ROLE_PROPAGATION, triggers: { roleAssignment: assignment.id } },
+    // Released with the grant it waits for (deleting a wait does nothing in Azure either).
+    { ...safetySettingOptions(scope), dependsOn: [assignment] },
+  );
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   type StoreOutputs,
   type StoreSpec,
 } from '@checkpoints/config';
-import { nameRules, names, type NameContext } from '@checkpoints/naming';
+import { auditArchive, nameRules, names, type NameContext } from '@checkpoints/naming';
 import { adlsFilesystemGrants } from '@checkpoints/translate';
 import { azureTags, standardTags } from '@checkpoints/tagging';
 import { createAuditWorkspace } from './audit';
@@ -47,6 +47,10 @@ export function checkpointStack(): Promise<{ stores: Record<string, StoreOutputs
   const client = getClientConfigOutput();
   const resourceGroupName = spec.resourceGroupName ?? createResourceGroup(spec, location).name;
   const auditWorkspaceId = auditDestination(spec, location, resourceGroupName);
+  const audit =
+    auditWorkspaceId === undefined
+      ? undefined
+      : { workspaceId: auditWorkspaceId, ...archiveDestination(spec, client.subscriptionId) };
   return buildStoresInTurns(spec.stores, (store) => {
     const component = new CheckpointStore(store.name, {
       store,
@@ -55,7 +59,7 @@ export function checkpointStack(): Promise<{ stores: Record<string, StoreOutputs
       resourceGroupName,
       subscriptionId: client.subscriptionId,
       tenantId: client.tenantId,
-      ...(store.audit && auditWorkspaceId !== undefined ? { auditWorkspaceId } : {}),
+      ...(store.audit && audit !== undefined ? { audit } : {}),
     });
     return [store.name, component.outputs] as const;
   }).then((stores) => ({ stores: Object.fromEntries(stores) }));
@@ -147,6 +151,23 @@ function auditDestination(
     ),
     protect: audited.some((store) => store.protect),
   }).id;
+}
+
+/**
+ * In prod the stores' resource logs also go to the write-once archive the bootstrap creates for the environment
+ * in the subscription (bootstrap/src/azure/audit-archive.ts), named by the ID both derive from subscription and
+ * environment: the bootstrap must have been applied, as for CI's own identities.
+ */
+function archiveDestination(
+  spec: StackSpec,
+  subscriptionId: pulumi.Output<string>,
+): { archiveAccountId?: pulumi.Output<string> } {
+  if (spec.environment !== 'prod') return {};
+  return {
+    archiveAccountId: subscriptionId.apply((subscription) =>
+      auditArchive.accountId(subscription, spec.environment),
+    ),
+  };
 }
 
 /** Log Analytics workspace names are 4 to 63 letters, digits and hyphens; the group's name is unique to the stack. */

@@ -161,6 +161,7 @@ describe('structure', () => {
         `${T.vault}::llm`,
         `${T.key}::llm`,
         `${T.roleAssignment}::llm-encryption-key`,
+        `${T.sleep}::llm-encryption-key-in-effect`,
         `${T.account}::llm`,
         `${T.blobService}::llm`,
         `${T.lifecycle}::llm`,

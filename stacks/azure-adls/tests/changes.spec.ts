@@ -69,6 +69,7 @@ describe('change plan on ADLS Gen2 (dev)', () => {
         `${T.identity} deleted`,
         `${T.key} released`,
         `${T.roleAssignment} released`,
+        `${T.sleep} released`,
         `${T.vault} released`,
       ].sort(),
     );

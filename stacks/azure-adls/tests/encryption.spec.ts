@@ -1,4 +1,5 @@
 import { byName, ofType } from '@checkpoints/synth';
+import { AZURE_ROLE_PROPAGATION_SECONDS, goDurationSeconds } from '@checkpoints/analysis';
 import { inputsOf, renderStack, sharedRenderStack, SUBSCRIPTION, T, TENANT } from './render';
 
 const GROUP = 'checkpoints-azure-dev-1592ff';
@@ -84,7 +85,13 @@ describe('customer-managed key', () => {
       requireInfrastructureEncryption: true,
       services: { blob: { enabled: true, keyType: 'Account' } },
     });
-    expect(account.dependsOn).toContain(byName(snapshot, T.roleAssignment, 'llm-encryption-key').urn);
+    // Created once the key role is in effect: after a wait of the propagation time that follows the grant.
+    const wait = byName(snapshot, T.sleep, 'llm-encryption-key-in-effect');
+    expect(account.dependsOn).toContain(wait.urn);
+    expect(wait.dependsOn).toContain(byName(snapshot, T.roleAssignment, 'llm-encryption-key').urn);
+    expect(goDurationSeconds(wait.inputs['createDuration'])).toBeGreaterThanOrEqual(
+      AZURE_ROLE_PROPAGATION_SECONDS,
+    );
   });
 
   it('is the default in prod, on both tiers', async () => {

@@ -365,9 +365,12 @@ describe('key generations', () => {
         `${T.vault} llm released`,
         `${T.key} llm released`,
         `${T.roleAssignment} llm-encryption-key released`,
+        `${T.sleep} llm-encryption-key-in-effect released`,
         `${T.vault} llm-g2 created`,
         `${T.key} llm-g2 created`,
         `${T.roleAssignment} llm-encryption-key-g2 created`,
+        // The new grant is waited for like the first: the account switches keys once it is in effect.
+        `${T.sleep} llm-encryption-key-in-effect-g2 created`,
       ].sort(),
     );
     expect(plan.dataLoss).toEqual([]);

@@ -66,7 +66,7 @@ describe('synth --base on ADLS: a new key generation', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const plan = result.stdout.slice(result.stdout.indexOf('Change plan'));
-    expect(plan).toContain('store llm-pretrain: changed (8 unchanged, 3 created, 1 updated, 3 released)');
+    expect(plan).toContain('store llm-pretrain: changed (8 unchanged, 4 created, 1 updated, 4 released)');
     for (const line of [
       'release llm-pretrain (azure-native:keyvault:Vault) [key]: released',
       'release llm-pretrain (azure-native:keyvault:Key) [key]: released',

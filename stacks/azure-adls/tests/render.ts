@@ -30,6 +30,7 @@ export const T = {
   lock: 'azure-native:authorization:ManagementLockByScope',
   privateEndpoint: 'azure-native:network:PrivateEndpoint',
   privateDnsZoneGroup: 'azure-native:network:PrivateDnsZoneGroup',
+  sleep: 'time:index/sleep:Sleep',
 } as const;
 
 export interface StackValues {

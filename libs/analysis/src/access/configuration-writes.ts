@@ -125,6 +125,19 @@ export const AZURE_AUDIT_WRITES: readonly string[] = [
 ];
 
 /**
+ * The write-once archive a store's diagnostic settings also send to (`storageAccountId`): its account-level
+ * immutability policy, while unlocked, is shortened, disabled or deleted with the account's own PUT ("Unlocked
+ * state allows increase and decrease of immutability retention time", @pulumi/azure-native
+ * AccountImmutabilityPolicyProperties.state; https://learn.microsoft.com/azure/storage/blobs/immutable-policy-configure-version-scope),
+ * and deleting the account takes every log with it.
+ * https://learn.microsoft.com/azure/role-based-access-control/permissions/storage#microsoftstorage
+ */
+export const AZURE_ARCHIVE_WRITES: readonly string[] = [
+  'Microsoft.Storage/storageAccounts/write',
+  'Microsoft.Storage/storageAccounts/delete',
+];
+
+/**
  * Who may lift an Azure Policy assignment: delete or rewrite it, its definition, or exempt a scope from it.
  * https://learn.microsoft.com/azure/governance/policy/overview#azure-rbac-permissions-in-azure-policy
  */
@@ -403,29 +416,40 @@ export interface AzureGuard {
   scope: string;
   /** For `soft-delete`: the fewest days soft delete may keep a blob. */
   days: number;
+  /** For `diagnostic-settings`: the archive a setting must also send to, when the definition requires one. */
+  archive?: string;
   source: string;
 }
 
 export const AZURE_SOFT_DELETE_FIELD =
   'Microsoft.Storage/storageAccounts/blobServices/default.deleteRetentionPolicy.days';
 export const AZURE_DIAGNOSTIC_LOGS_FIELD = 'Microsoft.Insights/diagnosticSettings/logs[*].enabled';
+const AZURE_DIAGNOSTIC_ARCHIVE_FIELD = 'Microsoft.Insights/diagnosticSettings/storageAccountId';
 const AZURE_DIAGNOSTIC_WRITE = 'Microsoft.Insights/diagnosticSettings/write';
 
 export function azureGuardsOf(resources: readonly RenderedResource[]): AzureGuard[] {
   const kinds = new Map<string, AzureGuard['kind']>();
+  const archives = new Map<string, string>();
   for (const definition of resourcesOfType(resources, 'azure-native:authorization:PolicyDefinition')) {
     const rule = JSON.stringify(definition.inputs['policyRule'] ?? {});
     if (!JSON.stringify(record(definition.inputs['policyRule'])['then'] ?? {}).includes('"deny"')) continue;
     const name = String(definition.inputs['policyDefinitionName'] ?? definition.name);
     if (rule.includes(AZURE_SOFT_DELETE_FIELD)) kinds.set(name, 'soft-delete');
-    else if (rule.includes(AZURE_DIAGNOSTIC_LOGS_FIELD)) kinds.set(name, 'diagnostic-settings');
+    else if (rule.includes(AZURE_DIAGNOSTIC_LOGS_FIELD)) {
+      kinds.set(name, 'diagnostic-settings');
+      const archive = new RegExp(`"field":"${AZURE_DIAGNOSTIC_ARCHIVE_FIELD}","notEquals":"([^"]+)"`).exec(
+        rule,
+      )?.[1];
+      if (archive !== undefined) archives.set(name, archive);
+    }
   }
   return resourcesOfType(resources, 'azure-native:authorization:PolicyAssignment').flatMap((assignment) => {
-    const kind = kinds.get(
+    const definition =
       String(assignment.inputs['policyDefinitionId'] ?? '')
         .split('/')
-        .pop() ?? '',
-    );
+        .pop() ?? '';
+    const kind = kinds.get(definition);
+    const archive = archives.get(definition);
     const scope = assignment.inputs['scope'];
     if (kind === undefined || typeof scope !== 'string') return [];
     // DoNotEnforce evaluates without denying (https://learn.microsoft.com/azure/governance/policy/concepts/assignment-structure#enforcement-mode).
@@ -437,6 +461,7 @@ export function azureGuardsOf(resources: readonly RenderedResource[]): AzureGuar
         kind,
         scope,
         days: typeof days === 'number' ? days : 0,
+        ...(archive === undefined ? {} : { archive }),
         source: `PolicyAssignment ${assignment.name}`,
       },
     ];
@@ -484,8 +509,30 @@ export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[
     const reason = input.on(permission);
     return reason === undefined ? [] : [{ permission, reason }];
   });
+  const archives = [
+    ...new Set(
+      input.resources
+        .filter((resource) => resource.type === 'azure-native:monitor:DiagnosticSetting')
+        .map((setting) => setting.inputs['storageAccountId'])
+        .filter((id): id is string => typeof id === 'string'),
+    ),
+  ];
+  const archiveWrites = archives.flatMap((archive) =>
+    AZURE_ARCHIVE_WRITES.flatMap((permission) => {
+      const reason = input.on(permission, archive);
+      return reason === undefined
+        ? []
+        : [{ permission, reason: `${reason}, on the write-once archive ${archive.split('/').pop()}` }];
+    }),
+  );
+  // A guard keeps the settings only if it also refuses one that stops sending to each of their archives.
   const keptBy = input.guards
-    .filter((guard) => guard.kind === 'diagnostic-settings' && holds(guard))
+    .filter(
+      (guard) =>
+        guard.kind === 'diagnostic-settings' &&
+        holds(guard) &&
+        archives.every((archive) => guard.archive?.toLowerCase() === archive.toLowerCase()),
+    )
     .map((guard) => guard.source);
   const onlyWrites = audit.every(({ permission }) => permission === AZURE_DIAGNOSTIC_WRITE);
   return [
@@ -495,6 +542,11 @@ export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[
       guardrails,
       guardsFreshOnly: false,
     }),
+    ...blindGrant(
+      input.principal,
+      archiveWrites,
+      "shorten, lift or delete the write-once archive of the store's resource logs",
+    ),
     ...blindGrant(
       input.principal,
       audit,

@@ -23,6 +23,8 @@ export interface AzureSubject {
   account: RenderedResource | undefined;
   resources: readonly RenderedResource[];
   retention: StoreRetention | undefined;
+  /** The bootstrap render (the write-once archive of the resource logs lives there); undefined when not given. */
+  bootstrap: readonly RenderedResource[] | undefined;
 }
 
 const TYPES = {
@@ -80,22 +82,31 @@ function blobLogging(subject: AzureSubject): Finding {
 }
 
 /**
- * Whether the blob service's resource logs also go to a storage account whose containers keep them write-once:
- * a destination account of the render with a time-based immutability policy on its account (version-level
- * immutability) or containers. Diagnostic settings write append blobs, which an immutability policy must allow
- * with protected append writes (https://learn.microsoft.com/azure/storage/blobs/immutable-time-based-retention-policy-overview#allow-protected-append-blobs-writes).
+ * Whether the blob service's resource logs also go to a storage account that keeps them write-once: a destination
+ * account, of the render or of the bootstrap render (the environment's audit archive), with a time-based
+ * immutability policy on its account (version-level immutability, which the `insights-logs-*` containers Azure
+ * Monitor creates inherit) that allows protected append writes, as Azure Monitor requires
+ * (https://learn.microsoft.com/azure/azure-monitor/essentials/diagnostic-settings#destination-limitations), and a
+ * CanNotDelete lock on it. A destination found in neither render is not judged: it counts as failed.
  */
 function immutableDestination(subject: AzureSubject): Finding {
   const settings = settingsOn(subject, `/storageAccounts/${accountName(subject)}/blobServices/default`);
-  const destinations = settings.map((setting) => setting.inputs['storageAccountId']).filter(Boolean);
+  const destinations = settings.map((setting) => stringInput(setting, 'storageAccountId')).filter(Boolean);
   if (destinations.length === 0) return fail('the resource logs go to no storage account (a workspace only)');
-  for (const destination of destinations) {
+  const everything = [...subject.resources, ...(subject.bootstrap ?? [])];
+  const findings = destinations.map((destination): Finding => {
     const name = String(destination).split('/').pop()?.toLowerCase();
-    const archive = subject.resources.find(
+    const archive = everything.find(
       (resource) =>
         resource.type === TYPES.account && String(resource.inputs['accountName']).toLowerCase() === name,
     );
-    const policy = archive?.inputs['immutableStorageWithVersioning'] as
+    if (!archive)
+      return fail(
+        subject.bootstrap
+          ? `the destination ${String(destination)} is in neither the render nor the bootstrap render`
+          : `the destination ${String(destination)} is not in the render and the bootstrap render was not given (synth --bootstrap): not judged, counted as failed`,
+      );
+    const policy = archive.inputs['immutableStorageWithVersioning'] as
       | {
           enabled?: boolean;
           immutabilityPolicy?: {
@@ -105,15 +116,24 @@ function immutableDestination(subject: AzureSubject): Finding {
         }
       | undefined;
     const days = policy?.immutabilityPolicy?.immutabilityPeriodSinceCreationInDays ?? 0;
-    if (
-      policy?.enabled === true &&
-      days > 0 &&
-      policy.immutabilityPolicy?.allowProtectedAppendWrites === true
-    ) {
-      return pass(`resource logs also go to ${String(name)}, immutable for ${days} d after each write`);
-    }
-  }
-  return fail('no destination storage account of the resource logs has an immutability policy');
+    if (policy?.enabled !== true || days <= 0)
+      return fail(`${String(name)} has no account-level immutability policy`);
+    if (policy.immutabilityPolicy?.allowProtectedAppendWrites !== true)
+      return fail(
+        `${String(name)} is immutable but refuses protected append writes, which Azure Monitor needs`,
+      );
+    const locked = everything.some(
+      (resource) =>
+        resource.type === 'azure-native:authorization:ManagementLockByScope' &&
+        resource.inputs['level'] === 'CanNotDelete' &&
+        (resource.propertyDependencies?.['scope'] ?? []).includes(archive.urn),
+    );
+    if (!locked) return fail(`${String(name)} is immutable but has no CanNotDelete lock`);
+    return pass(
+      `resource logs also go to ${String(name)}, immutable for ${days} d after each write, locked against deletion`,
+    );
+  });
+  return findings.find((finding) => finding.verdict === 'pass') ?? findings[0]!;
 }
 
 function privateEndpoints(subject: AzureSubject): Finding {
@@ -363,7 +383,7 @@ const CHECKS: readonly Check<AzureSubject>[] = [
   },
   {
     controls: [C.auditImmutable],
-    field: `${TYPES.diagnosticSetting} storageAccountId and its account's immutableStorageWithVersioning`,
+    field: `${TYPES.diagnosticSetting} storageAccountId, its account's immutableStorageWithVersioning (in the render or the bootstrap render) and CanNotDelete lock`,
     rule: 'azure-storage-audit-immutable',
     judge: immutableDestination,
   },
@@ -434,6 +454,7 @@ export function azureSubjectOf(
   resources: readonly RenderedResource[],
   environment: string,
   retention: StoreRetention | undefined,
+  bootstrap: readonly RenderedResource[] | undefined,
 ): AzureSubject {
   return {
     store,
@@ -442,5 +463,6 @@ export function azureSubjectOf(
     account: store.resources.find((resource) => resource.type === TYPES.account),
     resources,
     retention,
+    bootstrap,
   };
 }

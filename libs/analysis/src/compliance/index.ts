@@ -42,7 +42,10 @@ export const complianceOf: (context: AnalysisContext) => Promise<ComplianceAnaly
                 GCP_COMPLIANCE,
                 gcpSubjectOf(store, context.resources, environment, grants, context.bootstrap?.resources),
               )
-            : judgeStore(AZURE_COMPLIANCE, azureSubjectOf(store, context.resources, environment, figures));
+            : judgeStore(
+                AZURE_COMPLIANCE,
+                azureSubjectOf(store, context.resources, environment, figures, context.bootstrap?.resources),
+              );
       return { store: store.name, cloud: store.cloud, environment, controls };
     });
     return { stores, summary: complianceSummary(stores) };

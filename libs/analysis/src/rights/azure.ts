@@ -1,4 +1,4 @@
-import type { RenderedResource } from '@checkpoints/render';
+import { azureResourceProvider, type RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import { assignmentsOf, roleAnswers, roleDefinitionsOf, roleGuid, under } from '../access/azure';
 import {
@@ -130,6 +130,14 @@ export const AZURE_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read'],
     source: `${OPS}/networking#microsoftnetwork`,
   },
+  // A wait in the Pulumi engine (the time provider sleeps locally): no call to Azure, no right.
+  'time:index/sleep:Sleep': {
+    create: [],
+    update: [],
+    delete: [],
+    read: [],
+    source: 'https://www.pulumi.com/registry/packages/time/api-docs/sleep/',
+  },
   'azure-native:authorization:RoleAssignment': {
     create: ['Microsoft.Authorization/roleAssignments/write'],
     update: ['Microsoft.Authorization/roleAssignments/write'],
@@ -172,8 +180,20 @@ function linked(on: readonly string[], permission: string, why: string): LinkedR
  */
 function diagnosticDestinationRights(resource: RenderedResource): LinkedRight[] {
   const workspace = stringInput(resource, 'workspaceId');
-  if (workspace === undefined) return [];
+  const archive = stringInput(resource, 'storageAccountId');
+  // "Creating a diagnostic setting that sends data to a storage account or streams to event hubs requires the
+  // user to also have ListKeys permission on the target resource" (https://learn.microsoft.com/azure/azure-monitor/roles-permissions-security).
+  const toArchive =
+    archive === undefined
+      ? []
+      : linked(
+          [archive],
+          'Microsoft.Storage/storageAccounts/listkeys/action',
+          'sending resource logs to the storage account',
+        );
+  if (workspace === undefined) return toArchive;
   return [
+    ...toArchive,
     ...linked(
       [workspace],
       'Microsoft.OperationalInsights/workspaces/read',
@@ -261,6 +281,211 @@ function identityRights(resource: RenderedResource): LinkedRight[] {
   );
 }
 
+/**
+ * The resource provider namespace of a rendered azure-native type: its module's (libs/render, which the
+ * bootstrap registers), confirmed by the type's own operations in the rights table (`Microsoft.Storage/...`
+ * for a storage type). Undefined when the module is unknown or the two disagree: such a type counts as
+ * unregistered.
+ */
+export function azureResourceProviderOf(type: string): string | undefined {
+  const namespace = azureResourceProvider(type);
+  const operations = AZURE_RIGHTS[type]?.create ?? [];
+  return namespace !== undefined &&
+    operations.every((operation) => operation.split('/')[0]?.toLowerCase() === namespace.toLowerCase())
+    ? namespace
+    : undefined;
+}
+
+/** The namespaces a bootstrap render registers (bootstrap/src/azure/resource-providers.ts), lowercased. */
+export function azureRegisteredProviders(bootstrap: readonly RenderedResource[]): Set<string> {
+  return new Set(
+    bootstrap
+      .filter((r) => r.type === 'pulumi-nodejs:dynamic:Resource' && /^provider-/.test(r.name))
+      .map((r) => stringInput(r, 'namespace'))
+      .filter((namespace): namespace is string => namespace !== undefined)
+      .map((namespace) => namespace.toLowerCase()),
+  );
+}
+
+/**
+ * A PUT of a type whose provider the subscription is not registered for fails with
+ * MissingSubscriptionRegistration (https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/error-register-resource-provider),
+ * and registering is `Microsoft.<namespace>/register/action` at the subscription, which no deploy identity
+ * scoped to its resource group holds: the bootstrap registers every provider the stack renders. A type whose
+ * provider cannot be told counts as unregistered.
+ */
+function providerDemands(
+  render: readonly RenderedResource[],
+  bootstrap: readonly RenderedResource[],
+  environment: string,
+): MissingRight[] {
+  const registered = azureRegisteredProviders(bootstrap);
+  return render
+    .filter((r) => r.type.startsWith('azure-native:'))
+    .flatMap((resource): MissingRight[] => {
+      const namespace = azureResourceProviderOf(resource.type);
+      if (namespace !== undefined && registered.has(namespace.toLowerCase())) return [];
+      return [
+        {
+          resource: `${resource.type} ${resource.name}`,
+          operation: 'create',
+          permission: `${namespace ?? '<unknown provider>'}/register/action`,
+          on: 'the subscription',
+          identity: `ci deploy-${environment}`,
+          unmet:
+            namespace === undefined
+              ? `the resource provider of ${resource.type} is unknown to the rights tables, so nothing shows the subscription is registered for it (MissingSubscriptionRegistration on a fresh subscription)`
+              : `the bootstrap render does not register ${namespace}: a fresh subscription answers MissingSubscriptionRegistration, and the deploy identity, scoped to its resource group, cannot register it (${namespace}/register/action is a subscription-scope action)`,
+        },
+      ];
+    });
+}
+
+/**
+ * The key operations a storage account makes through its encryption identity: it wraps and unwraps its
+ * account encryption key with the Key Vault key ("the managed identity ... must have permissions to access
+ * the key ... Key Vault Crypto Service Encryption User", https://learn.microsoft.com/azure/storage/common/customer-managed-keys-configure-existing-account#choose-a-managed-identity-to-authorize-access-to-the-key-vault;
+ * data actions `keys/wrap/action` and `keys/unwrap/action`, https://learn.microsoft.com/azure/role-based-access-control/permissions/security#microsoftkeyvault).
+ */
+const KEY_DATA_ACTIONS = [
+  'Microsoft.KeyVault/vaults/keys/wrap/action',
+  'Microsoft.KeyVault/vaults/keys/unwrap/action',
+];
+
+/**
+ * How long a role assignment may take to be in effect: "When you assign roles or remove role assignments, it
+ * can take up to 10 minutes for changes to take effect" (https://learn.microsoft.com/azure/role-based-access-control/troubleshooting#symptom---role-assignment-changes-are-not-being-detected).
+ */
+export const AZURE_ROLE_PROPAGATION_SECONDS = 600;
+
+/** The wait resource of the Pulumi time provider (https://www.pulumi.com/registry/packages/time/api-docs/sleep/). */
+const SLEEP = 'time:index/sleep:Sleep';
+
+/** Seconds of a Go duration (`10m`, `90s`, `1h30m`), as the time provider parses `createDuration`; undefined if unreadable. */
+export function goDurationSeconds(text: unknown): number | undefined {
+  if (typeof text !== 'string' || !/^(\d+(\.\d+)?(h|m|s|ms|us|µs|ns))+$/.test(text)) return undefined;
+  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, ns: 1e-9 };
+  return [...text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)].reduce(
+    (sum, [, n, u]) => sum + Number(n) * (unit[u ?? 's'] ?? 0),
+    0,
+  );
+}
+
+/** Every resource `urn` waits for, directly or through others. */
+function waitsFor(byUrn: ReadonlyMap<string, RenderedResource>, urn: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(byUrn.get(urn)?.dependsOn ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(byUrn.get(next)?.dependsOn ?? []));
+  }
+  return seen;
+}
+
+/**
+ * What creating (or re-keying) an account encrypted with a Key Vault key demands besides the caller's rights:
+ * its encryption identity holds wrap and unwrap on the key, and that role is in effect when the account's PUT
+ * is made. ARM checks the key with the identity at once and refuses the PUT (KeyVaultAuthenticationFailure)
+ * while the role has not propagated, so an assignment made in the same deploy must be followed by a wait of
+ * the propagation time before the account: a `Sleep` the account waits for, which waits for the assignment.
+ * A system-assigned identity only exists with the account, so its role can never be in effect on creation
+ * (https://learn.microsoft.com/azure/storage/common/customer-managed-keys-configure-new-account: a new account
+ * is configured with a user-assigned identity). What cannot be read counts as unmet.
+ */
+function keyRoleDemands(
+  render: readonly RenderedResource[],
+  everything: readonly RenderedResource[],
+  subscription: string,
+  roleAllows: (guid: string, action: string, data: boolean) => boolean,
+): MissingRight[] {
+  const byUrn = new Map(render.map((resource) => [resource.urn, resource]));
+  const rg = (r: RenderedResource) =>
+    `/subscriptions/${subscription}/resourceGroups/${stringInput(r, 'resourceGroupName') ?? ''}`;
+  const demands: MissingRight[] = [];
+  for (const account of render) {
+    if (account.type !== 'azure-native:storage:StorageAccount') continue;
+    const encryption = (account.inputs['encryption'] ?? {}) as {
+      keySource?: unknown;
+      keyVaultProperties?: { keyName?: unknown; keyVaultUri?: unknown };
+      encryptionIdentity?: { encryptionUserAssignedIdentity?: unknown };
+    };
+    if (
+      typeof encryption.keySource !== 'string' ||
+      encryption.keySource.toLowerCase() !== 'microsoft.keyvault'
+    )
+      continue;
+    const vaultName = /^https:\/\/([^.]+)\./.exec(
+      String(encryption.keyVaultProperties?.keyVaultUri ?? ''),
+    )?.[1];
+    const keyName = encryption.keyVaultProperties?.keyName;
+    const identityId = encryption.encryptionIdentity?.encryptionUserAssignedIdentity;
+    const key =
+      vaultName && typeof keyName === 'string'
+        ? `${rg(account)}/providers/Microsoft.KeyVault/vaults/${vaultName}/keys/${keyName}`
+        : 'the key (its vault URI or name cannot be read)';
+    const unmet = (identity: string, why: string) =>
+      demands.push({
+        resource: `${account.type} ${account.name}`,
+        operation: 'create',
+        permission: KEY_DATA_ACTIONS.join(', '),
+        on: key,
+        identity,
+        unmet: why,
+      });
+    if (typeof identityId !== 'string') {
+      unmet(
+        'the account identity',
+        `the account encrypts with ${key} through its system-assigned identity (no encryptionUserAssignedIdentity), which exists only once the account does: its key role cannot be in effect when the account is created`,
+      );
+      continue;
+    }
+    const identity = render.find(
+      (r) =>
+        r.type === 'azure-native:managedidentity:UserAssignedIdentity' &&
+        `${rg(r)}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/${stringInput(r, 'resourceName') ?? ''}`.toLowerCase() ===
+          identityId.toLowerCase(),
+    );
+    const grants = everything.filter(
+      (r) =>
+        r.type === 'azure-native:authorization:RoleAssignment' &&
+        typeof stringInput(r, 'scope') === 'string' &&
+        under(key, stringInput(r, 'scope')!) &&
+        KEY_DATA_ACTIONS.every((action) =>
+          roleAllows(roleGuid(stringInput(r, 'roleDefinitionId') ?? ''), action, true),
+        ) &&
+        identity !== undefined &&
+        (r.propertyDependencies?.['principalId'] ?? []).includes(identity.urn),
+    );
+    if (grants.length === 0) {
+      unmet(
+        identityId,
+        `no role assignment of the render gives the encryption identity ${identityId} ${KEY_DATA_ACTIONS.join(' and ')} on ${key}, so the account cannot read its key`,
+      );
+      continue;
+    }
+    const waited = waitsFor(byUrn, account.urn);
+    const inEffect = grants.some((grant) =>
+      [...waited].some((urn) => {
+        const sleep = byUrn.get(urn);
+        return (
+          sleep?.type === SLEEP &&
+          (goDurationSeconds(sleep.inputs['createDuration']) ?? 0) >= AZURE_ROLE_PROPAGATION_SECONDS &&
+          waitsFor(byUrn, urn).has(grant.urn)
+        );
+      }),
+    );
+    if (!inEffect) {
+      unmet(
+        identityId,
+        `${grants.map((grant) => `RoleAssignment ${grant.name}`).join(', ')} gives the encryption identity its key role in the same deploy, and nothing makes the account wait ${AZURE_ROLE_PROPAGATION_SECONDS / 60} minutes after it (a ${SLEEP} the account depends on, depending on the assignment): a role assignment takes up to 10 minutes to be in effect, so the first deploy fails with KeyVaultAuthenticationFailure`,
+      );
+    }
+  }
+  return demands;
+}
+
 function resourceId(resource: RenderedResource, subscription: string): string | undefined {
   const rg = `/subscriptions/${subscription}/resourceGroups/${stringInput(resource, 'resourceGroupName') ?? ''}`;
   const account = `${rg}/providers/Microsoft.Storage/storageAccounts/${stringInput(resource, 'accountName') ?? ''}`;
@@ -320,7 +545,7 @@ export async function azureMissingRights({
   const everything = [...render.resources, ...bootstrap.resources];
   // The bootstrap's subscription first: a render may name resources of other subscriptions (subnets).
   const subscription =
-    /\/subscriptions\/([^/]+)\//.exec(
+    /\/subscriptions\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//i.exec(
       JSON.stringify([...bootstrap.resources, ...render.resources].map((r) => r.inputs)),
     )?.[1] ?? '';
   const roles = roleDefinitionsOf(everything);
@@ -375,5 +600,7 @@ export async function azureMissingRights({
       check(`deploy-${environment}`, link.operation, link.permission, link.on);
     for (const permission of rights.read) check('preview', 'read', permission, id);
   }
+  missing.push(...keyRoleDemands(render.resources, everything, subscription, roleAllows));
+  missing.push(...providerDemands(render.resources, bootstrap.resources, environment));
   return missing;
 }

@@ -9,7 +9,13 @@ import type { MissingRight, RightsInput } from './model';
 export * from './model';
 export { AWS_RIGHTS, CI_UNREFRESHED_TYPES } from './aws';
 export { GCP_RIGHTS } from './gcp';
-export { AZURE_RIGHTS } from './azure';
+export {
+  AZURE_ROLE_PROPAGATION_SECONDS,
+  goDurationSeconds,
+  AZURE_RIGHTS,
+  azureRegisteredProviders,
+  azureResourceProviderOf,
+} from './azure';
 
 const BY_CLOUD: Record<Cloud, (input: RightsInput) => Promise<MissingRight[]>> = {
   aws: awsMissingRights,

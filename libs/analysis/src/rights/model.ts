@@ -30,13 +30,22 @@ export interface MissingRight {
   permission: string;
   /** The cloud identifier of what the permission is needed on. */
   on: string;
-  /** `ci deploy-<env>` or `ci preview`. */
+  /**
+   * `ci deploy-<env>` or `ci preview`; for what an API demands of another identity than the caller (the
+   * identity a resource acts through), that identity.
+   */
   identity: string;
   /**
    * Set when the identity holds the permission but its call cannot reach the API from where CI runs
    * (`checkpoints:ciRunners`): the perimeter rule that blocks it.
    */
   blockedBy?: string;
+  /**
+   * Set when the call needs more than a right of its caller: what the API demands before it can succeed that
+   * the render does not ensure (a role assigned in the same deploy that is not yet in effect when the call is
+   * made, a resource provider the subscription is not registered for).
+   */
+  unmet?: string;
 }
 
 export interface RightsInput {

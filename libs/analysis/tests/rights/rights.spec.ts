@@ -1,5 +1,6 @@
 import { type RenderedResource } from '@checkpoints/render';
-import { missingDeployRights } from '../../src';
+import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
+import { AZURE_RIGHTS, azureResourceProviderOf, goDurationSeconds, missingDeployRights } from '../../src';
 import { renderOf, resource } from '../access/fixtures';
 
 /**
@@ -158,6 +159,13 @@ function renders(row: Row) {
       row.deploy.scope,
     ),
     assignment('preview', '10000000-0000-4000-8000-000000000001', READER, GROUP('prod')),
+    // The subscription registered for every provider the stack uses, as the bootstrap registers them.
+    ...AZURE_RESOURCE_PROVIDERS.map((namespace) =>
+      resource('pulumi-nodejs:dynamic:Resource', `provider-${namespace}`, {
+        namespace,
+        subscriptionId: SUBSCRIPTION,
+      }),
+    ),
   ]);
   return [store, bootstrap] as const;
 }
@@ -175,5 +183,43 @@ describe('deploy rights (Azure)', () => {
         (m) => m.identity === 'ci deploy-prod' && m.resource === 'azure-native:storage:StorageAccount ckpt',
       ),
     ).toBe(true);
+  });
+});
+
+describe('resource providers (Azure)', () => {
+  it("every azure-native type of the rights table has its module's provider, and its operations agree", () => {
+    const types = Object.keys(AZURE_RIGHTS).filter((type) => type.startsWith('azure-native:'));
+    expect(types.filter((type) => azureResourceProviderOf(type) === undefined)).toEqual([]);
+  });
+
+  it('a type whose module the provider map does not know counts as unregistered', () => {
+    expect(azureResourceProviderOf('azure-native:compute:VirtualMachine')).toBeUndefined();
+  });
+});
+
+describe('the key role a customer-key account demands (Azure)', () => {
+  it('reads the time provider durations it is given', () => {
+    expect(['10m', '600s', '1h', '9m59s', '10m0.5s', 'ten'].map(goDurationSeconds)).toEqual([
+      600,
+      600,
+      3600,
+      599,
+      600.5,
+      undefined,
+    ]);
+  });
+
+  it('an account encrypting through its system-assigned identity fails: its role cannot be in effect on creation', async () => {
+    const [store, bootstrap] = renders(rows[0]!);
+    const account = store.resources.find((r) => r.type === 'azure-native:storage:StorageAccount')!;
+    account.inputs['identity'] = { type: 'SystemAssigned' };
+    account.inputs['encryption'] = {
+      keySource: 'Microsoft.Keyvault',
+      keyVaultProperties: { keyName: 'k', keyVaultUri: 'https://vault-1.vault.azure.net/' },
+    };
+    const unmet = (await missingDeployRights('azure', store, bootstrap, 'prod')).filter((m) => m.unmet);
+    expect(unmet.map((m) => m.unmet)).toEqual([
+      expect.stringContaining('through its system-assigned identity'),
+    ]);
   });
 });

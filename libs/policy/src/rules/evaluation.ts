@@ -99,6 +99,13 @@ function rendered(resource: SdkResource): RenderedResource {
     protect: resource.opts.protect ?? false,
     retainOnDelete: false,
     dependsOn: resource.dependencies.map((dependency) => dependency.urn),
+    // Which input comes from which resource: how the analyses tie an assignment to the identity it grants.
+    propertyDependencies: Object.fromEntries(
+      Object.entries(resource.propertyDependencies).map(([key, dependencies]) => [
+        key,
+        dependencies.map((dependency) => dependency.urn),
+      ]),
+    ),
     inputs: markedInputs(resource.props),
   };
 }

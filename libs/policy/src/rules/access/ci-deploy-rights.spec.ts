@@ -1,3 +1,4 @@
+import { AZURE_RESOURCE_PROVIDERS } from '@checkpoints/render';
 import { violationsOf } from '../../../testing';
 import { ciDeployRights } from './ci-deploy-rights';
 import { azureStore, BUILT_IN, CUSTOM, GROUP, withBootstrap } from '../../../testing/access';
@@ -22,6 +23,21 @@ describe('ci-deploy-rights', () => {
     ]);
     try {
       expect(await violationsOf(ciDeployRights, azureStore('prod'), {}, bootstrap.path)).toEqual([]);
+    } finally {
+      bootstrap.remove();
+    }
+  });
+
+  it('names the call whose resource provider the bootstrap does not register', async () => {
+    const bootstrap = withBootstrap(
+      grants,
+      [...deployActions, 'Microsoft.Storage/storageAccounts/blobServices/containers/delete'],
+      AZURE_RESOURCE_PROVIDERS.filter((namespace) => namespace !== 'Microsoft.Storage'),
+    );
+    try {
+      const found = await violationsOf(ciDeployRights, azureStore('prod'), {}, bootstrap.path);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.every((message) => message.includes('does not register Microsoft.Storage'))).toBe(true);
     } finally {
       bootstrap.remove();
     }

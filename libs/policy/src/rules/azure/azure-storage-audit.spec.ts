@@ -49,6 +49,21 @@ describe('azure-storage-audit', () => {
     expect(await violationsOf(azureStorageAudit, onPreview([audited, linked]))).toEqual([]);
   });
 
+  it("needs no audit of the bootstrap's write-once archive of the stores' logs, but of a prod store", async () => {
+    const archive = {
+      ...account({ environment: 'prod' }),
+      name: 'audit-archive-prod',
+      props: accountProps({
+        accountName: 'ckptauditprod1ce99f',
+        tags: { environment: 'prod' },
+        immutableStorageWithVersioning: { enabled: true },
+      }),
+    };
+    const found = await violationsOf(azureStorageAudit, [archive, account({ environment: 'prod' })]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain("storage account 'prodllmpretrain4ba09a' is not audited");
+  });
+
   it('needs no audit for an internal dev store', async () => {
     expect(
       await violationsOf(azureStorageAudit, [

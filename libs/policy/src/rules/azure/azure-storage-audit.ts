@@ -2,7 +2,7 @@ import type { PolicyResource } from '@pulumi/policy';
 import { AUDITED_CLASSIFICATIONS } from '@checkpoints/config';
 import { stackRule } from '../define';
 import { read, readList } from '../inputs';
-import { attachedTo, environmentTag, idPatternOf, isAzureType, T } from './support';
+import { attachedTo, environmentTag, idPatternOf, isAuditArchive, isAzureType, T } from './support';
 
 /** What an audited resource's diagnostic setting must send, per its kind. */
 const AUDITED = [
@@ -43,7 +43,10 @@ export const azureStorageAudit = stackRule({
   validate: (args, report) => {
     const settings = args.resources.filter((r) => isAzureType(r.type, T.diagnosticSetting));
     for (const kind of AUDITED) {
-      for (const resource of args.resources.filter((r) => isAzureType(r.type, kind.type) && audited(r))) {
+      // The archive of the stores' logs is their destination, not a store (isAuditArchive).
+      for (const resource of args.resources.filter(
+        (r) => isAzureType(r.type, kind.type) && audited(r) && !isAuditArchive(r),
+      )) {
         const idPattern = idPatternOf(resource, kind.suffix);
         const attached = settings.filter((setting) =>
           attachedTo(setting, 'resourceUri', resource, idPattern),

@@ -14,6 +14,25 @@ describe('azure-storage-hierarchical-namespace', () => {
     ).toEqual([]);
   });
 
+  it("exempts the bootstrap's write-once log archive (version-level immutability rules a namespace out), not a flat store", async () => {
+    const archive = accountProps({
+      isHnsEnabled: false,
+      immutableStorageWithVersioning: {
+        enabled: true,
+        immutabilityPolicy: { immutabilityPeriodSinceCreationInDays: 365 },
+      },
+    });
+    expect(
+      await violationsOf(azureStorageHierarchicalNamespace, [
+        { ...account, name: 'audit-archive-prod', props: archive },
+        {
+          ...account,
+          props: accountProps({ isHnsEnabled: false, immutableStorageWithVersioning: { enabled: false } }),
+        },
+      ]),
+    ).toEqual(['isHnsEnabled is false; expected true (an ADLS Gen2 account)']);
+  });
+
   it('flags a flat namespace', async () => {
     expect(
       await violationsOf(azureStorageHierarchicalNamespace, [

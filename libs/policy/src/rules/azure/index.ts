@@ -6,6 +6,7 @@ import { azureStorageNetworkPerimeter } from './azure-storage-network-perimeter'
 import { azureStoragePrivateEndpointDns } from './azure-storage-private-endpoint-dns';
 import { azureStoragePrivateOnly } from './azure-storage-private-only';
 import { azureStorageDefender } from './azure-storage-defender';
+import { azureStorageAuditImmutable } from './azure-storage-audit-immutable';
 import { azureKeyvaultRbacAuthorization } from './azure-keyvault-rbac-authorization';
 import { azureKeyvaultRecoverable } from './azure-keyvault-recoverable';
 import { azureRbacLeastPrivilege } from './azure-rbac-least-privilege';
@@ -38,6 +39,7 @@ export const azurePolicies: SourcedPolicy[] = [
   azureStoragePrivateEndpointDns,
   azureStoragePrivateOnly,
   azureStorageDefender,
+  azureStorageAuditImmutable,
   azureDeletionLock,
   azureStorageImmutabilityUnlocked,
   azureKeyvaultKeyRotation,

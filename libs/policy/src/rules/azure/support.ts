@@ -68,6 +68,26 @@ export function azureResourceRule(rule: ResourceRule): ResourceValidationPolicy 
   };
 }
 
+/**
+ * The bootstrap's write-once archive of the stores' resource logs (bootstrap/src/azure/audit-archive.ts), not a
+ * store: a storage account outside every store component with version-level immutability on. That needs blob
+ * versioning (https://learn.microsoft.com/azure/storage/blobs/immutable-policy-configure-version-scope), which a
+ * hierarchical namespace rules out (https://learn.microsoft.com/azure/storage/blobs/storage-feature-support-in-storage-accounts),
+ * so it can never hold an ADLS store: the ADLS store rules (hierarchical namespace, its own resource logs) do not
+ * apply, and the compliance view judges it as the stores' log destination (checkpoints audit-immutable).
+ */
+export function isAuditArchive(resource: {
+  urn: string;
+  type: string;
+  props: Record<string, unknown>;
+}): boolean {
+  return (
+    isAzureType(resource.type, T.storageAccount) &&
+    !resource.urn.includes('checkpoints:azure:CheckpointStore$') &&
+    read(resource.props, 'immutableStorageWithVersioning', 'enabled') === true
+  );
+}
+
 /** How a message names a storage account: its account name when known, else its logical name. */
 export function accountLabel(account: PolicyResource): string {
   const name = read(account.props, 'accountName');
