@@ -72,8 +72,16 @@ function azureStackModules({ environment, stores }) {
   ];
 }
 
-/** The modules the bootstrap renders from on Azure: its identities, their roles and resource group. */
-const AZURE_BOOTSTRAP_MODULES = /** @type {const} */ (['authorization', 'managedidentity', 'resources']);
+/**
+ * The modules the bootstrap renders from on Azure: its identities, their roles and resource groups, and the
+ * write-once archive of the prod stores' resource logs (a storage account).
+ */
+const AZURE_BOOTSTRAP_MODULES = /** @type {const} */ ([
+  'authorization',
+  'managedidentity',
+  'resources',
+  'storage',
+]);
 
 /** @returns {AzureConnection} the SDK's default credential chain */
 function azureConnection() {
