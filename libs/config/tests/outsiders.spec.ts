@@ -1,4 +1,4 @@
-import { awsRules, ConfigError, gcpRules, loadStackSpec, type ConfigIssue } from '../src';
+import { allowedAccountsOf, awsRules, ConfigError, gcpRules, loadStackSpec, type ConfigIssue } from '../src';
 import { NETWORK, prodConfig } from './gcp-helpers';
 
 /** Who else may touch a prod store: principals from outside the stack are refused unless listed with why. */
@@ -114,5 +114,71 @@ describe('a prod store names principals from outside its stack only when externa
       },
     ]);
     expect(() => loadStackSpec(config, awsRules)).toThrow(/access\.readers\[0\].*is a CI role/s);
+  });
+
+  describe("an AWS prod store's principals of another account than aws:allowedAccountIds", () => {
+    const awsIssues = (readers: string[], accounts?: string[], listed?: object[]) => {
+      const config = {
+        ...prodConfig([
+          {
+            name: 'llm-pretrain',
+            dataClassification: 'confidential',
+            network: { vpcEndpoints: ['vpce-0a1b2c3d4e5f60718'] },
+            access: { readers },
+          },
+        ]),
+        ...(listed ? { 'checkpoints:externalPrincipals': JSON.stringify(listed) } : {}),
+      };
+      try {
+        loadStackSpec(config, awsRules.forRegion('us-east-1', accounts));
+      } catch (error) {
+        if (error instanceof ConfigError) return [...error.issues];
+        throw error;
+      }
+      return [];
+    };
+    const other = 'arn:aws:iam::210987654321:role/partner-evaluation';
+
+    it('are refused, naming the account and the stack key', () => {
+      const [issue, ...rest] = awsIssues([other], ['123456789012']);
+      expect(rest).toEqual([]);
+      expect(issue?.path).toBe('checkpoints:stores[0].access.readers[0]');
+      expect(issue?.message).toContain(
+        'is of account 210987654321, not of this stack\'s aws:allowedAccountIds ["123456789012"]',
+      );
+      expect(issue?.message).toContain('checkpoints:externalPrincipals');
+    });
+
+    it("are taken when listed with a reason; the stack's own account and service principals always", () => {
+      expect(
+        awsIssues(
+          [other],
+          ['123456789012'],
+          [{ principal: other, reason: 'partner evaluation, contract 42' }],
+        ),
+      ).toEqual([]);
+      expect(
+        awsIssues(
+          ['arn:aws:iam::123456789012:role/ml-evaluation', 'sagemaker.amazonaws.com'],
+          ['123456789012'],
+        ),
+      ).toEqual([]);
+    });
+
+    it('are not judged without aws:allowedAccountIds (the account is then unknown at config time)', () => {
+      expect(awsIssues([other])).toEqual([]);
+    });
+  });
+
+  it('reads aws:allowedAccountIds as the provider takes it, and names a malformed one', () => {
+    expect(allowedAccountsOf('["123456789012"]')).toEqual({ accounts: ['123456789012'], issues: [] });
+    expect(allowedAccountsOf(undefined)).toEqual({ issues: [] });
+    expect(allowedAccountsOf('["12345"]').issues).toEqual([
+      {
+        path: 'aws:allowedAccountIds',
+        value: '["12345"]',
+        message: 'must be a list of 12-digit AWS account IDs, e.g. ["123456789012"]',
+      },
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import {
   AWS_IAM_LIMITS,
   awsPartitionOf,
   awsQuotaWarnings,
+  allowedAccountsOf,
   awsRules,
   buildStoresInTurns,
   ConfigError,
@@ -141,7 +142,10 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
   issues.push(
     ...organizationTrailIssues(pulumi.runtime.allConfig()[`${CONFIG_NAMESPACE}:organizationTrail`], region),
   );
-  const rules = region !== undefined && issues.length === 0 ? awsRules.forRegion(region) : awsRules;
+  const allowed = allowedAccountsOf(pulumi.runtime.allConfig()['aws:allowedAccountIds']);
+  issues.push(...allowed.issues);
+  const rules =
+    region !== undefined && issues.length === 0 ? awsRules.forRegion(region, allowed.accounts) : awsRules;
   let spec: StackSpec | undefined;
   try {
     spec = loadStackSpec(pulumi.runtime.allConfig(), rules, source, { isSecret: isConfigSecret });

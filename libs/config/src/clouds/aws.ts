@@ -35,8 +35,11 @@ const PRINCIPAL_FORMATS =
 
 /** The AWS rules, plus what needs the stack's `aws:region`, which the store rules cannot see. */
 export interface AwsCloudRules extends CloudRules {
-  /** The same rules, with each store's zone and principals also checked against the region and its partition. */
-  forRegion(region: string): CloudRules;
+  /**
+   * The same rules, with each store's zone and principals also checked against the region and its partition,
+   * and, given the stack's `aws:allowedAccountIds`, a prod store's principals against those accounts.
+   */
+  forRegion(region: string, accounts?: readonly string[]): CloudRules;
   /** Problems with `aws:region` itself: required and a published region, because every output and AZ check depends on it. */
   regionIssues(region: string | undefined): ConfigIssue[];
 }
@@ -48,7 +51,7 @@ export const awsRules: AwsCloudRules = {
   regionIssues,
 };
 
-function storeRules(region: string | undefined): CloudRules {
+function storeRules(region: string | undefined, accounts?: readonly string[]): CloudRules {
   return {
     cloud: 'aws',
     limits: 'aws',
@@ -56,7 +59,7 @@ function storeRules(region: string | undefined): CloudRules {
     storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
     retentionDefaults,
     checkStore: (store, raw, report) => checkAwsStore(store, raw, report, region),
-    outsider: awsOutsider,
+    outsider: (principal) => awsOutsider(principal, accounts),
   };
 }
 
@@ -69,6 +72,34 @@ function retentionDefaults(tier: Tier): Partial<RetentionSpec> {
     coolAfterDays: 0,
     archiveAfterDays: 0,
     softDeleteDays: 0,
+  };
+}
+
+/**
+ * The stack's `aws:allowedAccountIds` (the provider's list of the accounts it may run in, set in the stack
+ * file as a YAML list), or the issue with it; undefined when unset.
+ */
+export function allowedAccountsOf(raw: unknown): { accounts?: string[]; issues: ConfigIssue[] } {
+  if (raw === undefined) return { issues: [] };
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      value = raw;
+    }
+  }
+  if (Array.isArray(value) && value.length > 0 && value.every((id) => /^[0-9]{12}$/.test(String(id)))) {
+    return { accounts: value.map(String), issues: [] };
+  }
+  return {
+    issues: [
+      {
+        path: 'aws:allowedAccountIds',
+        value: raw,
+        message: 'must be a list of 12-digit AWS account IDs, e.g. ["123456789012"]',
+      },
+    ],
   };
 }
 
@@ -256,9 +287,17 @@ function checkStandardRetention(store: StoreSpec, report: Report): void {
 const CI_ROLE =
   /^arn:aws[\w-]*:iam::\d{12}:role\/(?:[\w+=,.@-]+\/)*checkpoints-[a-z0-9-]+-(?:preview|deploy-[a-z]+)$/;
 
-/** Why a principal is from outside the stack, or undefined (the rules' `outsider`). */
-export function awsOutsider(principal: string): string | undefined {
-  return CI_ROLE.test(principal) ? 'is a CI role: CI never reads or writes checkpoint data' : undefined;
+/**
+ * Why a principal is from outside the stack, or undefined (the rules' `outsider`). The stack's account is
+ * known from `aws:allowedAccountIds` (the provider refuses to run in any other,
+ * https://www.pulumi.com/registry/packages/aws/api-docs/provider/#allowedaccountids); without it only CI
+ * roles are judged.
+ */
+export function awsOutsider(principal: string, accounts?: readonly string[]): string | undefined {
+  if (CI_ROLE.test(principal)) return 'is a CI role: CI never reads or writes checkpoint data';
+  const account = AWS_PRINCIPAL_ARN.test(principal) ? principal.split(':')[4] : undefined;
+  if (accounts === undefined || account === undefined || accounts.includes(account)) return undefined;
+  return `is of account ${account}, not of this stack's aws:allowedAccountIds ${JSON.stringify(accounts)}`;
 }
 
 function checkPrincipal(

@@ -1,4 +1,10 @@
-export { AWS_ACCESS_LOG_NAME, AWS_AUDIT_LOG_NAME, awsRules, organizationTrailIssues } from './aws';
+export {
+  allowedAccountsOf,
+  AWS_ACCESS_LOG_NAME,
+  AWS_AUDIT_LOG_NAME,
+  awsRules,
+  organizationTrailIssues,
+} from './aws';
 export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
   azureLocationIssues,
