@@ -285,6 +285,17 @@ const MUTATIONS: Mutation[] = [
       'deny BreakGlassOnlyInProd taken not to apply',
     ],
   },
+  {
+    name: 'the prod release store without its replica (a locked store in one region)',
+    mutate: (renders) => {
+      const replica = resourceOf(renders.stack, 'aws:s3/bucket:Bucket', 'llm-releases-replica-bucket').parent;
+      renders.stack.resources = renders.stack.resources.filter(
+        (resource) => resource.urn !== replica && resource.parent !== replica,
+      );
+    },
+    policy: 'releases-replicated-in-prod',
+    names: ['store llm-releases', 'released checkpoints with no replica', 'releases-replicated (AWS)'],
+  },
 ];
 
 describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {
