@@ -296,6 +296,63 @@ const MUTATIONS: Mutation[] = [
     policy: 'releases-replicated-in-prod',
     names: ['store llm-releases', 'released checkpoints with no replica', 'releases-replicated (AWS)'],
   },
+  {
+    name: 'the prod store bucket without its GuardDuty malware protection plan',
+    mutate: (renders) => {
+      const plan = resourceOf(
+        renders.stack,
+        'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan',
+        'llm-pretrain-malware-scan',
+      );
+      renders.stack.resources = renders.stack.resources.filter((resource) => resource !== plan);
+    },
+    policy: 'aws-s3-malware-protection',
+    names: ['store llm-pretrain', 'no GuardDuty malware protection plan', 'malware-scan (AWS)'],
+  },
+  {
+    name: "the malware-scan role's trust naming the prod deploy role beside GuardDuty: no longer admitted through the perimeter",
+    mutate: (renders) =>
+      editDocument(
+        resourceOf(renders.stack, ROLE, 'llm-pretrain-malware-scan'),
+        'assumeRolePolicy',
+        (document) => {
+          document.Statement[0]!['Principal'] = {
+            Service: ['malware-protection-plan.guardduty.amazonaws.com'],
+            AWS: [`arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod`],
+          };
+        },
+      ),
+    policy: 'aws-s3-network-perimeter',
+    names: ['store llm-pretrain', 'malware-scan can read from the internet', 's3:GetObject'],
+  },
+  {
+    name: 'CI assuming the malware-scan role: its trust names the prod deploy role and the deploy role may assume roles',
+    mutate: (renders) => {
+      editDocument(
+        resourceOf(renders.stack, ROLE, 'llm-pretrain-malware-scan'),
+        'assumeRolePolicy',
+        (document) => {
+          document.Statement.push({
+            Sid: 'DeployRoleToo',
+            Effect: 'Allow',
+            Principal: { AWS: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod` },
+            Action: 'sts:AssumeRole',
+          });
+        },
+      );
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NeverActAsAnotherRole')), 1);
+        statements.push({
+          Sid: 'AssumeStackRoles',
+          Effect: 'Allow',
+          Action: 'sts:AssumeRole',
+          Resource: `arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-*`,
+        });
+      });
+    },
+    policy: 'ci-no-escalation',
+    names: ['ci deploy-prod', 'can assume malware-scan', 'DeployRoleToo'],
+  },
 ];
 
 describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {

@@ -4,7 +4,7 @@ import type { S3Perimeter } from '@checkpoints/translate';
 
 /**
  * The store's `network` as the bucket policy's perimeter; undefined when every network may reach it
- * (`network: { public: true }`, or no block outside prod). `serviceRoleArns`: roles S3 acts as (replication).
+ * (`network: { public: true }`, or no block outside prod). `serviceRoleArns`: roles an AWS service acts as from its own network (S3 replicating, GuardDuty scanning).
  */
 export function perimeterOf(
   store: StoreSpec,

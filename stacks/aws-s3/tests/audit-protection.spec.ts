@@ -116,9 +116,30 @@ describe('compliance of the shipped prod stores', () => {
     );
   };
 
-  it('fails no control but malware scanning', async () => {
-    expect(await failingOf(shipped)).toEqual([
-      'llm-pretrain checkpoints malware-scan (AWS): no GuardDuty malware protection plan for the store bucket',
+  it('fails no control: every deviation is a declared exception with its reason', async () => {
+    expect(await failingOf(shipped)).toEqual([]);
+  });
+
+  it('declares the high-throughput store unscanned, with the reason: GuardDuty does not support directory buckets', async () => {
+    const { stores } = await complianceOf(createAnalysisContext(shipped));
+    const fast = stores.find((store) => store.store === 'llm-pretrain-fast');
+    const scan = fast?.controls.find((each) => each.control === 'checkpoints malware-scan (AWS)');
+    expect(scan?.verdict).toBe('exception');
+    expect(scan?.reason).toContain('supports general purpose buckets only');
+  });
+
+  it('fails the malware-scan control when a store bucket loses its plan in the render', async () => {
+    const broken = {
+      ...shipped,
+      resources: shipped.resources.filter(
+        (each) =>
+          !(
+            each.type === 'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan' &&
+            each.name === 'llm-releases-malware-scan'
+          ),
+      ),
+    };
+    expect(await failingOf(broken)).toEqual([
       'llm-releases checkpoints malware-scan (AWS): no GuardDuty malware protection plan for the store bucket',
     ]);
   });

@@ -155,6 +155,7 @@ describe('tags', () => {
       'llm-fast-writer',
       'llm-pretrain-bucket',
       'llm-pretrain-key',
+      'llm-pretrain-malware-scan',
       'llm-pretrain-reader',
       'llm-pretrain-writer',
     ]);

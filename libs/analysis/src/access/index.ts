@@ -32,6 +32,12 @@ import {
 } from './model';
 
 export * from './model';
+export {
+  AWS_MALWARE_SCAN_PRINCIPAL,
+  AWS_PERIMETER_SERVICES,
+  awsAdmittedServiceRoles,
+  type AwsAdmittedServiceRole,
+} from './aws-service-roles';
 export { allows as azureRoleAllows, roleDefinitionsOf as azureRoleDefinitionsOf } from './azure';
 export {
   allowed as awsRequestAllowed,
@@ -133,10 +139,7 @@ function ciTrustTable(bootstrap: Pick<Render, 'resources'>, trusts: readonly Ide
       'fullName' in repository
         ? [
             ...new Set(
-              reachOf(
-                trust,
-                probeTokens(repository, environments, trust.audience),
-              ).map(
+              reachOf(trust, probeTokens(repository, environments, trust.audience)).map(
                 (reach) => `${tokenLabel(reach.token)}${reach.assumed ? ` (assumed: ${reach.assumed})` : ''}`,
               ),
             ),
