@@ -294,6 +294,41 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
       );
       expect(denies).toEqual([
         {
+          Sid: 'KeepReplicationRolesS3Only',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-replication-??????`,
+          ),
+        },
+        // Only prod stores have a malware-scan role (GuardDuty Malware Protection for S3).
+        ...(environment === 'prod'
+          ? [
+              {
+                Sid: 'KeepMalwareScanRolesGuardDutyOnly',
+                Effect: 'Deny',
+                Action: [
+                  'iam:AttachRolePolicy',
+                  'iam:DeleteRole',
+                  'iam:DeleteRolePermissionsBoundary',
+                  'iam:DetachRolePolicy',
+                  'iam:PutRolePermissionsBoundary',
+                  'iam:UpdateAssumeRolePolicy',
+                ],
+                Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+                  (prefix) => `arn:aws:iam::123456789012:role/${prefix}-malware-scan-??????`,
+                ),
+              },
+            ]
+          : []),
+        {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
           Action: ['iam:CreateRole'],

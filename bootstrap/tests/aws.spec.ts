@@ -306,11 +306,17 @@ describe('AWS CI identities', () => {
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
         },
         {
-          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Sid: 'SetDirectoryBucketKeys',
           Effect: 'Allow',
-          Action: ['s3express:CreateSession'],
-          Resource: directoryBuckets,
-          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: ['arn:aws:kms:*:123456789012:key/*'],
+          Condition: {
+            ...prodTags('aws:ResourceTag'),
+            StringLike: {
+              'kms:ViaService': 's3express.*.amazonaws.com',
+              'kms:EncryptionContext:aws:s3express:arn': directoryBuckets,
+            },
+          },
         },
         {
           Sid: 'ManageStackDirectoryBuckets',
@@ -370,6 +376,19 @@ describe('AWS CI identities', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
         },
         {
+          Sid: 'KeepReplicationRolesS3Only',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+        },
+        {
           Sid: 'PassMalwareScanRolesToGuardDuty',
           Effect: 'Allow',
           Action: ['iam:PassRole'],
@@ -377,6 +396,19 @@ describe('AWS CI identities', () => {
           Condition: {
             StringEquals: { 'iam:PassedToService': 'malware-protection-plan.guardduty.amazonaws.com' },
           },
+        },
+        {
+          Sid: 'KeepMalwareScanRolesGuardDutyOnly',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
         },
         {
           Sid: 'CreateStackMalwareProtectionPlans',
@@ -513,7 +545,41 @@ describe('AWS CI identities', () => {
         },
         { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
         { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
-        ...CI_GUARDS,
+        {
+          ...CI_GUARDS[0],
+          Action: [
+            'kms:Encrypt',
+            'kms:GenerateDataKeyPair',
+            'kms:GenerateDataKeyPairWithoutPlaintext',
+            'kms:GenerateDataKeyWithoutPlaintext',
+            'kms:ReEncrypt*',
+            's3:DeleteObject*',
+            's3:GetObject*',
+            's3:PutObject*',
+            's3:RestoreObject',
+          ],
+        },
+        {
+          Sid: 'KeysOnlyThroughS3Express',
+          Effect: 'Deny',
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: ['*'],
+          Condition: { StringNotLike: { 'kms:ViaService': 's3express.*.amazonaws.com' } },
+        },
+        {
+          Sid: 'KeysOnlyForStackDirectoryBuckets',
+          Effect: 'Deny',
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Resource: ['*'],
+          Condition: { StringNotLike: { 'kms:EncryptionContext:aws:s3express:arn': directoryBuckets } },
+        },
+        ...CI_GUARDS.slice(1),
+        {
+          Sid: 'NeverOpenDataSessions',
+          Effect: 'Deny',
+          Action: ['s3express:CreateSession'],
+          Resource: ['*'],
+        },
         {
           Sid: 'BreakGlassOnlyInProd',
           Effect: 'Deny',

@@ -16,6 +16,7 @@ import {
   analyzeAccess,
   AWS_RIGHTS,
   AZURE_RIGHTS,
+  CI_UNREFRESHED_TYPES,
   GCP_RIGHTS,
   missingDeployRights,
 } from '@checkpoints/analysis';
@@ -89,6 +90,7 @@ async function synthProd(stack: string, bootstrap: Snapshot) {
       status,
       verdicts: rendered.violations.filter((verdict) => verdict.policy.startsWith('ci-')),
       types: [...new Set(rendered.resources.filter((r) => r.custom).map((r) => r.type))],
+      resources: rendered.resources,
     };
   } finally {
     log.mockRestore();
@@ -128,12 +130,12 @@ const policyOf = (resource: RenderedResource) =>
     Statement: { Sid: string; Condition?: Record<string, unknown> }[];
   };
 
-/** The bootstrap render with one statement taken out of the prod deploy role's policy. */
-function withoutProdDeployStatement(bootstrap: Snapshot, sid: string): Snapshot {
+/** The bootstrap render with these statements taken out of the prod deploy role's policy. */
+function withoutProdDeployStatement(bootstrap: Snapshot, ...sids: string[]): Snapshot {
   return weakened(bootstrap, (copy) => {
     const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
     const document = policyOf(policy);
-    document.Statement = document.Statement.filter((statement) => statement.Sid !== sid);
+    document.Statement = document.Statement.filter((statement) => !sids.includes(statement.Sid));
     policy.inputs['policy'] = JSON.stringify(document);
   });
 }
@@ -235,10 +237,17 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
-  it('AWS: a deploy role without the data guard can grant itself the data through the bucket policy', async () => {
+  it('AWS: a deploy role without the data guards can grant itself the data through the bucket policy', async () => {
+    // The object and key deny, and the two that keep the directory-bucket key exception to S3 Express and the
+    // stack's directory buckets: each of these alone still keeps the key out of a standard store's reads.
     const result = await synthProd(
       'aws-s3',
-      withoutProdDeployStatement(bootstrap, 'NeverTouchCheckpointData'),
+      withoutProdDeployStatement(
+        bootstrap,
+        'NeverTouchCheckpointData',
+        'KeysOnlyThroughS3Express',
+        'KeysOnlyForStackDirectoryBuckets',
+      ),
     );
     expect(result.status).toBe(1);
     expect(result.verdicts).toContainEqual(
@@ -473,6 +482,185 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
       error.mockRestore();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The prod deploy role's policy statements, rewritten by `change`. */
+function withProdDeployStatements(
+  bootstrap: Snapshot,
+  change: (statements: PolicyStatementText[]) => PolicyStatementText[],
+): Snapshot {
+  return weakened(bootstrap, (copy) => {
+    const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
+    const document = policyOf(policy) as unknown as { Statement: PolicyStatementText[] };
+    document.Statement = change(document.Statement);
+    policy.inputs['policy'] = JSON.stringify(document);
+  });
+}
+
+interface PolicyStatementText {
+  Sid: string;
+  Effect: string;
+  Action: string[];
+  Resource?: string[];
+  Condition?: Record<string, Record<string, unknown>>;
+}
+
+/** A statement's condition without the key (and an operator left empty without its block). */
+function withoutConditionKey(statement: PolicyStatementText, key: string): PolicyStatementText {
+  const Condition = Object.fromEntries(
+    Object.entries(statement.Condition ?? {})
+      .map(([operator, keys]) => [
+        operator,
+        Object.fromEntries(Object.entries(keys).filter(([k]) => k !== key)),
+      ])
+      .filter(([, keys]) => Object.keys(keys as object).length > 0),
+  );
+  return { ...statement, Condition };
+}
+
+describe('AWS: the Express store with its own key (prod llm-pretrain-fast), deployed and drift-checked by CI', () => {
+  let bootstrap: Snapshot;
+  beforeAll(async () => {
+    bootstrap = await renderShippedBootstrap();
+  });
+  const ENCRYPTION = 'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration';
+
+  it.each([
+    [
+      'without the S3 Express key exception (SetDirectoryBucketKeys)',
+      (all: PolicyStatementText[]) => all.filter((statement) => statement.Sid !== 'SetDirectoryBucketKeys'),
+    ],
+    [
+      'with every data key action denied, as before the exception',
+      (all: PolicyStatementText[]) =>
+        all.map((statement) =>
+          statement.Sid === 'NeverTouchCheckpointData'
+            ? { ...statement, Action: [...statement.Action, 'kms:Decrypt', 'kms:GenerateDataKey*'] }
+            : statement,
+        ),
+    ],
+  ])(
+    '%s the deploy role cannot set the bucket encryption: PutBucketEncryption needs GenerateDataKey and Decrypt on the key',
+    async (_, change) => {
+      const result = await synthProd('aws-s3', withProdDeployStatements(bootstrap, change));
+      expect(result.status).toBe(1);
+      const missing = result.verdicts
+        .filter((verdict) => verdict.policy === 'ci-deploy-rights')
+        .map((verdict) => verdict.message.replace(/key\/[0-9a-f-]+/, 'key/ID'));
+      expect(missing).toEqual(
+        ['create', 'update'].flatMap((operation) =>
+          ['kms:GenerateDataKey', 'kms:Decrypt'].map(
+            (permission) =>
+              `${ENCRYPTION} llm-pretrain-fast-encryption: ci deploy-prod lacks ${permission} on arn:aws:kms:us-east-1:123456789012:key/ID, which its ${operation} needs`,
+          ),
+        ),
+      );
+    },
+  );
+
+  it('as shipped the deploy role holds both, pinned to S3 Express and the bucket, and still reaches no data', async () => {
+    const result = await synthProd('aws-s3', bootstrap);
+    expect(result.verdicts).toEqual([]);
+    const rights = await missingDeployRights('aws', { resources: result.resources }, bootstrap, 'prod');
+    expect(rights).toEqual([]);
+    const access = await analyzeAccess({ resources: result.resources }, bootstrap);
+    const fast = access.stores.find((store) => store.store === 'llm-pretrain-fast');
+    const ci = fast?.grants.filter((grant) => grant.principal.kind.startsWith('ci-'));
+    expect(fast?.grants.length).toBeGreaterThan(0);
+    expect(
+      ci?.filter((grant) => ['read', 'write', 'delete', 'open-session', 'use-key'].includes(grant.operation)),
+    ).toEqual([]);
+  });
+
+  it('without the kms:ViaService pin the deploy role may use the store key itself: ci-no-data-access fails', async () => {
+    const result = await synthProd(
+      'aws-s3',
+      withProdDeployStatements(bootstrap, (all) =>
+        all
+          .filter((statement) => statement.Sid !== 'KeysOnlyThroughS3Express')
+          .map((statement) => withoutConditionKey(statement, 'kms:ViaService')),
+      ),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-no-data-access',
+        message: expect.stringMatching(
+          /^store llm-pretrain-fast \(prod\): ci deploy-prod can use a store key: kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys/,
+        ),
+      }),
+    );
+  });
+
+  it('a deploy role that may open a session reads the Express store through the key exception: ci-no-data-access fails', async () => {
+    const result = await synthProd(
+      'aws-s3',
+      withProdDeployStatements(bootstrap, (all) => [
+        ...all.filter((statement) => statement.Sid !== 'NeverOpenDataSessions'),
+        {
+          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Effect: 'Allow',
+          Action: ['s3express:CreateSession'],
+          Resource: ['arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3'],
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+        },
+      ]),
+    );
+    expect(result.status).toBe(1);
+    expect(result.verdicts).toContainEqual(
+      expect.objectContaining({
+        policy: 'ci-no-data-access',
+        message: expect.stringMatching(
+          /^store llm-pretrain-fast \(prod\): ci deploy-prod can read checkpoint data: s3express:CreateSession: policy checkpoint-stacks OpenReadOnlyDirectoryBucketSessions; kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys/,
+        ),
+      }),
+    );
+  });
+
+  it('drift: the refresh leaves out exactly the reads no CI role makes, and the preview role holds every other', async () => {
+    const { resources } = await synthProd('aws-s3', bootstrap);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const runner = require(join(ROOT, 'tools', 'pulumi', 'run.cjs')) as {
+      TARGETS: { drift: { flags: string[] } };
+    };
+    const flags = runner.TARGETS.drift.flags;
+    const globs = flags.filter((_, index) => flags[index - 1] === '--exclude');
+    // Pulumi's URN globs: `**` any text, `*` any text without `:` (UrnTargets, pulumi/pulumi pkg/resource/deploy).
+    const matchers = globs.map(
+      (glob) =>
+        new RegExp(
+          `^${glob
+            .split('**')
+            .map((part) =>
+              part
+                .split('*')
+                .map((text) => text.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&'))
+                .join('[^:]*'),
+            )
+            .join('.*')}$`,
+        ),
+    );
+    const excluded = resources.filter((resource) => matchers.some((matcher) => matcher.test(resource.urn)));
+    const unrefreshed = resources.filter((resource) => CI_UNREFRESHED_TYPES.has(resource.type));
+    expect(unrefreshed.map((resource) => resource.name)).toEqual(['llm-pretrain-fast-bucket']);
+    expect(excluded).toEqual(unrefreshed);
+    // What the left-out read would take: a data session, which the preview role never holds.
+    expect(
+      new Set(unrefreshed.flatMap((resource) => AWS_RIGHTS[resource.type]?.read ?? ['unknown'])),
+    ).toEqual(new Set(['s3express:CreateSession']));
+    const rights = await missingDeployRights('aws', { resources }, bootstrap, 'prod');
+    expect(rights.filter((right) => right.identity === 'ci preview')).toEqual([]);
+    // The directory bucket's encryption, policy and lifecycle are refreshed: a deleted bucket still shows.
+    const refreshedOfBucket = resources.filter(
+      (resource) =>
+        resource.inputs['bucket'] === unrefreshed[0]?.inputs['bucket'] && !excluded.includes(resource),
+    );
+    expect(refreshedOfBucket.map((resource) => resource.type.split(':').pop()).sort()).toEqual([
+      'BucketLifecycleConfiguration',
+      'BucketPolicy',
+      'BucketServerSideEncryptionConfiguration',
+    ]);
   });
 });
 

@@ -36,9 +36,6 @@ const VERDICT_OF_EXIT = /** @type {Record<number, (typeof VERDICTS)[number]>} */
   6: 'refused',
 });
 
-/** A config issue libs/config raises for a deployed store (`replacementIssues`): a refusal, not a typo. */
-const DEPLOYED_STORE_ISSUE = /already exists with .* \(previous render\)/;
-
 /**
  * @typedef {import('./synth-report.cjs').Render} Render
  * @typedef {{ verdict: (typeof VERDICTS)[number], reasons: string[] }} Verdict
@@ -58,7 +55,8 @@ function verdictOf(render) {
   const failure = render.failure;
   if (failure) {
     const issues = list(failure.issues);
-    const refusals = issues.filter((issue) => DEPLOYED_STORE_ISSUE.test(String(issue?.message)));
+    // libs/config marks the issues a deployed store refuses (a setting set only at creation): not typos.
+    const refusals = issues.filter((issue) => issue?.refusal === true);
     const status = typeof failure.exitStatus === 'number' ? failure.exitStatus : undefined;
     const verdict =
       status === 2 && issues.length > 0 && refusals.length === issues.length

@@ -198,7 +198,14 @@ export function expectedArgv(target: string, stack: string, extra: string[] = []
     case 'destroy':
       return [...head('destroy'), ...extra];
     case 'drift':
-      return [...head('refresh'), '--preview-only', '--json', ...extra];
+      return [
+        ...head('refresh'),
+        '--preview-only',
+        '--json',
+        '--exclude',
+        '**aws:s3/directoryBucket:DirectoryBucket::*',
+        ...extra,
+      ];
     default:
       throw new Error(`no such target ${target}`);
   }

@@ -103,6 +103,47 @@ describe('the five targets on every stack project', () => {
   });
 });
 
+describe('the preflight on every stack project and the bootstrap', () => {
+  let projects: Projects;
+
+  beforeAll(() => {
+    projects = plan(['run-many', '-t', 'up']).projects;
+  });
+
+  it.each(STACKS)('%s:preflight runs checkpoints-preflight in the stack folder, never cached', (project) => {
+    expect(projects[project]?.data.targets?.['preflight']).toMatchObject({
+      executor: 'nx:run-commands',
+      cache: false,
+      options: { command: 'node ../../tools/preflight/run.mjs', cwd: `stacks/${project}`, stack: 'dev' },
+      configurations: { dev: { stack: 'dev' }, prod: { stack: 'prod' } },
+    });
+  });
+
+  it('bootstrap:preflight runs it in the root folder, on the ci stack', () => {
+    expect(projects['bootstrap']?.data.targets?.['preflight']).toMatchObject({
+      executor: 'nx:run-commands',
+      cache: false,
+      // nx resolves {workspaceRoot} to the empty path: the root itself.
+      options: { command: 'node tools/preflight/run.mjs', cwd: '', stack: 'ci' },
+      configurations: { prod: { stack: 'ci' } },
+    });
+  });
+
+  it.each([
+    ['gcp-gcs', join(WORKSPACE, 'stacks', 'gcp-gcs')],
+    ['bootstrap', WORKSPACE],
+  ])(
+    'nx run %s:preflight reaches it in its folder with the stack given, and carries its exit 2 back',
+    (project, folder) => {
+      const result = nx(['run', `${project}:preflight`, '--stack=nosuch']);
+      expect(result.status).not.toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toContain(
+        `cannot read Pulumi.yaml and Pulumi.nosuch.yaml in ${folder}:`,
+      );
+    },
+  );
+});
+
 describe("the bootstrap never runs with the stacks' up", () => {
   it.each([[[]], [['-c', 'prod']]])('nx run-many -t up %j plans the stacks only', (args) => {
     const suffix = args.length > 0 ? ':prod' : '';

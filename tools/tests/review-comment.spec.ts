@@ -146,10 +146,14 @@ function withPlan(
 }
 
 /** synth's failure record of a config it refused (exit 2), with one issue. */
-const configRefused = (path: string, value: string, message: string) => ({
+const configIssue = (path: string, value: string, message: string, refusal?: true) => ({
   project: 'checkpoints-aws',
   stack: 'dev',
-  failure: { exitStatus: 2, message: 'Invalid stack config', issues: [{ path, value, message }] },
+  failure: {
+    exitStatus: 2,
+    message: 'Invalid stack config',
+    issues: [{ path, value, message, ...(refusal ? { refusal } : {}) }],
+  },
 });
 
 function folder(files: Record<string, unknown>): string {
@@ -237,7 +241,9 @@ describe('the pull request comment', () => {
   it('a tier change refused for a deployed store: refused with the migration path, no cost drop', () => {
     const refusal =
       'store llm-pretrain already exists with tier "standard" (previous render): the bucket would be replaced. Keep tier "standard" and migrate instead: add a new store with tier "express", copy the checkpoints into it, then retire this one';
-    const head = { 'aws-s3/dev.json': configRefused('checkpoints:stores[0].tier', 'express', refusal) };
+    const head = {
+      'aws-s3/dev.json': configIssue('checkpoints:stores[0].tier', 'express', refusal, true),
+    };
     const body = comment(head, base);
     expectSound(body, { 'aws-s3/dev': 'refused' });
     expect(verdicts(body).get('aws-s3/dev')?.[1]).toContain(
@@ -247,11 +253,19 @@ describe('the pull request comment', () => {
     expect(body).not.toMatch(/30\.00 USD \| 0\.00 USD/);
   });
 
-  it('a config error that is no refusal reads as invalid config', () => {
+  it('a config error that is no refusal reads as invalid config, whatever its message says', () => {
     const head = {
-      'aws-s3/dev.json': configRefused('checkpoints:stores[0].tier', 'fast', 'allowed: standard | express'),
+      'aws-s3/dev.json': configIssue('checkpoints:stores[0].tier', 'fast', 'allowed: standard | express'),
     };
     expectSound(comment(head, base), { 'aws-s3/dev': 'invalid config' });
+    const lookalike = {
+      'aws-s3/dev.json': configIssue(
+        'checkpoints:stores[0].name',
+        'llm',
+        'store llm already exists with name "llm" (previous render): a duplicate name',
+      ),
+    };
+    expectSound(comment(lookalike, base), { 'aws-s3/dev': 'invalid config' });
   });
 
   it('removing a store protected where it is deployed is refused, as pulumi up would; data loss is said so', () => {

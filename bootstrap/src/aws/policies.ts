@@ -261,6 +261,24 @@ const BOUNDED_ROLE_WRITES = [
   'iam:UpdateRoleDescription',
 ];
 
+/**
+ * What would let a principal other than S3 act as a store's replication role, which every perimeter of the
+ * store exempts for its data actions (S3 replicates from AWS's own network): a new trust, the role deleted
+ * and re-created under its name with another trust, a managed policy attached or detached, its boundary
+ * replaced or removed. The trust is set when the role is created (CreateRole's AssumeRolePolicyDocument,
+ * https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html) and the stack never changes it;
+ * the stack retains the role when a replica goes (docs/aws.md, Replication). Its inline policy stays the
+ * deploy's to write: while S3 alone may assume the role it decides what S3 replicates, within the boundary.
+ */
+const REPLICATION_ROLE_TAKEOVER = [
+  'iam:AttachRolePolicy',
+  'iam:DeleteRole',
+  'iam:DeleteRolePermissionsBoundary',
+  'iam:DetachRolePolicy',
+  'iam:PutRolePermissionsBoundary',
+  'iam:UpdateAssumeRolePolicy',
+];
+
 /** What would undo a boundary: removing it from a role, or rewriting or deleting the policy itself. */
 const BOUNDARY_REMOVAL = ['iam:DeleteRolePermissionsBoundary'];
 const BOUNDARY_POLICY_CHANGES = [
@@ -329,12 +347,15 @@ const CI_NEVER = {
  * else the deny, which wins over the state policy's allows, fails every CI run. The key actions stay denied
  * everywhere: a state bucket encrypted with a customer key is not readable by CI (docs/bootstrap.md).
  */
-function ciGuards(stateBucket?: string, partition = 'aws'): PolicyStatement[] {
+function ciGuards(stateBucket?: string, partition = 'aws', directoryBuckets?: string[]): PolicyStatement[] {
   const objects = CI_NEVER.data.filter((action) => action.startsWith('s3:'));
-  const keys = CI_NEVER.data.filter((action) => action.startsWith('kms:'));
+  const keys =
+    directoryBuckets === undefined
+      ? CI_NEVER.data.filter((action) => action.startsWith('kms:'))
+      : KEY_ACTIONS_BUT_DIRECTORY_BUCKET_ENCRYPTION;
   return [
     ...(stateBucket === undefined
-      ? [deny('NeverTouchCheckpointData', CI_NEVER.data, ['*'])]
+      ? [deny('NeverTouchCheckpointData', [...objects, ...keys], ['*'])]
       : [
           {
             Sid: 'NeverTouchCheckpointData',
@@ -344,10 +365,65 @@ function ciGuards(stateBucket?: string, partition = 'aws'): PolicyStatement[] {
           },
           deny('NeverUseKeysForData', keys, ['*']),
         ]),
+    ...(directoryBuckets === undefined ? [] : directoryBucketKeyGuards(directoryBuckets)),
     deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
     deny('NeverBypassRetentionLocks', CI_NEVER.lockBypass, ['*']),
+    // A session is the only way to a directory bucket's objects: with none, S3 Express never uses a store key
+    // to read or write one for CI (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html).
+    deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
   ];
 }
+
+/**
+ * The key actions a directory bucket's default encryption with SSE-KMS takes of its caller
+ * (PutBucketEncryption, "Directory bucket permissions": kms:GenerateDataKey and kms:Decrypt, in IAM and in
+ * the key policy: https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketEncryption.html).
+ */
+const DIRECTORY_BUCKET_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'];
+
+/**
+ * CI_NEVER's key actions but those two, by name: kms:GenerateDataKey* would match GenerateDataKey too, so its
+ * other actions are listed (list_awskeymanagementservice.html of the Service Authorization Reference).
+ */
+const KEY_ACTIONS_BUT_DIRECTORY_BUCKET_ENCRYPTION = [
+  'kms:Encrypt',
+  'kms:GenerateDataKeyPair',
+  'kms:GenerateDataKeyPairWithoutPlaintext',
+  'kms:GenerateDataKeyWithoutPlaintext',
+  'kms:ReEncrypt*',
+];
+
+/**
+ * The deploy role's key deny keeps one exception, the one PutBucketEncryption on a directory bucket needs:
+ * those two actions, called by S3 Express (kms:ViaService) for one of the environment's directory buckets (the
+ * encryption context S3 Express sends, `aws:s3express:arn` = the bucket's ARN:
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html#s3-express-encryption-context).
+ * A deny stays out of the way only when one of its conditions fails, so each pin is a deny of its own: a call
+ * that is not through S3 Express, or not for those buckets, stays denied whatever else is allowed. S3 Express
+ * makes the same calls for objects only inside a session, which NeverOpenDataSessions denies: the exception
+ * reaches no object.
+ */
+function directoryBucketKeyGuards(directoryBuckets: string[]): PolicyStatement[] {
+  return [
+    {
+      ...deny('KeysOnlyThroughS3Express', DIRECTORY_BUCKET_KEY_ACTIONS, ['*']),
+      Condition: { StringNotLike: { 'kms:ViaService': S3_EXPRESS_VIA_SERVICE } },
+    },
+    {
+      ...deny('KeysOnlyForStackDirectoryBuckets', DIRECTORY_BUCKET_KEY_ACTIONS, ['*']),
+      Condition: { StringNotLike: { [S3_EXPRESS_CONTEXT]: directoryBuckets } },
+    },
+  ];
+}
+
+/**
+ * kms:ViaService of S3 Express in any region (the stacks choose theirs): its endpoint, as KMS names every
+ * service (https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service).
+ * AWS's list of that key's values does not spell S3 Express out: a different name fails PutBucketEncryption
+ * closed (AccessDenied), never open (docs/aws.md).
+ */
+const S3_EXPRESS_VIA_SERVICE = 's3express.*.amazonaws.com';
+const S3_EXPRESS_CONTEXT = 'kms:EncryptionContext:aws:s3express:arn';
 
 /**
  * Break-glass only, an administrator's: in prod, no CI role deletes a bucket, schedules a key's deletion, or
@@ -405,9 +481,8 @@ export function previewPolicy(
         stackTagCondition('aws:ResourceTag', environments),
       ),
       ...sharedStatements(),
+      // Pull requests run untrusted code: no data session (ciGuards), not even a read-only one, and no key use.
       ...ciGuards(stateBucket, account.partition),
-      // Pull requests run untrusted code: no data session, not even a read-only one.
-      deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
     ],
   };
 }
@@ -546,15 +621,15 @@ export function deployPolicy(
     Version: '2012-10-17',
     Statement: [
       statement('ManageStackBuckets', [...BUCKET_READS, ...BUCKET_WRITES], resources.buckets),
-      // HeadBucket on a directory bucket is authorised through a session: the provider reads a directory
-      // bucket that way after creating it. Read-only, and its objects stay out of reach (NeverTouchCheckpointData
-      // denies the key; a session on an SSE-S3 bucket is a residual, see docs/security.md).
-      statement(
-        'OpenReadOnlyDirectoryBucketSessions',
-        ['s3express:CreateSession'],
-        resources.directoryBuckets,
-        { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
-      ),
+      // A store's directory bucket encryption with its key (PutBucketEncryption): S3 Express calls KMS for the
+      // deploy role, for that bucket (directoryBucketKeyGuards); only the stack's keys, as every key statement.
+      statement('SetDirectoryBucketKeys', DIRECTORY_BUCKET_KEY_ACTIONS, resources.keys, {
+        ...stackTagCondition('aws:ResourceTag', [environment]),
+        StringLike: {
+          'kms:ViaService': S3_EXPRESS_VIA_SERVICE,
+          [S3_EXPRESS_CONTEXT]: resources.directoryBuckets,
+        },
+      }),
       statement(
         'ManageStackDirectoryBuckets',
         [
@@ -590,9 +665,10 @@ export function deployPolicy(
       statement('PassReplicationRolesToS3', ['iam:PassRole'], resources.replicationRoles, {
         StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' },
       }),
+      deny('KeepReplicationRolesS3Only', REPLICATION_ROLE_TAKEOVER, resources.replicationRoles),
       ...(environment === 'prod' ? malwareProtectionStatements(resources, environment) : []),
-      // The stores' bucket policies exempt CI's roles by name pattern from their listing deny: a deploy
-      // role that could create a role so named (in its own namespace) would step into the exemption.
+      // The stores' bucket policies exempt CI's roles from their listing deny by exact ARN; no deploy role
+      // may create a role under any CI role's name either, so that none can stand in for one.
       deny(
         'NoRolesNamedLikeCi',
         ['iam:CreateRole'],
@@ -651,7 +727,7 @@ export function deployPolicy(
         resources.keyAliases,
       ),
       ...sharedStatements(),
-      ...ciGuards(stateBucket, account.partition),
+      ...ciGuards(stateBucket, account.partition, resources.directoryBuckets),
       ...(environment === 'prod' ? [deny('BreakGlassOnlyInProd', PROD_BREAK_GLASS, ['*'])] : []),
     ],
   };
@@ -671,6 +747,8 @@ function malwareProtectionStatements(
     statement('PassMalwareScanRolesToGuardDuty', ['iam:PassRole'], resources.malwareScanRoles, {
       StringEquals: { 'iam:PassedToService': AWS_MALWARE_SCAN_SERVICE },
     }),
+    // The perimeter exempts a malware-scan role as it does a replication role: the same takeover is denied.
+    deny('KeepMalwareScanRolesGuardDutyOnly', REPLICATION_ROLE_TAKEOVER, resources.malwareScanRoles),
     // CreateMalwareProtectionPlan supports no resource but `*` (the plan does not exist yet), so it is held to
     // the stack's tags, which every other plan statement matches.
     statement(

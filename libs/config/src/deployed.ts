@@ -98,6 +98,7 @@ export function replacementIssues(
             `Keep ${key} ${shown(before)} and migrate instead: add a new store with ${key} ${shown(after)}, ` +
             'copy the checkpoints into it, then retire this one ' +
             '(docs/operations.md, "Migrate a store to another tier or location")',
+          refusal: true,
         },
       ];
     });

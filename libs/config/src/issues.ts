@@ -6,6 +6,11 @@ export interface ConfigIssue {
   value: unknown;
   /** What is wrong and what is allowed. */
   message: string;
+  /**
+   * Set when the value is valid but the deployed store cannot take it (a setting its cloud only sets at
+   * creation): a refusal with a migration path, which a review shows as such rather than as a typo.
+   */
+  refusal?: true;
 }
 
 /** Thrown before any resource is registered; lists every problem at once. */

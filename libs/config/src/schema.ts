@@ -568,7 +568,7 @@ function stackSchemaOf(cloud: Cloud | undefined) {
       type: 'IAM role name',
       default: '`checkpoints-ci-deploy-<environment>` (the bootstrap stack `ci`)',
       meaning:
-        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`: the preflight (`nx run aws-s3:preflight`) checks that it exists, i.e. that the bootstrap was applied. Set it when the bootstrap stack is not named `ci`.",
+        "The bootstrap's deploy role of this environment, `checkpoints-<bootstrap stack>-deploy-<environment>`: the preflight (`nx run aws-s3:preflight`) checks that it exists, i.e. that the bootstrap was applied, and the buckets' perimeters exempt it and the preview role of the same bootstrap stack (`checkpoints-<bootstrap stack>-preview`) from their listing deny by exact ARN, so it must end in `-deploy-<environment>`. Set it when the bootstrap stack is not named `ci`.",
       allowed: "an IAM role name (1-64 letters, digits and '+=,.@_-'), e.g. checkpoints-ci-deploy-prod",
     }).optional(),
     auditExemptMembers: doc(principals(), {

@@ -56,6 +56,7 @@ describe('replacementIssues', () => {
         message: expect.stringMatching(
           /^store llm already exists with tier "standard" \(previous render\): the bucket would be replaced\. Keep tier "standard" and migrate instead: add a new store with tier "high-throughput", copy the checkpoints into it, then retire this one/,
         ),
+        refusal: true,
       },
       expect.objectContaining({ path: 'checkpoints:stores[0].encryption', value: 'provider-managed' }),
     ]);

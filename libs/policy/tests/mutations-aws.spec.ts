@@ -198,16 +198,63 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
-    name: 'a dead deny: the deploy role may again create a role named like the preview exemption',
-    mutate: (renders) =>
+    name: 'the listing exemption back to a name pattern, and the deploy role may again create a role so named',
+    mutate: (renders) => {
+      editDocument(
+        resourceOf(renders.stack, 'aws:s3/bucketPolicy:BucketPolicy', 'llm-pretrain-policy'),
+        'policy',
+        (document) => {
+          const listing = sid(document.Statement, 'DenyListingOutsidePerimeter');
+          const condition = listing['Condition'] as Record<string, Record<string, unknown>>;
+          const exempt = condition['ArnNotEqualsIfExists']!;
+          delete condition['ArnNotEqualsIfExists'];
+          condition['ArnNotLikeIfExists'] = {
+            'aws:PrincipalArn': [
+              ...[exempt['aws:PrincipalArn']].flat(),
+              `arn:aws:iam::${ACCOUNT}:role/checkpoints-*-preview`,
+            ],
+          };
+        },
+      );
       ciPolicy(renders, 'deploy-prod', (statements) => {
         statements.splice(statements.indexOf(sid(statements, 'NoRolesNamedLikeCi')), 1);
-      }),
+      });
+    },
     policy: 'ci-cannot-change-ci',
     names: [
       'ci deploy-prod',
       `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-*-preview)`,
       'iam:CreateRole',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: "a dead deny: the prod deploy role may again rewrite the replication role's trust, which the perimeter exempts",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepReplicationRolesS3Only')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-llm-pretrain-replication-`,
+      'iam:UpdateAssumeRolePolicy',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: 'a hurried narrowing: the replication-role deny keeps the trust but lets the role be deleted and re-created',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        const keep = sid(statements, 'KeepReplicationRolesS3Only');
+        keep['Action'] = [keep['Action']].flat().filter((action) => action !== 'iam:DeleteRole');
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      'a role the perimeter exempts',
+      'replication',
+      'iam:DeleteRole',
       'ManageBoundedStackRoles',
     ],
   },
@@ -252,10 +299,15 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
-    name: "a dead data guard: the prod deploy role's NeverTouchCheckpointData deny gone, object reads and decryption allowed",
+    name: "a dead data guard: the prod deploy role's object and key denies gone, object reads and decryption allowed",
     mutate: (renders) =>
       ciPolicy(renders, 'deploy-prod', (statements) => {
-        statements.splice(statements.indexOf(sid(statements, 'NeverTouchCheckpointData')), 1);
+        for (const guard of [
+          'NeverTouchCheckpointData',
+          'KeysOnlyThroughS3Express',
+          'KeysOnlyForStackDirectoryBuckets',
+        ])
+          statements.splice(statements.indexOf(sid(statements, guard)), 1);
         const buckets = sid(statements, 'ManageStackBuckets');
         buckets['Action'] = [...(buckets['Action'] as string[]), 's3:GetObject'];
         buckets['Resource'] = [...(buckets['Resource'] as string[]), `arn:aws:s3:::checkpoints-aws-prod-*/*`];
@@ -267,6 +319,45 @@ const MUTATIONS: Mutation[] = [
       'ci deploy-prod',
       'can read checkpoint data',
       's3:GetObject: policy checkpoint-stacks ManageStackBuckets',
+    ],
+  },
+  {
+    name: 'the directory-bucket key exception without its kms:ViaService pin: the prod deploy role may call KMS with the store key itself',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeysOnlyThroughS3Express')), 1);
+        const pinned = sid(statements, 'SetDirectoryBucketKeys')['Condition'] as Record<
+          string,
+          Record<string, unknown>
+        >;
+        delete pinned['StringLike']?.['kms:ViaService'];
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'ci deploy-prod',
+      'can use a store key',
+      'kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys',
+    ],
+  },
+  {
+    name: 'a read-only data session for the prod deploy role: with the key exception, S3 Express decrypts the Express store for it',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NeverOpenDataSessions')), 1);
+        statements.push({
+          Sid: 'OpenReadOnlyDirectoryBucketSessions',
+          Effect: 'Allow',
+          Action: ['s3express:CreateSession'],
+          Resource: ['arn:aws:s3express:*:123456789012:bucket/checkpoints-aws-prod-*--x-s3'],
+          Condition: { StringEquals: { 's3express:SessionMode': 'ReadOnly' } },
+        });
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'ci deploy-prod',
+      'can read checkpoint data',
+      's3express:CreateSession: policy checkpoint-stacks OpenReadOnlyDirectoryBucketSessions',
+      'kms:Decrypt: policy checkpoint-stacks SetDirectoryBucketKeys',
     ],
   },
   {
@@ -326,6 +417,15 @@ const MUTATIONS: Mutation[] = [
     names: ['store llm-pretrain', 'malware-scan can read from the internet', 's3:GetObject'],
   },
   {
+    name: "a dead guard: the prod deploy role's KeepMalwareScanRolesGuardDutyOnly deny gone, the malware-scan role's trust rewritable",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepMalwareScanRolesGuardDutyOnly')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: ['ci deploy-prod', 'a role the perimeter exempts', 'malware-scan', 'iam:UpdateAssumeRolePolicy'],
+  },
+  {
     name: 'CI assuming the malware-scan role: its trust names the prod deploy role and the deploy role may assume roles',
     mutate: (renders) => {
       editDocument(
@@ -352,6 +452,38 @@ const MUTATIONS: Mutation[] = [
     },
     policy: 'ci-no-escalation',
     names: ['ci deploy-prod', 'can assume malware-scan', 'DeployRoleToo'],
+  },
+  {
+    name: 'a new grant type: an S3 access point with its own policy on a prod bucket',
+    mutate: (renders) =>
+      addResource(renders.stack, 'aws:s3/accessPoint:AccessPoint', 'llm-pretrain-shared', {
+        bucket: 'checkpoints-aws-prod-llm-pretrain',
+        policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }],
+        }),
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'store llm-pretrain (prod)',
+      'can read',
+      'aws:s3/accessPoint:AccessPoint llm-pretrain-shared',
+      'is a grant type the access analysis does not read',
+    ],
+  },
+  {
+    name: 'a new grant type in the bootstrap: Lake Formation permissions for the deploy role',
+    mutate: (renders) =>
+      addResource(renders.bootstrap, 'aws:lakeformation/permissions:Permissions', 'deploy-prod-lake', {
+        principal: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod`,
+        permissions: ['ALL'],
+      }),
+    policy: 'ci-no-data-access',
+    names: [
+      'can write',
+      'aws:lakeformation/permissions:Permissions deploy-prod-lake',
+      'is a grant type the access analysis does not read',
+    ],
   },
 ];
 

@@ -174,6 +174,44 @@ describe('Azure mutations of the bootstrap and azure-adls prod renders', () => {
       },
       ['ci deploy-prod', 'key permission purge from an access policy of vault llm-pretrain'],
     ],
+    [
+      'a new grant type: an SFTP local user on a prod storage account',
+      (r) =>
+        addResource(r.stack, 'azure-native:storage:LocalUser', 'llm-pretrain-sftp', {
+          accountName: 'prodllmpretrain4ba09a',
+          resourceGroupName: 'rg-checkpoints-prod',
+          username: 'trainer',
+          hasSshPassword: true,
+          permissionScopes: [{ permissions: 'rwdlc', resourceName: 'checkpoints', service: 'blob' }],
+        }),
+      [
+        'ci-no-data-access',
+        'store llm-pretrain (prod)',
+        'can read',
+        'azure-native:storage:LocalUser llm-pretrain-sftp',
+        'is a grant type the access analysis does not read',
+      ],
+    ],
+    [
+      'a new grant type in the bootstrap: a PIM eligibility of the deploy identity',
+      (r) =>
+        addResource(
+          r.bootstrap,
+          'azure-native:authorization:PimRoleEligibilitySchedule',
+          'deploy-prod-eligible',
+          {
+            principalId: DEPLOY,
+            roleDefinitionId: ROLE('ba92f5b4-2d11-453d-a403-e96b0029c9fe'),
+            scope: PROD_GROUP,
+          },
+        ),
+      [
+        'ci-no-data-access',
+        'can write',
+        'azure-native:authorization:PimRoleEligibilitySchedule deploy-prod-eligible',
+        'is a grant type the access analysis does not read',
+      ],
+    ],
   ])(
     '%s',
     async (_name, mutate, words) => {

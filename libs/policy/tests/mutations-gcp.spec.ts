@@ -25,6 +25,7 @@ const CI_PROJECT = 'acme-checkpoints-ci';
 const DEPLOY = `serviceAccount:checkpoints-ci-deploy-prod@${CI_PROJECT}.iam.gserviceaccount.com`;
 const POOL = 'projects/123456789012/locations/global/workloadIdentityPools/checkpoints-ci';
 const DENY = 'gcp:iam/denyPolicy:DenyPolicy';
+const BUCKET_BINDING = 'gcp:storage/bucketIAMBinding:BucketIAMBinding';
 
 interface DenyRule {
   denyRule: Record<string, unknown>;
@@ -164,6 +165,82 @@ describe('GCP mutations of the bootstrap and gcp-gcs prod renders', () => {
         'ci pool attribute.repository/acme/checkpoint-storage',
         'storage.objects.get',
         'BucketIAMMember llm-pretrain-ci-pool',
+      ],
+    ],
+    [
+      "a hurried edit drops a prod bucket's cleared legacy reader role: project viewers read every checkpoint",
+      (r) => {
+        const binding = resourceOf(r.stack, BUCKET_BINDING, 'llm-pretrain-no-legacyObjectReader');
+        r.stack.resources = r.stack.resources.filter((resource) => resource !== binding);
+      },
+      [
+        'gcp-gcs-no-convenience-access',
+        'store llm-pretrain (prod)',
+        'project viewers can read',
+        'storage.objects.get from roles/storage.legacyObjectReader',
+      ],
+    ],
+    [
+      'the cleared legacy object owner role is given back to the project editors',
+      (r) => {
+        resourceOf(r.stack, BUCKET_BINDING, 'llm-pretrain-no-legacyObjectOwner').inputs['members'] = [
+          `projectEditor:${PROD}`,
+        ];
+      },
+      [
+        'gcp-gcs-no-convenience-access',
+        'store llm-pretrain (prod)',
+        'project editors can read',
+        'roles/storage.legacyObjectOwner',
+      ],
+    ],
+    [
+      "an object role granted to the project's viewers by a member resource",
+      (r) =>
+        addResource(r.stack, 'gcp:storage/bucketIAMMember:BucketIAMMember', 'llm-pretrain-viewers', {
+          bucket: 'checkpoints-gcp-prod-llm-pretrain-4300f0',
+          role: 'roles/storage.objectUser',
+          member: `projectViewer:${PROD}`,
+        }),
+      [
+        'gcp-gcs-no-convenience-access',
+        'project viewers can write',
+        'storage.objects.create from roles/storage.objectUser',
+        'BucketIAMMember llm-pretrain-viewers',
+      ],
+    ],
+    [
+      'a new grant type: a legacy ACL entry on a prod bucket',
+      (r) =>
+        addResource(r.stack, 'gcp:storage/bucketAccessControl:BucketAccessControl', 'llm-pretrain-acl', {
+          bucket: 'checkpoints-gcp-prod-llm-pretrain-4300f0',
+          role: 'READER',
+          entity: 'group-ml-eval@example.com',
+        }),
+      [
+        'ci-no-data-access',
+        'store llm-pretrain (prod)',
+        'can read',
+        'gcp:storage/bucketAccessControl:BucketAccessControl llm-pretrain-acl',
+        'is a grant type the access analysis does not read',
+      ],
+    ],
+    [
+      'a new grant type in the bootstrap: a principal access boundary binding on the prod project',
+      (r) =>
+        addResource(r.bootstrap, 'gcp:iam/projectsPolicyBinding:ProjectsPolicyBinding', 'deploy-prod-pab', {
+          project: PROD,
+          location: 'global',
+          policyBindingId: 'deploy-prod-pab',
+          target: { principalSet: `//iam.googleapis.com/${POOL}` },
+          policyKind: 'PRINCIPAL_ACCESS_BOUNDARY',
+          policy: 'organizations/123/locations/global/principalAccessBoundaryPolicies/open',
+        }),
+      [
+        'ci-no-data-access',
+        'can delete',
+        'gcp:iam/projectsPolicyBinding:ProjectsPolicyBinding deploy-prod-pab',
+        'is a grant type the access analysis does not read',
       ],
     ],
   ])(

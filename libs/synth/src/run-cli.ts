@@ -233,6 +233,18 @@ export function missingFromRefusal(run: SynthRun, key: string, value: string, wh
         run.stderr.includes('copy the checkpoints into it, then retire this one'),
     ],
     ['no change plan', !run.stdout.includes('Change plan')],
+    [
+      'the failure record marks it a refusal (so a review shows it refused, not invalid)',
+      refusalRecorded(run),
+    ],
   ];
   return expected.filter(([, shown]) => !shown).map(([part]) => part);
+}
+
+function refusalRecorded(run: SynthRun): boolean {
+  const record = JSON.parse(readFileSync(run.renderPath, 'utf8')) as {
+    failure?: { issues?: { refusal?: unknown }[] };
+  };
+  const issues = record.failure?.issues ?? [];
+  return issues.length > 0 && issues.every((issue) => issue.refusal === true);
 }

@@ -23,6 +23,7 @@ const kept: StoreRetention = {
     priceTable: { date: '2026-12-01', source: 'https://aws.amazon.com/s3/faqs/' },
     assumptions: ['workload not stated in the spec, default assumed: keepLast 5'],
     missingPrices: [],
+    series: { stepDays: 5, storedBytes: [0, 650 * 2 ** 30], cumulativeUsd: [0, 2.46] },
     bill: {
       currency: 'USD',
       total: 14.95,

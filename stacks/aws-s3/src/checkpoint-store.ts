@@ -34,8 +34,8 @@ export interface CheckpointStoreArgs {
    * `names.awsStoreRoleBoundary` of this project and stack, which the bootstrap project creates.
    */
   roleBoundaryArn: pulumi.Input<string>;
-  /** The CI roles (awsCiRoleArnPatterns), which refresh buckets from outside any perimeter. */
-  ciRoleArnPatterns: pulumi.Output<string[]>;
+  /** The CI roles' exact ARNs (awsCiRoleArns), which refresh buckets from outside any perimeter. */
+  ciRoleArns: pulumi.Output<string[]>;
 }
 
 /** One checkpoint store on S3: its bucket, its key when customer-managed, and its writer and reader roles. */
@@ -94,7 +94,7 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // Threat detection is a prod setting, on the buckets GuardDuty supports (general purpose ones).
     const malwareScanRoleArn =
       store.tier === 'standard' && args.stack.environment === 'prod' ? roleArn('malware-scan') : undefined;
-    const perimeter = perimeterOf(store, args.ciRoleArnPatterns, [
+    const perimeter = perimeterOf(store, args.ciRoleArns, [
       ...(replicationRoleArn ? [replicationRoleArn] : []),
       ...(malwareScanRoleArn ? [malwareScanRoleArn] : []),
     ]);

@@ -23,7 +23,7 @@ import {
   type StoreSpec,
 } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
-import { awsCiRoleArnPatterns, awsTrustPolicy } from '@checkpoints/translate';
+import { awsCiRoleArns, awsDeployRoleSuffix, awsTrustPolicy } from '@checkpoints/translate';
 import { StackAudit, type AuditOutputs, type StackAuditArgs } from './audit';
 import { CheckpointStore, STORE_REPLACING_SETTINGS } from './checkpoint-store';
 import { keyAlias } from './encryption';
@@ -42,9 +42,13 @@ export function checkpointStack(): Promise<{
   const stackName = pulumi.getStack();
   const account = deployingAccount();
   const accountRootArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:root`;
-  const ciRoleArnPatterns = pulumi
+  const deployRoleName = ciDeployRoleOf(spec);
+  // loadAwsStackSpec refused a deploy role name without the environment's suffix: the list is never empty.
+  const ciRoleArns = pulumi
     .all([account.partition, account.accountId])
-    .apply(([partition, accountId]) => awsCiRoleArnPatterns(partition, accountId));
+    .apply(
+      ([partition, accountId]) => awsCiRoleArns(partition, accountId, spec.environment, deployRoleName) ?? [],
+    );
   const roleBoundaryArn = pulumi.interpolate`arn:${account.partition}:iam::${account.accountId}:policy/${names.awsStoreRoleBoundary({ project, stack: stackName })}`;
   return buildStoresInTurns(
     spec.stores,
@@ -57,7 +61,7 @@ export function checkpointStack(): Promise<{
         stackName,
         accountRootArn,
         roleBoundaryArn,
-        ciRoleArnPatterns,
+        ciRoleArns,
       }),
   ).then((stores) => ({
     stores: Object.fromEntries(stores.map((store) => [store.storeName, store.outputs])),
@@ -107,6 +111,28 @@ function stackAudit(
   }).outputs;
 }
 
+/** `checkpoints:ciDeployRole`, or its default: the deploy role of this environment of the bootstrap stack `ci`. */
+function ciDeployRoleOf(spec: Pick<StackSpec, 'ciDeployRole' | 'environment'>): string {
+  return spec.ciDeployRole ?? `checkpoints-ci${awsDeployRoleSuffix(spec.environment)}`;
+}
+
+/**
+ * The perimeters exempt the deploy role and the preview role of its bootstrap stack by exact ARN, the
+ * preview's derived from the deploy role's name: one that does not end in `-deploy-<environment>` names
+ * neither.
+ */
+function ciDeployRoleIssues(spec: StackSpec): ConfigIssue[] {
+  const suffix = awsDeployRoleSuffix(spec.environment);
+  if (spec.ciDeployRole === undefined || spec.ciDeployRole.endsWith(suffix)) return [];
+  return [
+    {
+      path: `${CONFIG_NAMESPACE}:ciDeployRole`,
+      value: spec.ciDeployRole,
+      message: `must be the bootstrap's deploy role of environment ${spec.environment}, checkpoints-<bootstrap stack>${suffix} (e.g. checkpoints-ci${suffix}): the buckets' perimeters exempt it, and the preview role checkpoints-<bootstrap stack>-preview, by exact ARN`,
+    },
+  ];
+}
+
 /** The common spec with the AWS rules, and `aws:region`, every problem of both reported at once. */
 function loadAwsStackSpec(): { spec: StackSpec; region: string } {
   const source = `Pulumi.${pulumi.getStack()}.yaml`;
@@ -123,7 +149,7 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
-  if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames));
+  if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames), ...ciDeployRoleIssues(spec));
   if (spec && region !== undefined && issues.length === 0) {
     issues.push(
       ...replacementIssues(

@@ -69,7 +69,9 @@ export class StoreReplica extends pulumi.ComponentResource {
         permissionsBoundary: args.roleBoundaryArn,
         tags: scope.tags,
       },
-      { parent: this },
+      // The bootstrap denies CI deleting a replication role (it could re-create it under the name the
+      // perimeter exempts, with another trust): when the replica goes, the stack releases the role instead.
+      { parent: this, retainOnDelete: true },
     );
     const rolePolicy = new RolePolicy(
       `${store.name}-replication-access`,

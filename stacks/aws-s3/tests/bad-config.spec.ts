@@ -66,6 +66,20 @@ describe('config a user is likely to get wrong fails before any resource, with w
       },
     ],
     [
+      "another environment's deploy role as the CI role the perimeters exempt",
+      {
+        environment: 'prod',
+        stores: [store()],
+        extra: { 'checkpoints:ciDeployRole': 'checkpoints-ci-deploy-dev' },
+      },
+      {
+        path: 'checkpoints:ciDeployRole',
+        value: 'checkpoints-ci-deploy-dev',
+        message:
+          "must be the bootstrap's deploy role of environment prod, checkpoints-<bootstrap stack>-deploy-prod (e.g. checkpoints-ci-deploy-prod): the buckets' perimeters exempt it, and the preview role checkpoints-<bootstrap stack>-preview, by exact ARN",
+      },
+    ],
+    [
       'a high-throughput store without a zone',
       { stores: [store({ tier: 'high-throughput' })] },
       {

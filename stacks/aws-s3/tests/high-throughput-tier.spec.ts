@@ -92,7 +92,6 @@ describe('high-throughput tier (S3 Express One Zone), customer-managed encryptio
       'DenyOtherEncryption',
       'DenyOtherKmsKeys',
       'DenySessionsOutsidePerimeter',
-      'DenyWriteSessionsOutsidePerimeter',
     ]);
     expect(statements.slice(0, 5)).toEqual([
       {

@@ -1,7 +1,13 @@
-import { awsStoreAccess, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
+import {
+  awsRequestAllowed,
+  awsStoreAccess,
+  type AwsNetworkOrigin,
+  type Operation,
+  type PolicyDocument,
+} from '@checkpoints/analysis';
 import { storesOf } from '@checkpoints/render';
 import type { Snapshot } from '@checkpoints/synth';
-import { renderStack } from './render-stack';
+import { ACCOUNT_ROOT, renderStack } from './render-stack';
 
 /**
  * The perimeter judged as IAM would judge it (libs/analysis, @cloud-copilot/iam-simulate): who may read and
@@ -77,5 +83,39 @@ describe('network perimeter (store.network)', () => {
       expect.arrayContaining(['read', 'write']),
     );
     expect(await operations(snapshot, 'open', 'reader', ORIGINS['the internet']!)).not.toContain('write');
+  });
+
+  it.each([
+    ['the preview role', 'checkpoints-ci-preview', true],
+    ["this environment's deploy role", 'checkpoints-ci-deploy-prod', true],
+    ['a role named like the preview role', 'checkpoints-lookalike-preview', false],
+    ["another environment's deploy role", 'checkpoints-ci-deploy-dev', false],
+  ])('lists the bucket from the internet as %s (exempt by exact ARN): %s', async (_who, name, exempt) => {
+    const bucket = snapshot.resources.find(
+      (resource) => resource.type === 'aws:s3/bucket:Bucket' && resource.name === 'standard-bucket',
+    )!;
+    const policy = snapshot.resources.find(
+      (resource) =>
+        resource.type === 'aws:s3/bucketPolicy:BucketPolicy' && resource.name === 'standard-policy',
+    )!;
+    const arn = ACCOUNT_ROOT.replace(/:root$/, `:role/${name}`);
+    const listing: PolicyDocument = {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: 's3:ListBucket', Resource: '*' }],
+    };
+    const reason = await awsRequestAllowed(
+      {
+        principal: { id: arn, label: name, kind: 'declared' },
+        arn,
+        policies: [{ name: 'list', policy: listing }],
+      },
+      {
+        action: 's3:ListBucket',
+        resource: `arn:aws:s3:::${String(bucket.inputs['bucket'])}`,
+        context: { 'aws:SourceIp': '198.51.100.7', 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3' },
+        resourcePolicy: JSON.parse(String(policy.inputs['policy'])) as PolicyDocument,
+      },
+    );
+    expect(reason !== undefined).toBe(exempt);
   });
 });

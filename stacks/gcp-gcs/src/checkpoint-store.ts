@@ -14,7 +14,12 @@ import { COMPONENT_TYPES } from '@checkpoints/render';
 import { checkpointBucketArgs, keyLocation } from './bucket';
 import { createAnywhereCache } from './cache';
 import { createCustomerManagedKey } from './encryption';
-import { createStoreIdentities, grantBucketAccess, type StoreIdentities } from './identities';
+import {
+  createStoreIdentities,
+  grantBucketAccess,
+  removeConvenienceBindings,
+  type StoreIdentities,
+} from './identities';
 
 export interface CheckpointStoreArgs {
   store: StoreSpec;
@@ -29,12 +34,15 @@ export interface CheckpointStoreArgs {
   labels: Record<string, string>;
   /** `checkpoints:ciRunners`; absent: GitHub-hosted. */
   ciRunners?: CiRunnerSpec;
+  /** `checkpoints:environment`: a prod bucket drops the project's convenience bindings. */
+  environment: string;
 }
 
 /**
  * One checkpoint store: a private bucket (versioned, or with a hierarchical namespace and an optional
  * Anywhere Cache on the high-throughput tier), its lifecycle, an optional customer-managed key, and a
- * writer and a reader service account with object roles on that bucket alone.
+ * writer and a reader service account with object roles on that bucket alone; in prod, without the
+ * project's convenience bindings.
  */
 export class CheckpointStore extends pulumi.ComponentResource {
   readonly outputs: StoreOutputs<pulumi.Output<string>>;
@@ -78,6 +86,9 @@ export class CheckpointStore extends pulumi.ComponentResource {
       { parent: this, ...protection, dependsOn: key ? [key.serviceAgentGrant] : [] },
     );
     grantBucketAccess(this, name, bucket, identities, store.access);
+    // In prod no project-wide basic-role holder reads, writes or deletes checkpoints: only the principals
+    // the store names. Elsewhere the project's people keep the cloud's defaults to look at their data.
+    if (args.environment === 'prod') removeConvenienceBindings(this, name, bucket);
     if (store.tier === 'high-throughput' && store.zone !== undefined) {
       createAnywhereCache(this, name, bucket, store.zone);
     }

@@ -1,6 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { Account } from '@pulumi/gcp/serviceaccount/account';
 import type { Bucket } from '@pulumi/gcp/storage/bucket';
+import { BucketIAMBinding } from '@pulumi/gcp/storage/bucketIAMBinding';
 import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import type { AccessSpec } from '@checkpoints/config';
 import { names, stableHash, type NameContext } from '@checkpoints/naming';
@@ -62,5 +63,44 @@ export function grantBucketAccess(
   return grants.map(
     ({ logicalName, role, member }) =>
       new BucketIAMMember(logicalName, { bucket: bucket.name, role, member }, { parent }),
+  );
+}
+
+/**
+ * The legacy roles every new bucket's IAM policy grants to the project's basic-role holders (the
+ * "convenience values"): project viewers read every object, project editors and owners also write and
+ * delete them, and change the bucket's settings and IAM policy.
+ * https://cloud.google.com/storage/docs/access-control/iam#convenience-values
+ * Uniform bucket-level access disables ACLs, not these IAM bindings: they stay until the policy drops them.
+ * https://cloud.google.com/storage/docs/uniform-bucket-level-access
+ */
+export const GCS_CONVENIENCE_ROLES: readonly string[] = [
+  'roles/storage.legacyBucketReader',
+  'roles/storage.legacyObjectReader',
+  'roles/storage.legacyBucketOwner',
+  'roles/storage.legacyObjectOwner',
+];
+
+/**
+ * Takes the convenience values off a bucket: one BucketIAMBinding per legacy role with no members. A
+ * BucketIAMBinding is authoritative for its role and leaves every other role alone (@pulumi/gcp
+ * `storage/bucketIAMBinding`), so it removes the project's basic-role holders from that role without fighting
+ * the store's BucketIAMMember grants of object roles; no principal of the store needs a legacy role (its
+ * writer, reader and `access` members hold object roles, CI holds its project-level roles). An empty
+ * members list is accepted and clears the role (terraform-provider-google: "Allow resource_*_iam_bindings
+ * with no members", GoogleCloudPlatform/magic-modules#1926).
+ */
+export function removeConvenienceBindings(
+  parent: pulumi.Resource,
+  name: string,
+  bucket: Bucket,
+): BucketIAMBinding[] {
+  return GCS_CONVENIENCE_ROLES.map(
+    (role) =>
+      new BucketIAMBinding(
+        `${name}-no-${role.split('.').pop() ?? role}`,
+        { bucket: bucket.name, role, members: [] },
+        { parent },
+      ),
   );
 }

@@ -39,6 +39,7 @@ export function checkpointStack(): Promise<{
       store,
       project: gcpProject,
       auditExemptMembers: spec.auditExemptMembers ?? [],
+      environment: spec.environment,
       ...(spec.ciRunners ? { ciRunners: spec.ciRunners } : {}),
       location: bucketLocation(store, region),
       names: { project, stack, store: firstName(store) },

@@ -1,4 +1,4 @@
-import { dataHolders } from '@checkpoints/analysis';
+import { analyzeAccess, DATA_OPERATIONS, dataHolders } from '@checkpoints/analysis';
 import { names, nameRules } from '@checkpoints/naming';
 import { customResources, ofType, type Snapshot } from '@checkpoints/synth';
 import { componentOf, GCP_PROJECT, PROJECT, renderStack, single, stackConfig, store } from './render';
@@ -310,6 +310,28 @@ describe('protection and labels', () => {
     );
     // Nothing else is retained: a service account left behind would keep its grants on the released bucket.
     expect(snapshot.resources.filter((resource) => resource.retainOnDelete)).toHaveLength(4);
+  });
+
+  it("leaves no project owner, editor or viewer a way to the prod bucket's data: the convenience values are gone", async () => {
+    // The access analysis counts a new bucket's convenience values as granted unless an authoritative
+    // binding of their role replaces them: judged there, not by the resources' shape.
+    const dataOf = async (rendered: Snapshot) =>
+      (await analyzeAccess(rendered)).stores
+        .flatMap((entry) => entry.grants)
+        .filter((grant) => grant.principal.kind === 'cloud-default')
+        .filter((grant) => DATA_OPERATIONS.includes(grant.operation))
+        .map((grant) => `${grant.principal.label} ${grant.operation}`);
+    expect(await dataOf(snapshot)).toEqual([]);
+    // Outside prod the project's people keep the cloud's defaults.
+    expect((await dataOf(await renderStack(stackConfig([store()])))).sort()).toEqual([
+      'project editors delete',
+      'project editors read',
+      'project editors write',
+      'project owners delete',
+      'project owners read',
+      'project owners write',
+      'project viewers read',
+    ]);
   });
 
   it('uses customer-managed keys by default in prod', () => {

@@ -35,6 +35,19 @@ const ROLE_CHANGES = [
   'iam:DeleteRolePermissionsBoundary',
 ];
 
+/**
+ * What lets a principal other than the service act as a role a perimeter exempts: a new trust, the role
+ * deleted (to be re-created under its exempt name with another trust), a managed policy attached, its
+ * boundary changed or removed (Service Authorization Reference, IAM actions, as ROLE_CHANGES).
+ */
+const EXEMPT_ROLE_CHANGES = [
+  'iam:UpdateAssumeRolePolicy',
+  'iam:DeleteRole',
+  'iam:AttachRolePolicy',
+  'iam:PutRolePermissionsBoundary',
+  'iam:DeleteRolePermissionsBoundary',
+];
+
 /** A new default version of a managed policy changes every role it is attached to, or bounds. */
 const POLICY_CHANGES = ['iam:CreatePolicyVersion', 'iam:SetDefaultPolicyVersion'];
 
@@ -189,10 +202,24 @@ function exemptionQuestions(context: AnalysisContext, partition: string, account
   return [...exempt].flatMap((pattern): Question[] => {
     const target = `a role the perimeter exempts (${pattern})`;
     if (!/[*?]/.test(pattern)) {
-      // A role the render holds is the stack's own (a replica's replication role), which its deploy
-      // identity manages by design (docs/security.md says what that leaves open); one it does not hold
-      // could be created under the exempt name.
-      if (roles.some((each) => `${prefix}${stringInput(each, 'name') ?? each.name}` === pattern)) return [];
+      // A role the render holds is the stack's own (a replica's replication role, which S3 alone may
+      // assume). Whoever can rewrite its trust, delete and re-create it under its name with another trust,
+      // attach a policy to it or change its boundary can act as it, and the perimeter does not stop it.
+      // Its inline policy is the deploy's to write: while only S3 may assume the role, a policy changes
+      // what S3 replicates, within the boundary, not who reaches the data from outside.
+      const held = roles.find((each) => `${prefix}${stringInput(each, 'name') ?? each.name}` === pattern);
+      if (held) {
+        const boundary = stringInput(held, 'permissionsBoundary');
+        return EXEMPT_ROLE_CHANGES.map((action): Question => ({
+          target,
+          action,
+          resource: pattern,
+          context: {
+            ...(boundary ? { 'iam:PermissionsBoundary': boundary } : {}),
+            ...(action === 'iam:AttachRolePolicy' ? { 'iam:PolicyARN': ATTACHED } : {}),
+          },
+        }));
+      }
       return boundaries.map((boundary): Question => ({
         target: `${target}: a new role under that name`,
         action: 'iam:CreateRole',

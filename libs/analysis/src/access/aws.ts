@@ -362,6 +362,34 @@ function requestsOf(
 }
 const requestsByTargets = new WeakMap<StoreTargets, Map<string, Partial<Record<Operation, Alternatives>>>>();
 
+/**
+ * The endpoint S3 Express calls KMS from for a directory bucket (kms:ViaService: the endpoint of the service that
+ * calls KMS for the principal, https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service).
+ */
+export function s3ExpressViaService(region: string): string {
+  return `s3express.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`;
+}
+
+/**
+ * The encryption context S3 Express puts on every KMS call for a directory bucket: the bucket's ARN under
+ * `aws:s3express:arn`, and no other pair ("Encryption context":
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html#s3-express-encryption-context).
+ */
+export const S3_EXPRESS_CONTEXT_KEY = 'kms:EncryptionContext:aws:s3express:arn';
+
+/**
+ * How the store's data reaches its key. SSE-KMS: S3 calls KMS as the requester, so reading needs Decrypt and
+ * writing GenerateDataKey on the key, through S3
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html#aws-managed-customer-managed-keys);
+ * for a directory bucket through S3 Express, with the bucket's encryption context, during the session
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html#s3-express-sse-kms-bucket-keys).
+ */
+function dataKeyContext(targets: StoreTargets): Record<string, string> {
+  return targets.directory
+    ? { 'kms:ViaService': s3ExpressViaService(targets.region), [S3_EXPRESS_CONTEXT_KEY]: targets.bucketArn }
+    : { 'kms:ViaService': `s3.${targets.region}.amazonaws.com` };
+}
+
 /** The requests each operation makes on this store, per the S3, S3 Express and KMS authorization references. */
 function operationRequests(
   targets: StoreTargets,
@@ -380,9 +408,7 @@ function operationRequests(
     context: targets.origin,
     ...(bucketPolicy ? { resourcePolicy: bucketPolicy } : {}),
   });
-  // SSE-KMS: S3 calls KMS as the requester, so reading needs Decrypt and writing GenerateDataKey on the
-  // key, through S3. https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html#aws-managed-customer-managed-keys
-  const viaS3 = { 'kms:ViaService': `s3.${targets.region}.amazonaws.com` };
+  const viaService = dataKeyContext(targets);
   const onKey = (action: string, context: Record<string, string | string[]> = {}): AwsRequest[] =>
     key
       ? [
@@ -401,10 +427,10 @@ function operationRequests(
         // Directory buckets authorise every object call through a session: ReadOnly reads, ReadWrite
         // writes and deletes. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html
         read: [
-          [session('ReadOnly'), ...onKey('kms:Decrypt', viaS3)],
-          [session('ReadWrite'), ...onKey('kms:Decrypt', viaS3)],
+          [session('ReadOnly'), ...onKey('kms:Decrypt', viaService)],
+          [session('ReadWrite'), ...onKey('kms:Decrypt', viaService)],
         ],
-        write: [[session('ReadWrite'), ...onKey('kms:GenerateDataKey', viaS3)]],
+        write: [[session('ReadWrite'), ...onKey('kms:GenerateDataKey', viaService)]],
         delete: [[session('ReadWrite')]],
         'open-session': [[session('ReadOnly')], [session('ReadWrite')]],
         configure: [
@@ -415,8 +441,8 @@ function operationRequests(
         'delete-store': [[bucket('s3express:DeleteBucket')]],
       }
     : {
-        read: [[object('s3:GetObject'), ...onKey('kms:Decrypt', viaS3)]],
-        write: [[object('s3:PutObject'), ...onKey('kms:GenerateDataKey', viaS3)]],
+        read: [[object('s3:GetObject'), ...onKey('kms:Decrypt', viaService)]],
+        write: [[object('s3:PutObject'), ...onKey('kms:GenerateDataKey', viaService)]],
         delete: [[object('s3:DeleteObject')], [object('s3:DeleteObjectVersion')]],
         configure: [
           [bucket('s3:PutLifecycleConfiguration')],
@@ -431,7 +457,11 @@ function operationRequests(
         'delete-store': [[bucket('s3:DeleteBucket')]],
       };
   if (key) {
-    ops['use-key'] = [onKey('kms:Decrypt')];
+    // Calling KMS directly; for a directory bucket also with the context S3 Express would send, which a key
+    // grant pinned to the bucket's context alone (without kms:ViaService) would let through.
+    ops['use-key'] = targets.directory
+      ? [onKey('kms:Decrypt'), onKey('kms:Decrypt', { [S3_EXPRESS_CONTEXT_KEY]: bucketArn })]
+      : [onKey('kms:Decrypt')];
     ops['disable-key'] = [onKey('kms:DisableKey')];
     ops['destroy-key'] = [onKey('kms:ScheduleKeyDeletion')];
     // Every key statement of CI and the store boundaries matches on the key's tags: whoever may set
@@ -763,22 +793,74 @@ function simulationOf(
       principal: principal.arn,
       action: request.action,
       resource: { resource: request.resource, accountId },
-      contextVariables: {
+      contextVariables: simulatedContext({
         ...SECURE,
         ...principalContext(principal.arn),
         'aws:RequestedRegion': requestedRegion(request.resource),
         ...request.context,
-      },
+      }),
     },
-    identityPolicies: principal.policies,
+    identityPolicies: principal.policies.map(({ name, policy }) => ({
+      name,
+      policy: simulatedPolicy(policy),
+    })),
     serviceControlPolicies: [],
     resourceControlPolicies: [],
-    ...(request.resourcePolicy ? { resourcePolicy: request.resourcePolicy } : {}),
+    ...(request.resourcePolicy ? { resourcePolicy: simulatedPolicy(request.resourcePolicy) } : {}),
     ...(principal.boundary
-      ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.boundary }] }
+      ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: simulatedPolicy(principal.boundary) }] }
       : {}),
   });
 }
+
+/**
+ * KMS's encryption context keys (`kms:EncryptionContext:<key>`,
+ * https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-encryption-context)
+ * are a family iam-simulate does not read: it matches a request's variable key to its family only at a `/`
+ * (as `aws:RequestTag/<key>`), and drops the others from the request, so a condition on one would never hold
+ * (an allow never, a negated deny always). The simulation gets them renamed, in the request and in every policy
+ * alike, to a family it reads with the same type (String) and the same case-sensitive key part: an
+ * `aws:RequestTag/` key no policy here names otherwise. Each document is renamed once.
+ */
+const ENCRYPTION_CONTEXT_KEY = /^kms:EncryptionContext:(.+)$/i;
+const SIMULATED_ENCRYPTION_CONTEXT = 'aws:RequestTag/kms-encryption-context:';
+
+function simulatedContext(context: Record<string, string | string[]>): Record<string, string | string[]> {
+  if (!Object.keys(context).some((key) => ENCRYPTION_CONTEXT_KEY.test(key))) return context;
+  return Object.fromEntries(Object.entries(context).map(([key, value]) => [simulatedKey(key), value]));
+}
+
+function simulatedKey(key: string): string {
+  const match = ENCRYPTION_CONTEXT_KEY.exec(key);
+  return match ? `${SIMULATED_ENCRYPTION_CONTEXT}${match[1]}` : key;
+}
+
+function simulatedPolicy(policy: PolicyDocument): PolicyDocument {
+  return memo(simulatedPolicies, policy, () => {
+    if (!/kms:EncryptionContext:/i.test(JSON.stringify(policy))) return policy;
+    return {
+      ...policy,
+      Statement: statements(policy).map((statement) =>
+        statement.Condition === undefined
+          ? statement
+          : {
+              ...statement,
+              Condition: Object.fromEntries(
+                Object.entries(statement.Condition as Record<string, Record<string, unknown>>).map(
+                  ([operator, keys]) => [
+                    operator,
+                    Object.fromEntries(
+                      Object.entries(keys).map(([key, value]) => [simulatedKey(key), value]),
+                    ),
+                  ],
+                ),
+              ),
+            },
+      ),
+    } as PolicyDocument;
+  });
+}
+const simulatedPolicies = new WeakMap<PolicyDocument, PolicyDocument>();
 
 /**
  * The keys AWS puts in every request context about its principal, a role session here (CI and the store
@@ -1095,10 +1177,7 @@ async function grantsItselfData(principal: AwsPrincipal, targets: StoreTargets):
               {
                 action: 'kms:Decrypt',
                 resource: targets.key.arn,
-                context: {
-                  ...keyTags(targets.key.tags),
-                  'kms:ViaService': `s3.${targets.region}.amazonaws.com`,
-                },
+                context: { ...keyTags(targets.key.tags), ...dataKeyContext(targets) },
                 resourcePolicy: keyPolicy,
               },
             ]

@@ -421,6 +421,13 @@ const IAM_TYPES: ReadonlyMap<string, { scope: string; kind: 'Member' | 'Binding'
   ),
 );
 
+/** The allow-policy resource types `bindingsOf` reads, and the deny and custom-role types read beside them. */
+export const GCP_READ_TYPES: ReadonlySet<string> = new Set([
+  ...IAM_TYPES.keys(),
+  'gcp:iam/denyPolicy:DenyPolicy',
+  'gcp:projects/iAMCustomRole:IAMCustomRole',
+]);
+
 function iamTypeOf(type: string): { scope: string; kind: 'Member' | 'Binding' | 'Policy' } | undefined {
   return IAM_TYPES.get(type);
 }

@@ -4,6 +4,7 @@ import { storesOf, type Render } from '@checkpoints/render';
 import { awsStoreAccess } from './aws';
 import { azureAccessOf } from './azure';
 import { gcpAccessOf } from './gcp';
+import { unreadGrantAccess, unreadGrantsOf } from './unread-grants';
 export {
   gcsIpFilterVerdict,
   ipInRange,
@@ -102,13 +103,20 @@ async function analysis(context: AnalysisContext): Promise<AccessAnalysis> {
   const { bootstrap } = context;
   const stores: StoreAccess[] = [];
   const byCloud = new Map<Cloud, StoreAccessOf>();
+  const unreadByCloud = new Map<Cloud, AccessGrant[]>();
   for (const store of storesOf(render)) {
     let accessOf = byCloud.get(store.cloud);
     if (!accessOf) {
       accessOf = BY_CLOUD[store.cloud]({ render, bootstrap, context });
       byCloud.set(store.cloud, accessOf);
     }
-    const grants = withExternalReasons(await accessOf(store), render, store.urn);
+    // Fail closed: a grant resource no model reads counts as granting everything to someone unknown.
+    let unread = unreadByCloud.get(store.cloud);
+    if (!unread) {
+      unread = unreadGrantsOf(store.cloud, render, bootstrap).flatMap(unreadGrantAccess);
+      unreadByCloud.set(store.cloud, unread);
+    }
+    const grants = [...withExternalReasons(await accessOf(store), render, store.urn), ...unread];
     stores.push({
       store: store.name,
       cloud: store.cloud,
@@ -158,3 +166,4 @@ export {
   type NetworkVerdict,
 } from './azure-network';
 export { awsCiChangesOf, type CiChange } from './aws-ci-changes';
+export { unreadGrantAccess, unreadGrantType } from './unread-grants';

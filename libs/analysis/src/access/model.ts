@@ -42,7 +42,9 @@ export type PrincipalKind =
   /** CI's deploy identity of one environment. */
   | 'ci-deploy'
   /** What the cloud grants by default, whoever holds it outside this repository. */
-  | 'cloud-default';
+  | 'cloud-default'
+  /** Whoever a grant the analysis does not read names (./unread-grants): anyone, a CI identity included. */
+  | 'unknown';
 
 export interface Principal {
   /** The cloud's own identifier (role ARN, IAM member, principal ID). */
@@ -185,8 +187,9 @@ export function ciPrincipal(resource: RenderedResource, id: string): Principal |
   return { id, label: `ci deploy-${environment}`, kind: 'ci-deploy', environment };
 }
 
+/** Whether the principal is a CI identity, or may be one: an unknown principal counts as CI (fail closed). */
 export function isCi(principal: Principal): boolean {
-  return principal.kind === 'ci-preview' || principal.kind === 'ci-deploy';
+  return principal.kind === 'ci-preview' || principal.kind === 'ci-deploy' || principal.kind === 'unknown';
 }
 
 /** JSON documents arrive as text (IAM policies) or objects. */

@@ -11,6 +11,8 @@ import {
   type AwsAnswers,
   type AwsPrincipal,
   type AwsRequest,
+  S3_EXPRESS_CONTEXT_KEY,
+  s3ExpressViaService,
 } from '../access/aws';
 import { storeWordsOf } from '../access/aws-renaming';
 import { neededOperations, type MissingRight, type ResourceRights, type RightsInput } from './model';
@@ -121,11 +123,15 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['guardduty:GetMalwareProtectionPlan'],
     source: `${GUARDDUTY}; ${IAM}`,
   },
+  // The provider's Read is HeadBucket (terraform-provider-aws internal/service/s3/directory_bucket.go Read ->
+  // findBucket), a Zonal call S3 authorises only through a session ("Directory bucket permissions",
+  // https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html), which the SDK opens itself (findBucket:
+  // "it's the CreateSession call invoked by HeadBucket that returns NoSuchBucket"). No CI identity makes that
+  // read: CI_UNREFRESHED_TYPES.
   'aws:s3/directoryBucket:DirectoryBucket': {
     create: ['s3express:CreateBucket'],
     update: [],
     delete: ['s3express:DeleteBucket'],
-    // HeadBucket on a directory bucket is authorised as a (read-only) session.
     read: ['s3express:CreateSession'],
     source: `${S3_EXPRESS}; https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html`,
   },
@@ -208,6 +214,89 @@ function keyPolicyDemands(resource: RenderedResource, operation: MissingRight['o
   if (resource.type !== 'aws:kms/key:Key' || resource.inputs['policy'] === undefined) return [];
   if (resource.inputs['bypassPolicyLockoutSafetyCheck'] === true) return [];
   return operation === 'create' || operation === 'update' ? ['kms:PutKeyPolicy'] : [];
+}
+
+/**
+ * Resource types whose provider Read no CI identity makes: `pulumi up` and `pulumi preview` never refresh
+ * (no `--refresh`, no `refresh: always`), and the drift check (`checkpoints-pulumi drift`, tools/pulumi/run.cjs)
+ * excludes them from its `pulumi refresh --preview-only`. A directory bucket's Read opens a data session
+ * (AWS_RIGHTS), which no CI role may: a session on the bucket is what S3 Express turns the key's use into object
+ * reads with. A bucket that is gone still shows as drift: its encryption, policy and lifecycle resources read it
+ * through the Regional (s3express-control) endpoint, which answers NoSuchBucket. Its tags are not compared
+ * (docs/aws.md says so).
+ */
+export const CI_UNREFRESHED_TYPES: ReadonlySet<string> = new Set(['aws:s3/directoryBucket:DirectoryBucket']);
+
+/**
+ * What an API demands of its caller beyond the IAM action of each call. A directory bucket's default
+ * encryption with SSE-KMS (PutBucketEncryption, on create and on every update) needs the caller to hold
+ * kms:GenerateDataKey and kms:Decrypt on the key "in IAM identity-based policies and KMS key policies"
+ * (PutBucketEncryption, "Directory bucket permissions":
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketEncryption.html). S3 Express makes those KMS
+ * calls for the caller, through its endpoint and with the bucket's encryption context, which the requests
+ * carry. Deleting the resource (DeleteBucketEncryption) names no key.
+ */
+function apiDemands(resource: RenderedResource, operation: MissingRight['operation']): string[] {
+  if (operation !== 'create' && operation !== 'update') return [];
+  return directoryBucketKeyOf(resource) === undefined ? [] : ['kms:GenerateDataKey', 'kms:Decrypt'];
+}
+
+/** The key a directory bucket's default encryption names (SSE-KMS), if the resource is one. */
+function directoryBucketKeyOf(resource: RenderedResource): string | undefined {
+  const encryption = 'aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration';
+  if (resource.type !== encryption || !(stringInput(resource, 'bucket') ?? '').endsWith('--x-s3'))
+    return undefined;
+  const rules = resource.inputs['rules'];
+  for (const rule of Array.isArray(rules) ? (rules as Record<string, unknown>[]) : []) {
+    const byDefault = rule['applyServerSideEncryptionByDefault'] as Record<string, unknown> | undefined;
+    if (byDefault?.['sseAlgorithm'] !== 'aws:kms') continue;
+    // A key the render cannot name (an unknown output) is still a key: the demand stands, on any key.
+    const key = byDefault['kmsMasterKeyId'];
+    return typeof key === 'string' && key.startsWith('arn:') ? key : 'unknown';
+  }
+  return undefined;
+}
+
+/**
+ * Rights a deploy does not need of CI because the bootstrap keeps them from it on purpose. A service role
+ * (one only AWS services may assume, such as a store's replication role, which perimeters exempt) gets its
+ * trust when it is created (CreateRole's AssumeRolePolicyDocument,
+ * https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html), and a deploy never changes it:
+ * a new trust, or the role deleted and re-created under its name with another, would let another principal
+ * act as the exempt role, so both are an administrator's apply (the stack releases such a role instead of
+ * deleting it, which the pack cannot see: CrossGuard hands rules no retainOnDelete).
+ */
+function administratorOnly(resource: RenderedResource, permission: string): boolean {
+  return (
+    resource.type === 'aws:iam/role:Role' &&
+    (permission === 'iam:UpdateAssumeRolePolicy' || permission === 'iam:DeleteRole') &&
+    servicesOnly(resource.inputs['assumeRolePolicy'])
+  );
+}
+
+/** Whether a trust policy's every statement names AWS services as its only principals. */
+function servicesOnly(trust: unknown): boolean {
+  let document: unknown = trust;
+  if (typeof trust === 'string') {
+    try {
+      document = JSON.parse(trust) as unknown;
+    } catch {
+      return false;
+    }
+  }
+  const statements = [(document as { Statement?: unknown } | undefined)?.Statement ?? []].flat();
+  return (
+    statements.length > 0 &&
+    statements.every((statement) => {
+      const principal = (statement as { Principal?: unknown }).Principal;
+      return (
+        typeof principal === 'object' &&
+        principal !== null &&
+        Object.keys(principal).length > 0 &&
+        Object.keys(principal).every((key) => key === 'Service')
+      );
+    })
+  );
 }
 
 /** Account, region and partition, as the render's ARNs spell them. */
@@ -305,6 +394,25 @@ function requests(
       },
     ];
   }
+  // KMS authorises nothing without the key policy: the key's own, or AWS's default.
+  const keyPolicyOf = (key: RenderedResource) =>
+    policyDocument(key.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId);
+  const directoryKey = permission.startsWith('kms:') ? directoryBucketKeyOf(resource) : undefined;
+  if (directoryKey !== undefined && bucket !== undefined) {
+    const key = keysByParent.get(resource.parent);
+    return [
+      {
+        action: permission,
+        resource: directoryKey.startsWith('arn:') ? directoryKey : kmsArn(directoryKey),
+        context: {
+          ...tagContext('aws:ResourceTag', key?.inputs['tags']),
+          'kms:ViaService': s3ExpressViaService(region),
+          [S3_EXPRESS_CONTEXT_KEY]: `arn:${partition}:s3express:${region}:${accountId}:bucket/${bucket}`,
+        },
+        resourcePolicy: key ? keyPolicyOf(key) : defaultKeyPolicy(partition, accountId),
+      },
+    ];
+  }
   if (bucket !== undefined) {
     const directory = bucket.endsWith('--x-s3');
     const action = directory ? permission.replace(/^s3:/, 's3express:') : permission;
@@ -343,9 +451,6 @@ function requests(
       },
     ];
   }
-  // KMS authorises nothing without the key policy: the key's own, or AWS's default.
-  const keyPolicyOf = (key: RenderedResource) =>
-    policyDocument(key.inputs['policy'], answers) ?? defaultKeyPolicy(partition, accountId);
   if (resource.type === 'aws:kms/key:Key') {
     // A key's ARN is known once it exists: every later call is on it, with its tags.
     if (permission === 'kms:CreateKey')
@@ -425,16 +530,22 @@ export async function awsMissingRights({
   for (const resource of render.resources) {
     const rights = AWS_RIGHTS[resource.type];
     if (!rights) continue;
+    const refreshed = !CI_UNREFRESHED_TYPES.has(resource.type);
     for (const operation of neededOperations(resource)) {
-      for (const permission of [...rights[operation], ...keyPolicyDemands(resource, operation)])
+      if (operation === 'read' && !refreshed) continue;
+      const demands = [
+        ...rights[operation],
+        ...keyPolicyDemands(resource, operation),
+        ...apiDemands(resource, operation),
+      ];
+      for (const permission of demands) {
+        if (administratorOnly(resource, permission)) continue;
         await check(`deploy-${environment}`, deploy, resource, operation, permission);
+      }
     }
-    for (const permission of rights.read) {
-      // The preview identity opens no data session (ci-preview-no-data-sessions): it cannot refresh a
-      // directory bucket, which docs/security.md states.
-      if (permission === 's3express:CreateSession') continue;
-      await check('preview', preview, resource, 'read', permission);
-    }
+    // The preview identity's reads: the drift check's refresh (a pull request's preview reads less).
+    if (refreshed)
+      for (const permission of rights.read) await check('preview', preview, resource, 'read', permission);
   }
   return missing;
 }

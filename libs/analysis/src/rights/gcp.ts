@@ -35,6 +35,14 @@ export const GCP_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     read: ['storage.buckets.getIamPolicy'],
     source: STORAGE,
   },
+  // A binding is written the same way as a member: read the bucket's policy, set it with the role changed.
+  'gcp:storage/bucketIAMBinding:BucketIAMBinding': {
+    create: ['storage.buckets.getIamPolicy', 'storage.buckets.setIamPolicy'],
+    update: ['storage.buckets.getIamPolicy', 'storage.buckets.setIamPolicy'],
+    delete: ['storage.buckets.getIamPolicy', 'storage.buckets.setIamPolicy'],
+    read: ['storage.buckets.getIamPolicy'],
+    source: STORAGE,
+  },
   'gcp:storage/anywhereCache:AnywhereCache': {
     create: ['storage.anywhereCaches.create'],
     update: ['storage.anywhereCaches.update'],
@@ -90,6 +98,12 @@ const BUCKET_CALLS: Readonly<
 > = {
   'gcp:storage/bucket:Bucket': { read: 'bucket-get', update: 'bucket-update', delete: 'bucket-delete' },
   'gcp:storage/bucketIAMMember:BucketIAMMember': {
+    create: 'bucket-other',
+    update: 'bucket-other',
+    delete: 'bucket-other',
+    read: 'bucket-other',
+  },
+  'gcp:storage/bucketIAMBinding:BucketIAMBinding': {
     create: 'bucket-other',
     update: 'bucket-other',
     delete: 'bucket-other',

@@ -20,16 +20,20 @@ export interface S3Perimeter {
   /** Roles AWS services act as, from their own network: the store's replication and malware-scan roles. */
   serviceRoleArns: readonly string[];
   /**
-   * The CI roles' ARN patterns (`awsCiRoleArnPatterns`): they list buckets and open read-only sessions from
-   * GitHub's runners to refresh them, outside any perimeter, and never read an object (their own policies deny it).
+   * The exact ARNs of the CI roles that refresh the stack (`awsCiRoleArns`: the preview role and this
+   * environment's deploy role): they list general purpose buckets from GitHub's runners to refresh them
+   * (HeadBucket is authorised as ListBucket), outside any perimeter, and never read an object (their own
+   * policies deny it). A directory bucket's perimeter exempts them from nothing: no CI role opens a session
+   * (their own policies deny CreateSession).
    */
-  ciRoleArnPatterns: readonly string[];
+  ciRoleArns: readonly string[];
 }
 
 /**
  * ARN patterns of the bootstrap project's CI roles, `checkpoints-<bootstrap stack>-preview` and
  * `checkpoints-<bootstrap stack>-deploy-<environment>` (bootstrap/src/names.ts `ciNames.awsRole`; a
- * bootstrap test checks both agree). A store role's name ends in its hash, so matches none.
+ * bootstrap test checks both agree), which no deploy role may create a role under. A store role's name
+ * ends in its hash, so matches none.
  */
 export function awsCiRoleArnPatterns(partition: string, accountId: string): string[] {
   const role = (name: string) => `arn:${partition}:iam::${accountId}:role/${name}`;
@@ -37,6 +41,30 @@ export function awsCiRoleArnPatterns(partition: string, accountId: string): stri
     role('checkpoints-*-preview'),
     ...ENVIRONMENTS.map((environment) => role(`checkpoints-*-deploy-${environment}`)),
   ];
+}
+
+/** The suffix of an environment's deploy role name, `checkpoints-<bootstrap stack>-deploy-<environment>`. */
+export function awsDeployRoleSuffix(environment: string): string {
+  return `-deploy-${environment}`;
+}
+
+/**
+ * The exact ARNs of the CI roles a stack of `environment` exempts from its perimeters' listing deny: this
+ * environment's deploy role (`deployRoleName`, `checkpoints:ciDeployRole`) and the preview role of the same
+ * bootstrap stack, `checkpoints-<bootstrap stack>-preview`. Exact, not a name pattern: a role someone
+ * creates later under a matching name is not exempt. Undefined when the name does not end in the
+ * environment's deploy suffix (the stack reports it as a config error).
+ */
+export function awsCiRoleArns(
+  partition: string,
+  accountId: string,
+  environment: string,
+  deployRoleName: string,
+): string[] | undefined {
+  const suffix = awsDeployRoleSuffix(environment);
+  if (!deployRoleName.endsWith(suffix)) return undefined;
+  const role = (name: string) => `arn:${partition}:iam::${accountId}:role/${name}`;
+  return [role(`${deployRoleName.slice(0, -suffix.length)}-preview`), role(deployRoleName)];
 }
 
 /**
@@ -88,7 +116,7 @@ export function s3BucketPolicy({ bucketArn, keyArn, perimeter }: S3BucketPolicyT
             'DenyListingOutsidePerimeter',
             [...S3_LISTING_ACTIONS],
             [bucketArn],
-            outsidePerimeter(perimeter, [...perimeter.serviceRoleArns, ...perimeter.ciRoleArnPatterns]),
+            outsidePerimeter(perimeter, [...perimeter.serviceRoleArns, ...perimeter.ciRoleArns]),
           ),
         ]),
   ]);
@@ -104,6 +132,8 @@ export function s3BucketPolicy({ bucketArn, keyArn, perimeter }: S3BucketPolicyT
  * aws:SourceVpce, aws:SourceIp). AWS services acting as themselves (aws:PrincipalIsAWSService: S3 Lifecycle,
  * CloudTrail) come from AWS's network and only do what a bucket policy grants them by name; this is the
  * exemption of AWS's data perimeter examples (https://github.com/aws-samples/data-perimeter-policy-examples).
+ * Exempt roles are named by exact ARN and matched with ArnNotEquals (no wildcard expansion: "ArnEquals ...
+ * case-sensitive matching of the ARN", https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html#Conditions_ARN).
  */
 function outsidePerimeter(perimeter: S3Perimeter, exemptPrincipals: readonly string[]) {
   const unlisted: Record<string, string[]> = {};
@@ -114,7 +144,7 @@ function outsidePerimeter(perimeter: S3Perimeter, exemptPrincipals: readonly str
     ...(perimeter.cidrs.length > 0 ? { NotIpAddressIfExists: { 'aws:SourceIp': [...perimeter.cidrs] } } : {}),
     BoolIfExists: { 'aws:PrincipalIsAWSService': 'false' },
     ...(exemptPrincipals.length > 0
-      ? { ArnNotLikeIfExists: { 'aws:PrincipalArn': [...exemptPrincipals] } }
+      ? { ArnNotEqualsIfExists: { 'aws:PrincipalArn': [...exemptPrincipals] } }
       : {}),
   };
 }
@@ -189,26 +219,18 @@ export function s3DirectoryBucketPolicy({
 }
 
 /**
- * Outside the perimeter, no session at all, but the read-only sessions CI's roles open to refresh the bucket
- * (HeadBucket is authorised as CreateSession). Two statements, since IAM has no OR within one: every session
- * but CI's, and every read-write session.
+ * Outside the perimeter, no session at all: every object call of a directory bucket goes through one
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html), and no CI role needs one (CI never
+ * refreshes a directory bucket, whose HeadBucket a session authorises).
  */
 function directoryPerimeter(bucketArn: string, perimeter: S3Perimeter): AwsPolicyStatement[] {
-  const createSession = ['s3express:CreateSession'];
-  const exceptCi = outsidePerimeter(perimeter, [
-    ...perimeter.serviceRoleArns,
-    ...perimeter.ciRoleArnPatterns,
-  ]);
-  const readWrite = outsidePerimeter(perimeter, perimeter.serviceRoleArns);
-  // A session that names no mode is refused too: S3 then tries ReadWrite first
-  // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html, x-amz-create-session-mode).
-  readWrite.StringNotEqualsIfExists = {
-    ...(readWrite.StringNotEqualsIfExists ?? {}),
-    's3express:SessionMode': ['ReadOnly'],
-  };
   return [
-    denyAll('DenySessionsOutsidePerimeter', createSession, [bucketArn], exceptCi),
-    denyAll('DenyWriteSessionsOutsidePerimeter', createSession, [bucketArn], readWrite),
+    denyAll(
+      'DenySessionsOutsidePerimeter',
+      ['s3express:CreateSession'],
+      [bucketArn],
+      outsidePerimeter(perimeter, perimeter.serviceRoleArns),
+    ),
   ];
 }
 

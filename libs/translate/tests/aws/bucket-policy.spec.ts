@@ -1,4 +1,4 @@
-import { awsCiRoleArnPatterns, s3BucketPolicy, s3DirectoryBucketPolicy } from '../../src/aws/bucket-policy';
+import { awsCiRoleArns, s3BucketPolicy, s3DirectoryBucketPolicy } from '../../src/aws/bucket-policy';
 import type { AwsPolicyStatement } from '../../src/aws/types';
 
 const bucketArn = 'arn:aws:s3:::ckpt-bucket';
@@ -139,13 +139,13 @@ describe('the perimeter statements', () => {
     vpcs: [],
     cidrs: ['203.0.113.0/24'],
     serviceRoleArns: ['arn:aws:iam::123456789012:role/replication'],
-    ciRoleArnPatterns: awsCiRoleArnPatterns('aws', '123456789012'),
+    ciRoleArns: awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ci-deploy-prod') ?? [],
   };
 
   it('general purpose: data outside the perimeter for all but S3 acting as the replication role; listings for CI too', () => {
     const statements = s3BucketPolicy({ bucketArn, perimeter }).Statement.slice(2);
     expect(
-      statements.map((statement) => [statement.Sid, statement.Condition?.['ArnNotLikeIfExists']]),
+      statements.map((statement) => [statement.Sid, statement.Condition?.['ArnNotEqualsIfExists']]),
     ).toEqual([
       ['DenyDataOutsidePerimeter', { 'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/replication'] }],
       [
@@ -153,10 +153,8 @@ describe('the perimeter statements', () => {
         {
           'aws:PrincipalArn': [
             'arn:aws:iam::123456789012:role/replication',
-            'arn:aws:iam::123456789012:role/checkpoints-*-preview',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-dev',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-staging',
-            'arn:aws:iam::123456789012:role/checkpoints-*-deploy-prod',
+            'arn:aws:iam::123456789012:role/checkpoints-ci-preview',
+            'arn:aws:iam::123456789012:role/checkpoints-ci-deploy-prod',
           ],
         },
       ],
@@ -168,15 +166,22 @@ describe('the perimeter statements', () => {
     });
   });
 
-  it('directory: read-write sessions outside the perimeter for everyone, read-only ones but for CI', () => {
-    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-2);
-    expect(statements.map((statement) => statement.Sid)).toEqual([
-      'DenySessionsOutsidePerimeter',
-      'DenyWriteSessionsOutsidePerimeter',
+  it('directory: no session outside the perimeter for anyone, CI included (CI opens none)', () => {
+    const statements = s3DirectoryBucketPolicy({ bucketArn: directoryArn, perimeter }).Statement.slice(-1);
+    expect(statements.map((statement) => statement.Sid)).toEqual(['DenySessionsOutsidePerimeter']);
+    expect(JSON.stringify(statements[0]?.Condition)).not.toContain('checkpoints-');
+  });
+});
+
+describe('awsCiRoleArns', () => {
+  it("names the environment's deploy role and its bootstrap stack's preview role exactly", () => {
+    expect(awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ops-deploy-prod')).toEqual([
+      'arn:aws:iam::123456789012:role/checkpoints-ops-preview',
+      'arn:aws:iam::123456789012:role/checkpoints-ops-deploy-prod',
     ]);
-    expect(statements[1]?.Condition?.['StringNotEqualsIfExists']).toEqual({
-      'aws:SourceVpce': ['vpce-0a1b2c3d4e5f60718'],
-      's3express:SessionMode': ['ReadOnly'],
-    });
+  });
+
+  it("names nothing for a role that is not the environment's deploy role", () => {
+    expect(awsCiRoleArns('aws', '123456789012', 'prod', 'checkpoints-ops-deploy-dev')).toBeUndefined();
   });
 });

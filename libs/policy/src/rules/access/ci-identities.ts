@@ -1,5 +1,5 @@
 import type { ReportViolation, StackValidationArgs } from '@pulumi/policy';
-import type { CiChange } from '@checkpoints/analysis';
+import { unreadGrantAccess, unreadGrantType, type CiChange } from '@checkpoints/analysis';
 import type { Cloud } from '@checkpoints/config';
 import { storesOf, type RenderedResource } from '@checkpoints/render';
 import type { Evaluation } from '../evaluation';
@@ -27,4 +27,20 @@ export function ciResourcesOf(
 export function reportChanges(changes: readonly CiChange[], report: ReportViolation): void {
   for (const change of changes)
     report(`${change.identity.label} can change ${change.target}: ${change.reason}`);
+}
+
+/**
+ * A grant resource of the cloud that no model reads, among the resources judged: it counts as granting
+ * everything to an unknown principal (libs/analysis unread-grants), who may then change any CI identity.
+ */
+export function reportUnreadGrants(
+  cloud: Cloud,
+  resources: readonly RenderedResource[],
+  report: ReportViolation,
+): void {
+  for (const resource of resources) {
+    if (!unreadGrantType(cloud, resource.type)) continue;
+    const [grant] = unreadGrantAccess(resource);
+    if (grant) report(`${grant.principal.label} can change the CI identities: ${grant.reason}`);
+  }
 }

@@ -3,11 +3,15 @@ import { accessRule } from './analysis';
 
 export const ciNoDataAccess = accessRule({
   name: 'ci-no-data-access',
-  description: 'No CI identity (preview or deploy) can read, write or delete checkpoint data',
+  description:
+    'No CI identity (preview or deploy) can read, write or delete checkpoint data, or use a store key',
   source: 'Checkpoint CI rights (CI never reads data); CIS Controls v8 3.3 (data access control lists)',
   needsBootstrap: true,
+  // Using a store key directly is decrypting the data keys its checkpoints are encrypted under.
   judge: (grant) =>
-    isCi(grant.principal) && DATA_OPERATIONS.includes(grant.operation)
-      ? `can ${grant.operation} checkpoint data`
+    isCi(grant.principal) && [...DATA_OPERATIONS, 'use-key'].includes(grant.operation)
+      ? grant.operation === 'use-key'
+        ? 'can use a store key'
+        : `can ${grant.operation} checkpoint data`
       : undefined,
 });

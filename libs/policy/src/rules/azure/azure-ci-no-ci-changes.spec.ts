@@ -54,6 +54,17 @@ describe('azure-ci-no-ci-changes', () => {
     );
   });
 
+  it('counts a grant type no model reads as everything for an unknown principal, naming it', async () => {
+    const eligibility: CiResource = {
+      type: 'azure-native:authorization:PimRoleEligibilitySchedule',
+      name: 'deploy-prod-eligible',
+      inputs: { principalId: AZURE_PRINCIPALS['deploy-prod'], scope: SUBSCRIPTION },
+    };
+    expect(await judge([eligibility])).toEqual([
+      'an unknown principal (of azure-native:authorization:PimRoleEligibilitySchedule deploy-prod-eligible) can change the CI identities: azure-native:authorization:PimRoleEligibilitySchedule deploy-prod-eligible is a grant type the access analysis does not read: counted as granting every operation to an unknown principal, who may be a CI identity',
+    ]);
+  });
+
   it('counts a role ID outside the published data as every action', async () => {
     const violations = await judge([assignment('99999999-9999-4999-8999-999999999999', SUBSCRIPTION)]);
     expect(violations.some((v) => v.includes('not in the published data'))).toBe(true);

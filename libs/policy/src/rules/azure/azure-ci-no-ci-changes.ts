@@ -1,6 +1,6 @@
 import { azureCiChanges } from '@checkpoints/analysis';
 import { stackRule } from '../define';
-import { ciResourcesOf, reportChanges } from '../access/ci-identities';
+import { ciResourcesOf, reportChanges, reportUnreadGrants } from '../access/ci-identities';
 
 export const azureCiNoCiChanges = stackRule({
   name: 'azure-ci-no-ci-changes',
@@ -10,6 +10,8 @@ export const azureCiNoCiChanges = stackRule({
     'https://learn.microsoft.com/azure/role-based-access-control/permissions/management-and-governance#microsoftauthorization; https://learn.microsoft.com/azure/role-based-access-control/delegate-role-assignments-examples',
   validate: (args, report, evaluation) => {
     const resources = ciResourcesOf('azure', args, report, evaluation());
-    if (resources) reportChanges(azureCiChanges(resources), report);
+    if (!resources) return;
+    reportChanges(azureCiChanges(resources), report);
+    reportUnreadGrants('azure', resources, report);
   },
 });

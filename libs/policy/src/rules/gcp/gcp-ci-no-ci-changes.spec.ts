@@ -70,6 +70,17 @@ describe('gcp-ci-no-ci-changes', () => {
     ).toEqual([]);
   });
 
+  it('counts a grant type no model reads as everything for an unknown principal, naming it', async () => {
+    const pool: CiResource = {
+      type: 'gcp:iam/workloadIdentityPoolIamMember:WorkloadIdentityPoolIamMember',
+      name: 'pool-admin',
+      inputs: { role: 'roles/iam.workloadIdentityPoolAdmin', member: DEPLOY },
+    };
+    expect(await judge([pool])).toEqual([
+      'an unknown principal (of gcp:iam/workloadIdentityPoolIamMember:WorkloadIdentityPoolIamMember pool-admin) can change the CI identities: gcp:iam/workloadIdentityPoolIamMember:WorkloadIdentityPoolIamMember pool-admin is a grant type the access analysis does not read: counted as granting every operation to an unknown principal, who may be a CI identity',
+    ]);
+  });
+
   it('counts a role outside the published data as holding every permission, and says so', async () => {
     const violations = await judge([projectRole('roles/iam.somethingNew', 'acme-checkpoints-ci')]);
     expect(violations.length).toBeGreaterThan(0);

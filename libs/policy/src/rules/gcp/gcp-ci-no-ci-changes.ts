@@ -1,6 +1,6 @@
 import { gcpCiChanges } from '@checkpoints/analysis';
 import { stackRule } from '../define';
-import { ciResourcesOf, reportChanges } from '../access/ci-identities';
+import { ciResourcesOf, reportChanges, reportUnreadGrants } from '../access/ci-identities';
 
 export const gcpCiNoCiChanges = stackRule({
   name: 'gcp-ci-no-ci-changes',
@@ -10,6 +10,8 @@ export const gcpCiNoCiChanges = stackRule({
     'https://cloud.google.com/iam/docs/service-account-permissions; https://cloud.google.com/iam/docs/manage-workload-identity-pools-providers; https://cloud.google.com/kms/docs/reference/permissions-and-roles',
   validate: (args, report, evaluation) => {
     const resources = ciResourcesOf('gcp', args, report, evaluation());
-    if (resources) reportChanges(gcpCiChanges(resources), report);
+    if (!resources) return;
+    reportChanges(gcpCiChanges(resources), report);
+    reportUnreadGrants('gcp', resources, report);
   },
 });

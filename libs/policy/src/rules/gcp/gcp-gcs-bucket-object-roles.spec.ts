@@ -10,13 +10,17 @@ const member = (role: string, type = 'gcp:storage/bucketIAMMember:BucketIAMMembe
 });
 
 describe('gcp-gcs-bucket-object-roles', () => {
-  it('passes object roles on buckets and managed folders, and any predefined role at project level', async () => {
+  it('passes object roles on buckets and managed folders, any predefined role at project level, and a legacy role bound to no one', async () => {
     expect(
       await violationsOf(gcpGcsBucketObjectRoles, [
         member('roles/storage.objectUser'),
         member('roles/storage.objectViewer'),
         member('roles/storage.objectCreator', 'gcp:storage/managedFolderIamMember:ManagedFolderIamMember'),
         member('roles/storage.admin', 'gcp:projects/iAMMember:IAMMember'),
+        {
+          type: 'gcp:storage/bucketIAMBinding:BucketIAMBinding',
+          props: { bucket: 'b', role: 'roles/storage.legacyObjectOwner', members: [] },
+        },
         {
           type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
           props: previewProps({

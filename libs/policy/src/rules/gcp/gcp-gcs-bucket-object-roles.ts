@@ -1,4 +1,5 @@
 import { resourceRule } from '../define';
+import { UNKNOWN } from '../inputs';
 import { GCS_BUCKET_IAM_TYPES, grantsOf } from './iam';
 
 /**
@@ -14,12 +15,14 @@ export const GCS_OBJECT_ROLES: readonly string[] = [
 
 export const gcpGcsBucketObjectRoles = resourceRule({
   name: 'gcp-gcs-bucket-object-roles',
-  description: `IAM on a bucket or managed folder grants object roles only (${GCS_OBJECT_ROLES.join(', ')}): object data, never the bucket's settings or IAM. Project-level roles are out of scope`,
+  description: `IAM on a bucket or managed folder grants object roles only (${GCS_OBJECT_ROLES.join(', ')}): object data, never the bucket's settings or IAM. A role bound to no member (a binding that clears it) grants nothing. Project-level roles are out of scope`,
   source:
     'Google Cloud: IAM roles for Cloud Storage; Google Cloud IAM: Use IAM securely — least privilege, predefined roles at the smallest scope',
   types: GCS_BUCKET_IAM_TYPES,
   validate: (props, args, report) => {
-    for (const { role } of grantsOf(args.type, props)) {
+    for (const { role, members } of grantsOf(args.type, props)) {
+      // A role bound to no one grants nothing: an authoritative binding that clears a legacy role.
+      if (members !== UNKNOWN && members.length === 0) continue;
       if (typeof role === 'string' && !GCS_OBJECT_ROLES.includes(role)) {
         report(`role "${role}" on a bucket; must be one of ${GCS_OBJECT_ROLES.join(', ')}`);
       }

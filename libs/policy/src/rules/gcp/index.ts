@@ -7,6 +7,7 @@ import { gcpGcsHierarchicalNamespace } from './gcp-gcs-hierarchical-namespace';
 import { gcpGcsIpFilter } from './gcp-gcs-ip-filter';
 import { gcpGcsLifecycleAbortIncompleteUploads } from './gcp-gcs-lifecycle-abort-incomplete-uploads';
 import { gcpGcsNoBucketObjects } from './gcp-gcs-no-bucket-objects';
+import { gcpGcsNoConvenienceAccess } from './gcp-gcs-no-convenience-access';
 import { gcpGcsNoForceDestroy } from './gcp-gcs-no-force-destroy';
 import { gcpGcsNoHmacKeys } from './gcp-gcs-no-hmac-keys';
 import { gcpGcsNoLegacyAcls } from './gcp-gcs-no-legacy-acls';
@@ -40,6 +41,7 @@ export const gcpPolicies: SourcedPolicy[] = [
   gcpIamNoPublicMembers,
   gcpIamNoPrimitiveRoles,
   gcpGcsBucketObjectRoles,
+  gcpGcsNoConvenienceAccess,
   gcpGcsIpFilter,
   gcpGcsDataAccessAudit,
   gcpGcsAuditLogLocked,

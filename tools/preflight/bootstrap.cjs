@@ -1,0 +1,229 @@
+/**
+ * The read-only preflight of the bootstrap: per cloud its Pulumi.<stack>.yaml sets up (bootstrap:clouds),
+ * who runs it and what its first `up` needs that it does not create itself, asked through each cloud's
+ * official SDK with GET, List and Head calls only (the tests hold it to that).
+ */
+const { GetCallerIdentityCommand } = require('@aws-sdk/client-sts');
+const { GetOpenIDConnectProviderCommand, ListOpenIDConnectProvidersCommand } = require('@aws-sdk/client-iam');
+const { HeadBucketCommand } = require('@aws-sdk/client-s3');
+const { checklist, missing } = require('./checks.cjs');
+const aws = require('./aws.cjs');
+const gcp = require('./gcp.cjs');
+const azure = require('./azure.cjs');
+
+/**
+ * @typedef {import('./checks.cjs').Check} Check
+ * @typedef {{
+ *   aws?: () => import('./aws.cjs').AwsClients,
+ *   gcp?: () => Promise<import('./gcp.cjs').GcpClient>,
+ *   azure?: () => import('./azure.cjs').AzureConnection,
+ * }} BootstrapClients
+ */
+
+/** GitHub's OIDC issuer host, the URL of the IAM OIDC provider the bootstrap creates or reuses. */
+const GITHUB_OIDC_HOST = 'token.actions.githubusercontent.com';
+
+/**
+ * APIs the bootstrap's own up calls in a project without enabling them: Service Usage to enable the rest
+ * (https://cloud.google.com/service-usage/docs/enable-disable) and Resource Manager for the project's IAM
+ * policy (https://cloud.google.com/resource-manager/reference/rest/v1/projects/setIamPolicy); in the stack
+ * projects also Cloud Logging for the Data Access log sink and the Organization Policy API for the soft
+ * delete policy. A call to an API that is off fails with SERVICE_DISABLED.
+ */
+const GCP_BOOTSTRAP_CI_PROJECT_APIS = ['serviceusage.googleapis.com', 'cloudresourcemanager.googleapis.com'];
+const GCP_BOOTSTRAP_STACK_PROJECT_APIS = [
+  ...GCP_BOOTSTRAP_CI_PROJECT_APIS,
+  'logging.googleapis.com',
+  'orgpolicy.googleapis.com',
+];
+/**
+ * What GitHub's tokens are exchanged through in the CI project (Security Token Service, IAM Credentials,
+ * https://cloud.google.com/iam/docs/workload-identity-federation-with-deployment-pipelines#before-you-begin):
+ * the bootstrap enables them; reported so that a disabled one is no surprise.
+ */
+const GCP_CI_APIS = ['iam.googleapis.com', 'iamcredentials.googleapis.com', 'sts.googleapis.com'];
+
+/** @param {unknown} value @returns {Record<string, any>} */
+function mapping(value) {
+  return typeof value === 'object' && value !== null ? /** @type {Record<string, any>} */ (value) : {};
+}
+
+/**
+ * @param {import('./aws.cjs').AwsClients} clients @param {Record<string, any>} config
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ */
+async function awsQuestions(clients, config, ask) {
+  const settings = mapping(config['bootstrap:aws']);
+  await ask('AWS: who am I', async () => {
+    // GetCallerIdentity (https://docs.aws.amazon.com/STS/latest/APIReference/API_GetCallerIdentity.html).
+    const caller = await clients.sts.send(new GetCallerIdentityCommand({}));
+    return `${caller.Arn} in account ${caller.Account}`;
+  });
+  await ask(`AWS: GitHub OIDC provider (${GITHUB_OIDC_HOST})`, async () => {
+    const reused = settings['oidcProviderArn'];
+    if (typeof reused === 'string') {
+      // GetOpenIDConnectProvider (https://docs.aws.amazon.com/IAM/latest/APIReference/API_GetOpenIDConnectProvider.html).
+      try {
+        await clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: reused }));
+        return `bootstrap:aws.oidcProviderArn ${reused} exists, reused`;
+      } catch (error) {
+        if (/** @type {{ name?: string }} */ (error)?.name === 'NoSuchEntityException') {
+          return missing(
+            `bootstrap:aws.oidcProviderArn ${reused} does not exist: fix it, or remove it to create one`,
+          );
+        }
+        throw error;
+      }
+    }
+    // ListOpenIDConnectProviders (https://docs.aws.amazon.com/IAM/latest/APIReference/API_ListOpenIDConnectProviders.html).
+    // An account holds one provider per URL: CreateOpenIDConnectProvider of an existing one fails with
+    // EntityAlreadyExists (https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html).
+    const { OpenIDConnectProviderList = [] } = await clients.iam.send(
+      new ListOpenIDConnectProvidersCommand({}),
+    );
+    const existing = OpenIDConnectProviderList.map((entry) => entry.Arn ?? '').find((arn) =>
+      arn.endsWith(`/${GITHUB_OIDC_HOST}`),
+    );
+    if (existing) {
+      return missing(
+        `the account has one already (${existing}), so creating it fails with EntityAlreadyExists: set bootstrap:aws.oidcProviderArn to it`,
+      );
+    }
+    return 'none yet: the bootstrap creates it';
+  });
+  const stateBucket = settings['stateBucket'];
+  if (typeof stateBucket === 'string') {
+    await ask(`AWS: state backend s3://${stateBucket} reachable`, async () => {
+      // HeadBucket (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html).
+      await clients.s3.send(new HeadBucketCommand({ Bucket: stateBucket }));
+      return 'the bucket answers';
+    });
+  }
+}
+
+/**
+ * @param {import('./gcp.cjs').Get} get @param {() => Promise<import('./gcp.cjs').GcpClient>} makeClient
+ * @param {Record<string, any>} config
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ */
+async function gcpQuestions(get, makeClient, config, ask) {
+  const settings = mapping(config['bootstrap:gcp']);
+  const ciProject = typeof config['gcp:project'] === 'string' ? config['gcp:project'] : undefined;
+  await ask('GCP: who am I', () => gcp.gcpCaller(makeClient, get));
+  /** @param {string} project @param {readonly string[]} apis */
+  const requiredApis = async (project, apis) => {
+    for (const api of apis) {
+      await ask(`GCP: API ${api} enabled in ${project}`, async () => {
+        if (await gcp.apiEnabled(get, project, api)) return 'ENABLED';
+        return missing(
+          `off, and the bootstrap does not enable it: gcloud services enable ${api} --project=${project}`,
+        );
+      });
+    }
+  };
+  await ask(`GCP: CI project ${ciProject ?? '(gcp:project not set)'} exists`, async () =>
+    ciProject
+      ? gcp.projectActive(get, ciProject)
+      : missing('set gcp:project to the project of the CI service accounts'),
+  );
+  if (ciProject) {
+    await requiredApis(ciProject, GCP_BOOTSTRAP_CI_PROJECT_APIS);
+    for (const api of GCP_CI_APIS) {
+      await ask(`GCP: API ${api} in ${ciProject}`, async () =>
+        (await gcp.apiEnabled(get, ciProject, api)) ? 'ENABLED' : 'off: the bootstrap enables it',
+      );
+    }
+  }
+  for (const [environment, project] of Object.entries(mapping(settings['stackProjects']))) {
+    await ask(`GCP: stack project ${project} (${environment}) exists`, () =>
+      gcp.projectActive(get, String(project)),
+    );
+    await requiredApis(String(project), GCP_BOOTSTRAP_STACK_PROJECT_APIS);
+  }
+  const stateBucket = settings['stateBucket'];
+  if (typeof stateBucket === 'string') {
+    await ask(
+      `GCP: state backend gs://${stateBucket} reachable, with uniform bucket-level access`,
+      async () => {
+        const { found, detail } = await gcp.bucketAnswers(get, stateBucket);
+        // The state grants are IAM Conditions, which need uniform bucket-level access on the bucket
+        // (https://cloud.google.com/storage/docs/using-uniform-bucket-level-access).
+        if (found?.iamConfiguration?.uniformBucketLevelAccess?.enabled === true) return `${detail}, uniform`;
+        return missing(
+          `it has no uniform bucket-level access, which the state grants' IAM Conditions need: gcloud storage buckets update gs://${stateBucket} --uniform-bucket-level-access`,
+        );
+      },
+    );
+  }
+}
+
+/**
+ * @param {import('./azure.cjs').AzureConnection} connection @param {Record<string, any>} config
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ */
+async function azureQuestions(connection, config, ask) {
+  const settings = mapping(config['bootstrap:azure']);
+  const subscriptionId =
+    typeof config['azure-native:subscriptionId'] === 'string'
+      ? config['azure-native:subscriptionId']
+      : undefined;
+  await ask('Azure: who am I', () => azure.azureCaller(connection));
+  await ask(`Azure: subscription ${subscriptionId ?? '(not set)'} reachable`, () =>
+    azure.subscriptionEnabled(connection, subscriptionId),
+  );
+  await azure.providersRegistered(
+    (name, question) => ask(`Azure: ${name}`, question),
+    connection,
+    subscriptionId,
+    azure.AZURE_BOOTSTRAP_MODULES.map((module) => azure.AZURE_NATIVE_PROVIDERS[module]),
+  );
+  for (const [environment, group] of Object.entries(mapping(settings['stackResourceGroups']))) {
+    await ask(`Azure: stack resource group ${group} (${environment}) exists`, async () => {
+      if (!subscriptionId) return missing('no subscription to ask');
+      return azure.resourceGroupExists(
+        connection,
+        subscriptionId,
+        String(group),
+        `create it first (az group create): the bootstrap grants the ${environment} deploy identity its rights there`,
+      );
+    });
+  }
+  const state = mapping(settings['stateContainer']);
+  if (typeof state['storageAccountId'] === 'string' && typeof state['container'] === 'string') {
+    const account = state['storageAccountId'].split('/').pop() ?? '';
+    const container = state['container'];
+    await ask(`Azure: state backend azblob://${container} in ${account} reachable`, () =>
+      azure.containerAnswers(connection, { account, container }),
+    );
+  }
+}
+
+/**
+ * @param {Record<string, any>} config the bootstrap stack's config
+ * @param {Required<BootstrapClients>} clients
+ * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
+ */
+async function bootstrapPreflight(config, clients) {
+  const clouds = Array.isArray(config['bootstrap:clouds']) ? config['bootstrap:clouds'] : [];
+  /** @type {Check[]} */
+  const checks = [];
+  if (clouds.includes('aws')) {
+    const list = checklist(aws.failure);
+    await awsQuestions(clients.aws(), config, list.ask);
+    checks.push(...list.checks);
+  }
+  if (clouds.includes('gcp')) {
+    const list = checklist(gcp.failure);
+    const client = gcp.once(clients.gcp);
+    await gcpQuestions(gcp.gcpGet(client), client, config, list.ask);
+    checks.push(...list.checks);
+  }
+  if (clouds.includes('azure')) {
+    const list = checklist(azure.failure);
+    await azureQuestions(clients.azure(), config, list.ask);
+    checks.push(...list.checks);
+  }
+  return checks;
+}
+
+module.exports = { bootstrapPreflight, GCP_CI_APIS };
