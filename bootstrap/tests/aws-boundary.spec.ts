@@ -157,7 +157,13 @@ describe('store role permissions boundaries', () => {
         {
           Sid: 'StackBuckets',
           Effect: 'Allow',
-          Action: ['s3:GetReplicationConfiguration', 's3:ListBucket', 's3:ListBucketMultipartUploads'],
+          Action: [
+            's3:GetBucketNotification',
+            's3:GetReplicationConfiguration',
+            's3:ListBucket',
+            's3:ListBucketMultipartUploads',
+            's3:PutBucketNotification',
+          ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
         },
         {
@@ -169,6 +175,7 @@ describe('store role permissions boundaries', () => {
             's3:GetObject',
             's3:GetObjectLegalHold',
             's3:GetObjectRetention',
+            's3:GetObjectVersion',
             's3:GetObjectVersionAcl',
             's3:GetObjectVersionForReplication',
             's3:GetObjectVersionTagging',
@@ -179,6 +186,19 @@ describe('store role permissions boundaries', () => {
             's3:ReplicateTags',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*/*'],
+        },
+        {
+          Sid: 'GuardDutyManagedRules',
+          Effect: 'Allow',
+          Action: [
+            'events:DeleteRule',
+            'events:DescribeRule',
+            'events:ListTargetsByRule',
+            'events:PutRule',
+            'events:PutTargets',
+            'events:RemoveTargets',
+          ],
+          Resource: ['arn:aws:events:*:123456789012:rule/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3*'],
         },
         {
           Sid: 'StackDirectoryBucketSessions',
@@ -245,8 +265,9 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
           { StringEquals: { 'iam:PermissionsBoundary': storeRoleBoundaryArn(ACCOUNT, environment) } },
         ]);
       }
-      // PassRole: conditioned on the service instead (see "passes only replication roles, only to S3").
-      expect(unconditioned.sort()).toEqual(['iam:PassRole', 'iam:TagRole', 'iam:UntagRole']);
+      // PassRole: conditioned on the service instead (see "passes only replication roles, only to S3"; in prod
+      // also malware-scan roles, only to GuardDuty).
+      expect([...new Set(unconditioned)].sort()).toEqual(['iam:PassRole', 'iam:TagRole', 'iam:UntagRole']);
     },
   );
 
@@ -257,9 +278,11 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
       const iamWrites = (await grantedActions(policy))
         .filter(({ action, level }) => action.startsWith('iam:') && !READ_LEVELS.has(level))
         .map(({ action }) => action);
-      expect(
-        iamWrites.filter((action) => /Policy(Version)?$|Attach|Detach|PassRole|Boundary$/.test(action)),
-      ).toEqual([
+      expect([
+        ...new Set(
+          iamWrites.filter((action) => /Policy(Version)?$|Attach|Detach|PassRole|Boundary$/.test(action)),
+        ),
+      ]).toEqual([
         'iam:DeleteRolePolicy',
         'iam:PutRolePermissionsBoundary',
         'iam:PutRolePolicy',
@@ -285,6 +308,26 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
             (prefix) => `arn:aws:iam::123456789012:role/${prefix}-replication-??????`,
           ),
         },
+        // Only prod stores have a malware-scan role (GuardDuty Malware Protection for S3).
+        ...(environment === 'prod'
+          ? [
+              {
+                Sid: 'KeepMalwareScanRolesGuardDutyOnly',
+                Effect: 'Deny',
+                Action: [
+                  'iam:AttachRolePolicy',
+                  'iam:DeleteRole',
+                  'iam:DeleteRolePermissionsBoundary',
+                  'iam:DetachRolePolicy',
+                  'iam:PutRolePermissionsBoundary',
+                  'iam:UpdateAssumeRolePolicy',
+                ],
+                Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+                  (prefix) => `arn:aws:iam::123456789012:role/${prefix}-malware-scan-??????`,
+                ),
+              },
+            ]
+          : []),
         {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
@@ -362,12 +405,13 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
 
 describe('a role inside the boundary', () => {
   it.each(ENVIRONMENTS)(
-    '%s: reaches only S3, S3 Express and KMS data actions and a SageMaker job’s logs, images and network interfaces, no IAM',
+    '%s: reaches only S3, S3 Express and KMS data actions, GuardDuty’s managed EventBridge rules and a SageMaker job’s logs, images and network interfaces, no IAM',
     async (environment) => {
       const granted = await grantedActions(storeRoleBoundaryPolicy(ACCOUNT, environment));
       expect([...new Set(granted.map(({ action }) => action.split(':')[0]))].sort()).toEqual([
         'ec2',
         'ecr',
+        'events',
         'kms',
         'logs',
         's3',

@@ -219,6 +219,18 @@ describe('AWS CI identities', () => {
           ],
         },
         {
+          Sid: 'ReadStackMalwareProtectionPlans',
+          Effect: 'Allow',
+          Action: ['guardduty:GetMalwareProtectionPlan'],
+          Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
+          Condition: {
+            StringEquals: {
+              'aws:ResourceTag/pulumi-project': 'checkpoints-aws',
+              'aws:ResourceTag/pulumi-stack': ['dev', 'prod'],
+            },
+          },
+        },
+        {
           Sid: 'ReadStackKeys',
           Effect: 'Allow',
           Action: ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'],
@@ -375,6 +387,70 @@ describe('AWS CI identities', () => {
             'iam:UpdateAssumeRolePolicy',
           ],
           Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+        },
+        {
+          Sid: 'PassMalwareScanRolesToGuardDuty',
+          Effect: 'Allow',
+          Action: ['iam:PassRole'],
+          Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
+          Condition: {
+            StringEquals: { 'iam:PassedToService': 'malware-protection-plan.guardduty.amazonaws.com' },
+          },
+        },
+        {
+          Sid: 'KeepMalwareScanRolesGuardDutyOnly',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
+        },
+        {
+          Sid: 'CreateStackMalwareProtectionPlans',
+          Effect: 'Allow',
+          Action: ['guardduty:CreateMalwareProtectionPlan'],
+          Resource: ['*'],
+          Condition: {
+            StringEquals: {
+              'aws:RequestTag/pulumi-project': 'checkpoints-aws',
+              'aws:RequestTag/pulumi-stack': 'prod',
+            },
+          },
+        },
+        {
+          Sid: 'TagNewStackMalwareProtectionPlans',
+          Effect: 'Allow',
+          Action: ['guardduty:TagResource'],
+          Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
+          Condition: {
+            StringEquals: {
+              'aws:RequestTag/pulumi-project': 'checkpoints-aws',
+              'aws:RequestTag/pulumi-stack': 'prod',
+            },
+          },
+        },
+        {
+          Sid: 'ManageStackMalwareProtectionPlans',
+          Effect: 'Allow',
+          Action: [
+            'guardduty:DeleteMalwareProtectionPlan',
+            'guardduty:GetMalwareProtectionPlan',
+            'guardduty:TagResource',
+            'guardduty:UntagResource',
+            'guardduty:UpdateMalwareProtectionPlan',
+          ],
+          Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
+          Condition: {
+            StringEquals: {
+              'aws:ResourceTag/pulumi-project': 'checkpoints-aws',
+              'aws:ResourceTag/pulumi-stack': 'prod',
+            },
+          },
         },
         {
           Sid: 'NoRolesNamedLikeCi',

@@ -1,6 +1,8 @@
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names, type NameContext } from '@checkpoints/naming';
 import {
+  AWS_MALWARE_SCAN_ACTIONS,
+  AWS_MALWARE_SCAN_SERVICE,
   AWS_REPLICATION_ACTIONS,
   AWS_STORE_WRITER_ACTIONS,
   awsCiRoleArnPatterns,
@@ -126,6 +128,16 @@ function stackResources(account: AwsAccount, environments: readonly Environment[
     replicationRoles: prefixes
       .flatMap((p) => p.roles)
       .map((prefix) => `arn:${partition}:iam::${accountId}:role/${prefix}*-replication-??????`),
+    // Likewise a malware-scan role's (names.iamRole(ctx, 'malware-scan')).
+    malwareScanRoles: prefixes
+      .flatMap((p) => p.roles)
+      .map((prefix) => `arn:${partition}:iam::${accountId}:role/${prefix}*-malware-scan-??????`),
+    // The EventBridge rules GuardDuty manages for a protected bucket (libs/translate awsMalwareScanPolicy).
+    malwareScanRules: [
+      `arn:${partition}:events:*:${accountId}:rule/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3*`,
+    ],
+    // A plan's ID is random: the stack's plans are the ones with its tags, as its keys are.
+    malwareProtectionPlans: [`arn:${partition}:guardduty:*:${accountId}:malware-protection-plan/*`],
     keyAliases: prefixes
       .flatMap((p) => p.keyAliases)
       .map((prefix) => `arn:${partition}:kms:*:${accountId}:${prefix}*`),
@@ -457,6 +469,12 @@ export function previewPolicy(
       statement('ReadStackRoles', ROLE_READS, resources.roles),
       statement('ReadStackTrails', TRAIL_READS, resources.trails),
       statement(
+        'ReadStackMalwareProtectionPlans',
+        ['guardduty:GetMalwareProtectionPlan'],
+        resources.malwareProtectionPlans,
+        stackTagCondition('aws:ResourceTag', environments),
+      ),
+      statement(
         'ReadStackKeys',
         KEY_READS,
         resources.keys,
@@ -536,10 +554,17 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
   return {
     Version: '2012-10-17',
     Statement: [
-      // Each with what S3 does as a store's replication role (libs/translate awsReplicationPolicy).
+      // Each with what S3 does as a store's replication role (libs/translate awsReplicationPolicy) and
+      // GuardDuty as a store's malware-scan role (awsMalwareScanPolicy; only prod stores have one, the cap is
+      // the same in every environment).
       statement(
         'StackBuckets',
-        unique(AWS_STORE_WRITER_ACTIONS.bucket, AWS_REPLICATION_ACTIONS.sourceBucket),
+        unique(
+          AWS_STORE_WRITER_ACTIONS.bucket,
+          AWS_REPLICATION_ACTIONS.sourceBucket,
+          AWS_MALWARE_SCAN_ACTIONS.bucketNotification,
+          AWS_MALWARE_SCAN_ACTIONS.bucketOwnership,
+        ),
         resources.buckets,
       ),
       statement(
@@ -548,8 +573,15 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
           AWS_STORE_WRITER_ACTIONS.objects,
           AWS_REPLICATION_ACTIONS.sourceObjects,
           AWS_REPLICATION_ACTIONS.replicaObjects,
+          AWS_MALWARE_SCAN_ACTIONS.scanObjects,
+          AWS_MALWARE_SCAN_ACTIONS.validationObject,
         ),
         resources.objects,
+      ),
+      statement(
+        'GuardDutyManagedRules',
+        unique(AWS_MALWARE_SCAN_ACTIONS.managedRule, AWS_MALWARE_SCAN_ACTIONS.watchRule),
+        resources.malwareScanRules,
       ),
       statement(
         'StackDirectoryBucketSessions',
@@ -634,6 +666,7 @@ export function deployPolicy(
         StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' },
       }),
       deny('KeepReplicationRolesS3Only', REPLICATION_ROLE_TAKEOVER, resources.replicationRoles),
+      ...(environment === 'prod' ? malwareProtectionStatements(resources, environment) : []),
       // The stores' bucket policies exempt CI's roles from their listing deny by exact ARN; no deploy role
       // may create a role under any CI role's name either, so that none can stand in for one.
       deny(
@@ -698,6 +731,51 @@ export function deployPolicy(
       ...(environment === 'prod' ? [deny('BreakGlassOnlyInProd', PROD_BREAK_GLASS, ['*'])] : []),
     ],
   };
+}
+
+/**
+ * What the prod deploy role needs for the GuardDuty Malware Protection for S3 plans of prod stores (stacks/aws-s3
+ * malware-scan.ts), per list_amazonguardduty.html of the Service Authorization Reference.
+ */
+function malwareProtectionStatements(
+  resources: ReturnType<typeof stackResources>,
+  environment: Environment,
+): PolicyStatement[] {
+  return [
+    // A plan names the role GuardDuty assumes: only the stack's malware-scan roles, and only to GuardDuty.
+    // CI never assumes them (NeverActAsAnotherRole; they trust GuardDuty alone).
+    statement('PassMalwareScanRolesToGuardDuty', ['iam:PassRole'], resources.malwareScanRoles, {
+      StringEquals: { 'iam:PassedToService': AWS_MALWARE_SCAN_SERVICE },
+    }),
+    // The perimeter exempts a malware-scan role as it does a replication role: the same takeover is denied.
+    deny('KeepMalwareScanRolesGuardDutyOnly', REPLICATION_ROLE_TAKEOVER, resources.malwareScanRoles),
+    // CreateMalwareProtectionPlan supports no resource but `*` (the plan does not exist yet), so it is held to
+    // the stack's tags, which every other plan statement matches.
+    statement(
+      'CreateStackMalwareProtectionPlans',
+      ['guardduty:CreateMalwareProtectionPlan'],
+      ['*'],
+      stackTagCondition('aws:RequestTag', [environment]),
+    ),
+    statement(
+      'TagNewStackMalwareProtectionPlans',
+      ['guardduty:TagResource'],
+      resources.malwareProtectionPlans,
+      stackTagCondition('aws:RequestTag', [environment]),
+    ),
+    statement(
+      'ManageStackMalwareProtectionPlans',
+      [
+        'guardduty:DeleteMalwareProtectionPlan',
+        'guardduty:GetMalwareProtectionPlan',
+        'guardduty:TagResource',
+        'guardduty:UntagResource',
+        'guardduty:UpdateMalwareProtectionPlan',
+      ],
+      resources.malwareProtectionPlans,
+      stackTagCondition('aws:ResourceTag', [environment]),
+    ),
+  ];
 }
 
 /** The state objects of the AWS stacks as S3 object ARNs in `bucket`. */

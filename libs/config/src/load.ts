@@ -718,6 +718,18 @@ function checkStore(
       'cannot be false in prod: every read and write of a prod store is recorded; remove the key',
     );
   }
+  if (
+    environment === 'prod' &&
+    store.tier === 'standard' &&
+    store.recovery.retentionLock !== undefined &&
+    store.recovery.replicaRegion === undefined
+  ) {
+    report(
+      'recovery.replicaRegion',
+      undefined,
+      `is required in prod beside recovery.retentionLock (a store of released checkpoints, locked ${store.recovery.retentionLock.days} d): a release is the checkpoint teams restart from, so it keeps a copy in a second region; allowed: a region of the same cloud other than the store's own, e.g. recovery: { replicaRegion: us-west-2, retentionLock: { days: ${store.recovery.retentionLock.days} } }`,
+    );
+  }
   if (store.keyGeneration > 1 && store.encryption !== 'customer-managed') {
     report(
       'keyGeneration',

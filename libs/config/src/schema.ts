@@ -404,7 +404,7 @@ function recoverySchema(cloud: Cloud | undefined) {
   const keys = z.strictObject({
     replicaRegion: doc(z.string().min(1), {
       type: 'region of the same cloud',
-      default: 'unset',
+      default: 'unset; **required in prod beside `retentionLock`**',
       meaning:
         'A copy of every checkpoint in this second region: S3 Cross-Region Replication (standard tier; another region of the same partition; delete markers not replicated: docs/aws.md "Recovery"), a GCS dual-region, Azure geo-zone-redundancy (the region\'s pair).',
       allowed:
@@ -426,7 +426,7 @@ function recoverySchema(cloud: Cloud | undefined) {
       type: '`{ days }`',
       default: 'unset',
       meaning:
-        'A store of released checkpoints, written once: every object of the store is locked for `retentionLock.days` after it is written, in the mode an administrator can still lift (break glass: docs/<cloud>.md, "Retention lock"); irreversible modes are not offered. No job, CI identity or lifecycle rule can permanently delete a locked object before then; the `lock` retention promise checks it on the replay. **AWS:** S3 Object Lock, GOVERNANCE default retention, standard tier only, not with `replicaRegion`; a job\'s delete adds a delete marker and an overwrite a new version, the locked versions stay; Object Lock cannot be turned off again. **GCP:** the bucket\'s retention policy (not locked) on an unversioned bucket, standard tier only; deletes and overwrites of younger objects are refused; `keepNoncurrentVersions`/`noncurrentExpireDays` above 0, `expireAfterDays` up to `days` and `workload.latestOverwriteHours` above 0 are refused beside it. **Azure:** a container time-based immutability policy (not locked), standard tier only, `expireAfterDays` 0 (a lifecycle delete never acts on a locked file); a locked file is never overwritten or renamed, also after the lock ends; deletes wait for the lock.',
+        'A store of released checkpoints, written once (in prod it needs `replicaRegion`: a release keeps a copy in a second region): every object of the store is locked for `retentionLock.days` after it is written, in the mode an administrator can still lift (break glass: docs/<cloud>.md, "Retention lock"); irreversible modes are not offered. No job, CI identity or lifecycle rule can permanently delete a locked object before then; the `lock` retention promise checks it on the replay. **AWS:** S3 Object Lock, GOVERNANCE default retention, standard tier only; the replica (`replicaRegion`) takes the same lock; a job\'s delete adds a delete marker and an overwrite a new version, the locked versions stay; Object Lock cannot be turned off again. **GCP:** the bucket\'s retention policy (not locked) on an unversioned bucket, standard tier only; deletes and overwrites of younger objects are refused; `keepNoncurrentVersions`/`noncurrentExpireDays` above 0, `expireAfterDays` up to `days` and `workload.latestOverwriteHours` above 0 are refused beside it. **Azure:** a container time-based immutability policy (not locked), standard tier only, `expireAfterDays` 0 (a lifecycle delete never acts on a locked file); a locked file is never overwritten or renamed, also after the lock ends; deletes wait for the lock.',
       allowed:
         'a block { days }, e.g. retentionLock: { days: 365 } (every checkpoint of the store is locked for that long after it is written)',
     }).optional(),

@@ -370,12 +370,17 @@ describe('awsRules: network, recovery and audit keys', () => {
   });
 
   it('accepts a retention lock of a whole standard store, and keeps its days', () => {
-    const spec = loadStackSpec(config([store({ recovery: { retentionLock: { days: 365 } } })]), awsRules);
+    const spec = loadStackSpec(
+      config([store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { days: 365 } } })]),
+      awsRules,
+    );
     expect(spec.stores[0]?.recovery.retentionLock).toEqual({ days: 365 });
   });
 
   it('refuses a lock of a prefix alone, saying to lock a store of released checkpoints instead', () => {
-    const issues = issuesOf([store({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } })]);
+    const issues = issuesOf([
+      store({ recovery: { replicaRegion: 'us-west-2', retentionLock: { prefix: 'releases/', days: 365 } } }),
+    ]);
     expect(issues).toEqual([
       {
         path: 'checkpoints:stores[0].recovery.retentionLock.prefix',
@@ -388,17 +393,9 @@ describe('awsRules: network, recovery and audit keys', () => {
     expect(issues[0]?.message).toMatch(/^cannot be locked alone on AWS: .*multipart upload/);
   });
 
-  it('refuses a retention lock together with a replica, with the reason', () => {
+  it('accepts a retention lock together with a replica (the replica takes the same lock)', () => {
     const lock = { days: 30 };
-    expect(issuesOf([store({ recovery: { replicaRegion: 'us-west-2', retentionLock: lock } })])).toEqual([
-      {
-        path: 'checkpoints:stores[0].recovery.retentionLock',
-        value: lock,
-        message: expect.stringMatching(
-          /^cannot be combined with recovery\.replicaRegion \(us-west-2\) on AWS yet: .*s3:GetObjectRetention and s3:GetObjectLegalHold/,
-        ),
-      },
-    ]);
+    expect(issuesOf([store({ recovery: { replicaRegion: 'us-west-2', retentionLock: lock } })])).toEqual([]);
   });
 
   it('accepts a replica in another region of the same partition on a standard store', () => {

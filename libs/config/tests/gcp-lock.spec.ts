@@ -6,7 +6,7 @@ function releases(extra: Record<string, unknown> = {}): Record<string, unknown> 
     name: 'llm-releases',
     dataClassification: 'confidential',
     network: NETWORK,
-    recovery: { retentionLock: { days: 365 } },
+    recovery: { retentionLock: { days: 365 }, replicaRegion: 'us-east1' },
     workload: { latestOverwriteHours: 0 },
     ...extra,
   };
@@ -43,14 +43,16 @@ describe('gcpRules: retention lock of a whole store (refused, with the key, the 
   it.each<[string, Record<string, unknown>, string, unknown, string]>([
     [
       'a prefix',
-      releases({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } }),
+      releases({
+        recovery: { retentionLock: { prefix: 'releases/', days: 365 }, replicaRegion: 'us-east1' },
+      }),
       'checkpoints:stores[0].recovery.retentionLock.prefix',
       'releases/',
       'omit prefix and lock a store of its own that holds the released checkpoints: recovery.retentionLock: { days: 365 }',
     ],
     [
       'the high-throughput tier',
-      releases({ tier: 'high-throughput' }),
+      releases({ tier: 'high-throughput', recovery: { retentionLock: { days: 365 } } }),
       'checkpoints:stores[0].recovery.retentionLock',
       { days: 365 },
       'is not offered on tier high-throughput: its hierarchical-namespace bucket is for the folder renames and overwrites of a running job',

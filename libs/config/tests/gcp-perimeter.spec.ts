@@ -103,7 +103,7 @@ describe('gcpRules: network, recovery (refused)', () => {
     ],
     [
       'a retention lock on a prefix',
-      store({ recovery: { retentionLock: { prefix: 'releases/', days: 365 } } }),
+      store({ recovery: { retentionLock: { prefix: 'releases/', days: 365 }, replicaRegion: 'us-east1' } }),
       'checkpoints:stores[0].recovery.retentionLock.prefix',
       'is refused on Cloud Storage: a bucket retention policy locks every object of the bucket',
     ],

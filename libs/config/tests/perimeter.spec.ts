@@ -169,6 +169,21 @@ describe('recovery and key generation', () => {
     ]);
   });
 
+  it('requires a replica region in prod beside a retention lock, on every cloud, naming the key and what is allowed', () => {
+    const recovery = { retentionLock: { days: 365 } };
+    for (const rules of [awsRules, gcpRules({ region: 'us-central1' }), azureRules]) {
+      expect(issues({ network, recovery }, rules)).toEqual([
+        {
+          path: 'checkpoints:stores[0].recovery.replicaRegion',
+          message: expect.stringMatching(
+            /^is required in prod beside recovery\.retentionLock .*allowed: a region of the same cloud other than the store's own/,
+          ),
+        },
+      ]);
+      expect(issues({ network, recovery }, rules, 'dev')).toEqual([]);
+    }
+  });
+
   it('refuses a key generation where the store has no key of its own', () => {
     expect(issues({ network, encryption: 'provider-managed', keyGeneration: 2 })).toEqual([
       { path: 'checkpoints:stores[0].keyGeneration', message: expect.stringContaining('customer-managed') },

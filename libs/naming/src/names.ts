@@ -88,8 +88,11 @@ export const names = {
     return `checkpoints-${dashed.sanitise(ctx.store)}`;
   },
 
-  /** `replication`: the role S3 assumes to copy a store's objects into its replica bucket. */
-  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication'): string {
+  /**
+   * `replication`: the role S3 assumes to copy a store's objects into its replica bucket; `malware-scan`: the
+   * role GuardDuty assumes to scan the store's new objects.
+   */
+  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication' | 'malware-scan'): string {
     return storeName(dashed, ctx, [purpose, storeHash(ctx)], 64);
   },
 

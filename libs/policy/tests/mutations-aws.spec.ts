@@ -377,6 +377,83 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
+    name: 'the prod release store without its replica (a locked store in one region)',
+    mutate: (renders) => {
+      const replica = resourceOf(renders.stack, 'aws:s3/bucket:Bucket', 'llm-releases-replica-bucket').parent;
+      renders.stack.resources = renders.stack.resources.filter(
+        (resource) => resource.urn !== replica && resource.parent !== replica,
+      );
+    },
+    policy: 'releases-replicated-in-prod',
+    names: ['store llm-releases', 'released checkpoints with no replica', 'releases-replicated (AWS)'],
+  },
+  {
+    name: 'the prod store bucket without its GuardDuty malware protection plan',
+    mutate: (renders) => {
+      const plan = resourceOf(
+        renders.stack,
+        'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan',
+        'llm-pretrain-malware-scan',
+      );
+      renders.stack.resources = renders.stack.resources.filter((resource) => resource !== plan);
+    },
+    policy: 'aws-s3-malware-protection',
+    names: ['store llm-pretrain', 'no GuardDuty malware protection plan', 'malware-scan (AWS)'],
+  },
+  {
+    name: "the malware-scan role's trust naming the prod deploy role beside GuardDuty: no longer admitted through the perimeter",
+    mutate: (renders) =>
+      editDocument(
+        resourceOf(renders.stack, ROLE, 'llm-pretrain-malware-scan'),
+        'assumeRolePolicy',
+        (document) => {
+          document.Statement[0]!['Principal'] = {
+            Service: ['malware-protection-plan.guardduty.amazonaws.com'],
+            AWS: [`arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod`],
+          };
+        },
+      ),
+    policy: 'aws-s3-network-perimeter',
+    names: ['store llm-pretrain', 'malware-scan can read from the internet', 's3:GetObject'],
+  },
+  {
+    name: "a dead guard: the prod deploy role's KeepMalwareScanRolesGuardDutyOnly deny gone, the malware-scan role's trust rewritable",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepMalwareScanRolesGuardDutyOnly')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: ['ci deploy-prod', 'a role the perimeter exempts', 'malware-scan', 'iam:UpdateAssumeRolePolicy'],
+  },
+  {
+    name: 'CI assuming the malware-scan role: its trust names the prod deploy role and the deploy role may assume roles',
+    mutate: (renders) => {
+      editDocument(
+        resourceOf(renders.stack, ROLE, 'llm-pretrain-malware-scan'),
+        'assumeRolePolicy',
+        (document) => {
+          document.Statement.push({
+            Sid: 'DeployRoleToo',
+            Effect: 'Allow',
+            Principal: { AWS: `arn:aws:iam::${ACCOUNT}:role/checkpoints-ci-deploy-prod` },
+            Action: 'sts:AssumeRole',
+          });
+        },
+      );
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'NeverActAsAnotherRole')), 1);
+        statements.push({
+          Sid: 'AssumeStackRoles',
+          Effect: 'Allow',
+          Action: 'sts:AssumeRole',
+          Resource: `arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-*`,
+        });
+      });
+    },
+    policy: 'ci-no-escalation',
+    names: ['ci deploy-prod', 'can assume malware-scan', 'DeployRoleToo'],
+  },
+  {
     name: 'a new grant type: an S3 access point with its own policy on a prod bucket',
     mutate: (renders) =>
       addResource(renders.stack, 'aws:s3/accessPoint:AccessPoint', 'llm-pretrain-shared', {

@@ -16,6 +16,7 @@ import { createDirectoryBucket } from './directory-bucket';
 import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
+import { createMalwareScan } from './malware-scan';
 import { perimeterOf } from './perimeter';
 import { StoreReplica } from './replica';
 import type { BucketPolicyInputs, StoreScope } from './scope';
@@ -84,13 +85,19 @@ export class CheckpointStore extends pulumi.ComponentResource {
     const { replicaRegion } = store.recovery;
     // S3 reads the store's objects and writes the replica's as this role, from its own network: both
     // perimeters exempt it by ARN, which its derived name gives before the role exists.
-    const roleArn = (purpose: IdentityPurpose | 'replication') =>
+    const roleArn = (purpose: IdentityPurpose | 'replication' | 'malware-scan') =>
       pulumi
         .output(args.accountRootArn)
         .apply((root) => root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, purpose)}`));
     const replicationRoleArn =
       store.tier === 'standard' && replicaRegion !== undefined ? roleArn('replication') : undefined;
-    const perimeter = perimeterOf(store, args.ciRoleArns, replicationRoleArn ? [replicationRoleArn] : []);
+    // Threat detection is a prod setting, on the buckets GuardDuty supports (general purpose ones).
+    const malwareScanRoleArn =
+      store.tier === 'standard' && args.stack.environment === 'prod' ? roleArn('malware-scan') : undefined;
+    const perimeter = perimeterOf(store, args.ciRoleArns, [
+      ...(replicationRoleArn ? [replicationRoleArn] : []),
+      ...(malwareScanRoleArn ? [malwareScanRoleArn] : []),
+    ]);
     // Known by their derived names before the roles exist, as the replication role's is.
     const storeRoleArns = pulumi.all([roleArn('writer'), roleArn('reader')]);
     const policyInputs: BucketPolicyInputs = {
@@ -126,6 +133,15 @@ export class CheckpointStore extends pulumi.ComponentResource {
         },
         { parent: this },
       );
+    }
+    if (malwareScanRoleArn !== undefined) {
+      createMalwareScan(scope, {
+        bucket,
+        keyArn: policyInputs.keyArn,
+        region,
+        accountRootArn: args.accountRootArn,
+        roleBoundaryArn: args.roleBoundaryArn,
+      });
     }
     const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };
     const writer = createStoreRole(scope, 'writer', target, roleArgs);

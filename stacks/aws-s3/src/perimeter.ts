@@ -5,7 +5,8 @@ import type { S3Perimeter } from '@checkpoints/translate';
 /**
  * The store's `network` as the bucket policy's perimeter; undefined when every network may reach it
  * (`network: { public: true }`, or no block outside prod). `ciRoleArns`: the CI roles that refresh the
- * stack, `serviceRoleArns`: roles S3 acts as (replication); both exact ARNs.
+ * stack, `serviceRoleArns`: roles an AWS service acts as from its own network (S3 replicating, GuardDuty
+ * scanning); both exact ARNs.
  */
 export function perimeterOf(
   store: StoreSpec,

@@ -100,21 +100,58 @@ describe('the audit trail protects itself, and records and logs every bucket of 
 });
 
 describe('compliance of the shipped prod stores', () => {
-  it('fails no control but malware scanning and the replica of the release store', async () => {
-    const snapshot = await renderStackFile(join(__dirname, '..'), 'prod', checkpointStack);
+  let shipped: Snapshot;
+  beforeAll(async () => {
+    shipped = await renderStackFile(join(__dirname, '..'), 'prod', checkpointStack);
+  }, 60_000);
+  const failingOf = async (snapshot: Snapshot) => {
     const { stores } = await complianceOf(createAnalysisContext(snapshot));
-    const failing = stores.flatMap((store) =>
-      store.controls
-        .filter((each) => each.verdict === 'fail')
-        .map((each) => `${store.store} ${each.control}`),
-    );
-    expect(failing).toEqual([
-      'llm-pretrain checkpoints malware-scan (AWS)',
-      'llm-releases checkpoints malware-scan (AWS)',
-      'llm-releases checkpoints releases-replicated (AWS)',
-    ]);
     for (const each of stores.flatMap((store) => store.controls)) {
       if (each.verdict === 'exception') expect(each.reason).toEqual(expect.any(String));
     }
-  }, 60_000);
+    return stores.flatMap((store) =>
+      store.controls
+        .filter((each) => each.verdict === 'fail')
+        .map((each) => `${store.store} ${each.control}: ${each.detail}`),
+    );
+  };
+
+  it('fails no control: every deviation is a declared exception with its reason', async () => {
+    expect(await failingOf(shipped)).toEqual([]);
+  });
+
+  it('declares the high-throughput store unscanned, with the reason: GuardDuty does not support directory buckets', async () => {
+    const { stores } = await complianceOf(createAnalysisContext(shipped));
+    const fast = stores.find((store) => store.store === 'llm-pretrain-fast');
+    const scan = fast?.controls.find((each) => each.control === 'checkpoints malware-scan (AWS)');
+    expect(scan?.verdict).toBe('exception');
+    expect(scan?.reason).toContain('supports general purpose buckets only');
+  });
+
+  it('fails the malware-scan control when a store bucket loses its plan in the render', async () => {
+    const broken = {
+      ...shipped,
+      resources: shipped.resources.filter(
+        (each) =>
+          !(
+            each.type === 'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan' &&
+            each.name === 'llm-releases-malware-scan'
+          ),
+      ),
+    };
+    expect(await failingOf(broken)).toEqual([
+      'llm-releases checkpoints malware-scan (AWS): no GuardDuty malware protection plan for the store bucket',
+    ]);
+  });
+
+  it('fails the releases-replicated control when the release store loses its replica in the render', async () => {
+    const replica = resource(shipped, 'bucket', 'llm-releases-replica-bucket').parent;
+    const broken = {
+      ...shipped,
+      resources: shipped.resources.filter((each) => each.urn !== replica && each.parent !== replica),
+    };
+    expect(await failingOf(broken)).toContain(
+      'llm-releases checkpoints releases-replicated (AWS): a prod store of released checkpoints with no replica',
+    );
+  });
 });

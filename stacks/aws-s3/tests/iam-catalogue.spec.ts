@@ -47,6 +47,12 @@ describe('every IAM action and condition key the stack writes is in AWS’s publ
 
   it('finds the bucket, role, trust and key policies it checks', () => {
     expect([...new Set(statements.flatMap((statement) => statement.Action))].sort()).toEqual([
+      'events:DeleteRule',
+      'events:DescribeRule',
+      'events:ListTargetsByRule',
+      'events:PutRule',
+      'events:PutTargets',
+      'events:RemoveTargets',
       'kms:Decrypt',
       'kms:DescribeKey',
       'kms:GenerateDataKey',
@@ -58,12 +64,15 @@ describe('every IAM action and condition key the stack writes is in AWS’s publ
       's3:DeleteObject*',
       's3:DeleteObjectVersion',
       's3:GetBucketAcl',
+      's3:GetBucketNotification',
       's3:GetObject',
       's3:GetObject*',
+      's3:GetObjectVersion',
       's3:ListBucket',
       's3:ListBucketMultipartUploads',
       's3:ListBucketVersions',
       's3:ListMultipartUploadParts',
+      's3:PutBucketNotification',
       's3:PutBucketObjectLockConfiguration',
       's3:PutObject',
       's3:PutObject*',

@@ -75,8 +75,10 @@ describe('protection', () => {
       // In prod a general purpose store is locked for its recovery window (src/retention-lock.ts lockDaysOf).
       const lock = environment === 'prod' ? ['llm-pretrain-retention-lock safety retain=true'] : [];
       expect(guarded(snapshot)).toEqual([...audit, ...[...RETAINED_IN_EVERY_ENVIRONMENT, ...lock].sort()]);
-      // Nothing else is retained but the trail, the buckets' access logging and the key aliases (a released key
-      // stays findable by its alias): a role left behind would keep its access to the released bucket.
+      // Nothing else is retained but the trail, the buckets' access logging, the key aliases (a released key
+      // stays findable by its alias) and, in prod, the malware-scan role, which CI may not delete (bootstrap
+      // KeepMalwareScanRolesGuardDutyOnly) and only GuardDuty may assume: any other role left behind would keep
+      // its access to the released bucket.
       const holders = new Set(dataHolders(snapshot).map((holder) => holder.name));
       const retained = customResources(snapshot).filter((r) => r.retainOnDelete && !holders.has(r.name));
       expect(retained.map((r) => r.name).sort()).toEqual([
@@ -85,6 +87,7 @@ describe('protection', () => {
         'llm-fast-key-alias',
         'llm-pretrain-access-logging',
         'llm-pretrain-key-alias',
+        ...(environment === 'prod' ? ['llm-pretrain-malware-scan'] : []),
       ]);
     },
   );
@@ -155,6 +158,7 @@ describe('tags', () => {
       'llm-fast-writer',
       'llm-pretrain-bucket',
       'llm-pretrain-key',
+      'llm-pretrain-malware-scan',
       'llm-pretrain-reader',
       'llm-pretrain-writer',
     ]);

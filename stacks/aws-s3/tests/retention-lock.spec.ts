@@ -1,6 +1,8 @@
 import {
   awsRequestAllowed,
   brokenPromiseMessages,
+  complianceOf,
+  createAnalysisContext,
   planChanges,
   retentionOf,
   type AwsPrincipal,
@@ -21,21 +23,25 @@ const releases = {
   encryption: 'customer-managed',
   recovery: { retentionLock: { days: 365 } },
 };
+/** In prod a store of released checkpoints has a replica (the config refuses it without one). */
+const prodReleases = { ...releases, recovery: { ...releases.recovery, replicaRegion: 'us-west-2' } };
 const context = { project: 'checkpoints-aws', stack: 'prod', store: releases.name };
 const BUCKET = `arn:aws:s3:::${names.s3Bucket(context)}`;
 const OBJECT = `${BUCKET}/releases/llm-7b/model.safetensors`;
 const roleArn = (purpose: 'writer' | 'reader') =>
   `arn:aws:iam::${ACCOUNT}:role/${names.iamRole(context, purpose)}`;
 
-/** The store's locks (the stack audit's log bucket has its own, audit.spec.ts). */
+/** The locks of the store's own bucket (its replica's and the stack audit's log bucket's are their own). */
 function lockOf(snapshot: Snapshot) {
-  return snapshot.resources.filter((r) => r.type === LOCK_TYPE && r.parent?.includes('CheckpointStore'));
+  return snapshot.resources.filter(
+    (r) => r.type === LOCK_TYPE && r.parent?.endsWith('CheckpointStore::llm-releases'),
+  );
 }
 
 describe('a locked S3 store', () => {
   let snapshot: Snapshot;
   beforeAll(async () => {
-    snapshot = await sharedRenderStack({ environment: 'prod', stores: [releases] });
+    snapshot = await sharedRenderStack({ environment: 'prod', stores: [prodReleases] });
   });
 
   it("locks every new version of the store's bucket for the stated days in GOVERNANCE mode, protected like the data", () => {
@@ -54,6 +60,19 @@ describe('a locked S3 store', () => {
     expect(resource(snapshot, 'bucket', 'llm-releases-bucket').inputs).not.toHaveProperty(
       'objectLockEnabled',
     );
+  });
+
+  it('locks the replica the same way: every bucket holding the releases keeps each version 365 days', async () => {
+    const { stores } = await complianceOf(createAnalysisContext(snapshot));
+    const objectLock = stores[0]?.controls.find((each) => each.control === 'S3.15');
+    expect(objectLock?.verdict).toBe('pass');
+    expect(objectLock?.detail).toContain(
+      'store bucket: Object Lock, GOVERNANCE default retention 365 d; replica bucket: Object Lock, GOVERNANCE default retention 365 d',
+    );
+    const replicated = stores[0]?.controls.find(
+      (each) => each.control === 'checkpoints releases-replicated (AWS)',
+    );
+    expect(replicated?.verdict).toBe('pass');
   });
 
   it('keeps the retention promises, the lock among them, in the replays of the rendered store', () => {

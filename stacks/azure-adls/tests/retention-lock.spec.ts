@@ -7,9 +7,10 @@ const released = {
   name: 'llm-releases',
   dataClassification: 'confidential',
   retention: { coolAfterDays: 30 },
-  recovery: { retentionLock: { days: 365 } },
+  // In prod a store of released checkpoints is geo-redundant (the config refuses it in one region).
+  recovery: { replicaRegion: 'centralus', retentionLock: { days: 365 } },
 };
-const unlocked = { ...released, recovery: {} };
+const unlocked = { ...released, recovery: { replicaRegion: 'centralus' } };
 
 const policies = (snapshot: Snapshot) => customResources(snapshot).filter((r) => r.type === POLICY);
 
@@ -53,7 +54,7 @@ describe('retention lock of a whole ADLS Gen2 store', () => {
 
   it('changing the days updates the policy in place; removing the key releases it (Azure keeps the lock)', async () => {
     const base = await sharedRenderStack({ environment: 'prod', stores: [released] }, 'prod');
-    const longer = { ...released, recovery: { retentionLock: { days: 730 } } };
+    const longer = { ...released, recovery: { ...released.recovery, retentionLock: { days: 730 } } };
     const extended = planChanges(
       base,
       await sharedRenderStack({ environment: 'prod', stores: [longer] }, 'prod'),

@@ -46,7 +46,16 @@ describe('retention lock of a whole store on Cloud Storage', () => {
 
   it('is protected with the data in prod: the bucket that carries it is protect and retainOnDelete', async () => {
     const bucket = bucketOf(
-      await sharedRenderStack(stackConfig([releases], { 'checkpoints:environment': 'prod' }), 'prod'),
+      await sharedRenderStack(
+        // In prod a store of released checkpoints is dual-region (the config refuses it in one region).
+        stackConfig(
+          [{ ...releases, recovery: { retentionLock: { days: 365 }, replicaRegion: 'us-east1' } }],
+          {
+            'checkpoints:environment': 'prod',
+          },
+        ),
+        'prod',
+      ),
     );
     expect([bucket.protect, bucket.retainOnDelete]).toEqual([true, true]);
     expect(bucket.inputs['retentionPolicy']).toMatchObject({ isLocked: false });

@@ -1243,7 +1243,7 @@ function storeTargets(
     .filter((r) => r.type === 'aws:iam/role:Role')
     .map((role): AwsPrincipal => {
       const name = stringInput(role, 'name') ?? role.name;
-      const purpose = /-(writer|reader|replication)$/.exec(role.name)?.[1] ?? role.name;
+      const purpose = /-(writer|reader|replication|malware-scan)$/.exec(role.name)?.[1] ?? role.name;
       const arn = `arn:${partition}:iam::${accountId}:role/${name}`;
       const grants = roleGrants(index, role, arn, managed, (value) => policyDocument(value, answers));
       return {

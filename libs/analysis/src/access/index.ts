@@ -33,6 +33,12 @@ import {
 } from './model';
 
 export * from './model';
+export {
+  AWS_MALWARE_SCAN_PRINCIPAL,
+  AWS_PERIMETER_SERVICES,
+  awsAdmittedServiceRoles,
+  type AwsAdmittedServiceRole,
+} from './aws-service-roles';
 export { allows as azureRoleAllows, roleDefinitionsOf as azureRoleDefinitionsOf } from './azure';
 export {
   allowed as awsRequestAllowed,

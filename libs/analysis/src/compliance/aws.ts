@@ -1,6 +1,7 @@
 import { COMPONENT_TYPES, type RenderedResource, type RenderedStore } from '@checkpoints/render';
 import type { AccessGrant } from '../access/model';
 import { isCi, jsonOf, stringInput } from '../access/model';
+import { AWS_MALWARE_SCAN_PRINCIPAL, awsAdmittedServiceRoles } from '../access/aws-service-roles';
 import { awsTrailsRecording } from '../audit/aws';
 import type { StoreRetention } from '../retention';
 import { AWS_CONTROLS as C } from './controls';
@@ -520,23 +521,9 @@ const CHECKS: readonly Check<AwsSubject>[] = [
   ),
   {
     controls: [C.malwareScan],
-    field: `${TYPES.malwareProtection} protectedResource.s3Bucket.bucketName`,
+    field: `${TYPES.malwareProtection} protectedResource.s3Bucket.bucketName, role (trusting GuardDuty alone)`,
     rule: 'aws-s3-malware-protection',
-    judge: (subject) => {
-      if (subject.directory) {
-        return notApplicable('GuardDuty Malware Protection for S3 protects general purpose buckets only');
-      }
-      const name = subject.buckets[0]?.name;
-      const plan = subject.resources.find(
-        (resource) =>
-          resource.type === TYPES.malwareProtection &&
-          (resource.inputs['protectedResource'] as { s3Bucket?: { bucketName?: string } } | undefined)
-            ?.s3Bucket?.bucketName === name,
-      );
-      return plan
-        ? pass(`malware protection plan ${plan.name} scans every new object`)
-        : fail('no GuardDuty malware protection plan for the store bucket');
-    },
+    judge: malwareScanned,
   },
   {
     controls: [C.releasesReplicated],
@@ -553,6 +540,39 @@ const CHECKS: readonly Check<AwsSubject>[] = [
     },
   },
 ];
+
+/**
+ * A GuardDuty malware protection plan protects the store's bucket, as a role of the render that trusts GuardDuty
+ * Malware Protection for S3 alone. Directory buckets are not supported
+ * (https://docs.aws.amazon.com/guardduty/latest/ug/supported-s3-features-malware-protection-s3.html): a fail
+ * the exceptions declare.
+ */
+function malwareScanned(subject: AwsSubject): Finding {
+  if (subject.directory) {
+    return fail('GuardDuty Malware Protection for S3 supports general purpose buckets only');
+  }
+  const name = subject.buckets[0]?.name;
+  const plan = subject.resources.find(
+    (resource) =>
+      resource.type === TYPES.malwareProtection &&
+      (resource.inputs['protectedResource'] as { s3Bucket?: { bucketName?: string } } | undefined)?.s3Bucket
+        ?.bucketName === name,
+  );
+  if (!plan) return fail('no GuardDuty malware protection plan for the store bucket');
+  const unknown = unknownAt(plan.inputs['role'], "the plan's role");
+  if (unknown) return unknown;
+  const roleArn = String(plan.inputs['role'] ?? '');
+  const admitted = awsAdmittedServiceRoles(subject.store, (roleName) =>
+    roleArn.replace(/[^/]+$/, roleName),
+  ).roles.find((role) => role.arn === roleArn && role.service === AWS_MALWARE_SCAN_PRINCIPAL);
+  return admitted
+    ? pass(
+        `malware protection plan ${plan.name} scans every new object, as a role that trusts GuardDuty alone`,
+      )
+    : fail(
+        `malware protection plan ${plan.name} names ${roleArn || 'no role'}, not a role of the store that trusts GuardDuty Malware Protection for S3 alone and the perimeter admits`,
+      );
+}
 
 function lifecycleJudged(subject: AwsSubject): Finding {
   const retention = subject.retention;
@@ -606,6 +626,13 @@ const EXCEPTIONS: readonly ComplianceException<AwsSubject>[] = [
     when: 'a store outside prod',
     reason: OUTSIDE_PROD_THREAT_DETECTION,
     applies: (subject) => outsideProd(subject.environment),
+  },
+  {
+    controls: [C.malwareScan],
+    when: 'a high-throughput store (directory bucket)',
+    reason:
+      'GuardDuty Malware Protection for S3 supports general purpose buckets only, not S3 Express One Zone directory buckets (https://docs.aws.amazon.com/guardduty/latest/ug/supported-s3-features-malware-protection-s3.html); a high-throughput store holds the checkpoints of a running job for days (prod: llm-pretrain-fast expires after 7 d), and a checkpoint that leaves it for a release or an evaluation is written to a standard store, whose uploads are scanned',
+    applies: (subject) => subject.directory,
   },
 ];
 

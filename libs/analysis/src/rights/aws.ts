@@ -26,6 +26,8 @@ const KMS =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awskeymanagementservice.html';
 const CLOUDTRAIL =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudtrail.html';
+const GUARDDUTY =
+  'https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonguardduty.html';
 
 /** A bucket sub-resource: one Put (deleting it is authorised as its Put too) and one Get. */
 const bucketSetting = (put: string, get: string, source = S3): ResourceRights => ({
@@ -104,6 +106,22 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     delete: ['s3:PutReplicationConfiguration'],
     read: ['s3:GetReplicationConfiguration'],
     source: `${S3}; ${IAM}`,
+  },
+  // A plan names the role GuardDuty assumes, which is passing it to GuardDuty: iam:PassRole with
+  // iam:PassedToService malware-protection-plan.guardduty.amazonaws.com
+  // (https://docs.aws.amazon.com/guardduty/latest/ug/malware-protection-s3-iam-policy-prerequisite.html). Its ID is
+  // random, so the calls are judged on any plan of the account with the plan's tags.
+  'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan': {
+    create: ['guardduty:CreateMalwareProtectionPlan', 'guardduty:TagResource', 'iam:PassRole'],
+    update: [
+      'guardduty:UpdateMalwareProtectionPlan',
+      'guardduty:TagResource',
+      'guardduty:UntagResource',
+      'iam:PassRole',
+    ],
+    delete: ['guardduty:DeleteMalwareProtectionPlan'],
+    read: ['guardduty:GetMalwareProtectionPlan'],
+    source: `${GUARDDUTY}; ${IAM}`,
   },
   // The provider's Read is HeadBucket (terraform-provider-aws internal/service/s3/directory_bucket.go Read ->
   // findBucket), a Zonal call S3 authorises only through a session ("Directory bucket permissions",
@@ -328,6 +346,13 @@ function indexRender(resources: readonly RenderedResource[]): RenderIndex {
   return { rolesByName, keysByParent };
 }
 
+/** The service a resource's role is passed to (iam:PassedToService), by the resource that names the role. */
+const PASSED_TO: Readonly<Record<string, string>> = {
+  'aws:s3/bucketReplicationConfig:BucketReplicationConfig': 's3.amazonaws.com',
+  'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan':
+    'malware-protection-plan.guardduty.amazonaws.com',
+};
+
 /** The request each permission of `resource` is checked as: on its ARN, with the condition keys IAM sets. */
 function requests(
   resource: RenderedResource,
@@ -345,7 +370,27 @@ function requests(
       {
         action: permission,
         resource: stringInput(resource, 'role') ?? '',
-        context: { 'iam:PassedToService': 's3.amazonaws.com' },
+        context: { 'iam:PassedToService': PASSED_TO[resource.type] ?? 's3.amazonaws.com' },
+      },
+    ];
+  }
+  if (resource.type === 'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan') {
+    const tagged =
+      permission === 'guardduty:CreateMalwareProtectionPlan' ? 'aws:RequestTag' : 'aws:ResourceTag';
+    return [
+      {
+        action: permission,
+        // CreateMalwareProtectionPlan supports no resource but `*` (the plan does not exist yet).
+        resource:
+          tagged === 'aws:RequestTag'
+            ? '*'
+            : `arn:${partition}:guardduty:${region}:${accountId}:malware-protection-plan/new-plan`,
+        context: {
+          ...tagContext(tagged, resource.inputs['tags']),
+          ...(permission === 'guardduty:TagResource'
+            ? tagContext('aws:RequestTag', resource.inputs['tags'])
+            : {}),
+        },
       },
     ];
   }

@@ -405,7 +405,7 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
     }
     return;
   }
-  if (retentionLock !== undefined) checkRetentionLock(retentionLock, replicaRegion, report);
+  if (retentionLock !== undefined) checkRetentionLock(retentionLock, report);
   if (replicaRegion === undefined) return;
   if (!AWS_REGIONS.includes(replicaRegion)) {
     report(
@@ -443,29 +443,18 @@ function checkRecovery(store: StoreSpec, report: Report, region: string | undefi
  *   per upload and required by a bucket policy, but UploadPart, which every multipart upload (each checkpoint
  *   over 5 GB) makes, is authorised as s3:PutObject and carries no Object Lock headers
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPart.html), so such a policy would refuse them.
- * - with `replicaRegion`: S3 replicates Object Lock objects only into a bucket with Object Lock enabled, and its
- *   replication role then also needs s3:GetObjectRetention and s3:GetObjectLegalHold
- *   (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-replication);
- *   the stack builds neither a locked replica nor those rights yet, and a replica without them would stop
- *   receiving copies (replication failure DstBucketObjectLockConfigMissing).
+ *
+ * With `replicaRegion`, the replica bucket takes the same lock (stacks/aws-s3 retention-lock.ts), as S3
+ * replicates Object Lock objects only into a bucket with Object Lock, and the replication role reads each
+ * version's retention (s3:GetObjectRetention, s3:GetObjectLegalHold)
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-replication).
  */
-function checkRetentionLock(
-  lock: RetentionLockSpec,
-  replicaRegion: string | undefined,
-  report: Report,
-): void {
+function checkRetentionLock(lock: RetentionLockSpec, report: Report): void {
   if (lock.prefix !== undefined) {
     report(
       'recovery.retentionLock.prefix',
       lock.prefix,
       `cannot be locked alone on AWS: S3 Object Lock's default retention locks every object of a bucket, and a lock asked for per upload cannot be required under a prefix, since the parts of a multipart upload (every checkpoint over 5 GB) carry no Object Lock headers (docs/aws.md "Retention lock"). Omit prefix and lock a store of its own that holds the released checkpoints: recovery.retentionLock: { days: ${lock.days} }`,
-    );
-  }
-  if (replicaRegion !== undefined) {
-    report(
-      'recovery.retentionLock',
-      lock,
-      `cannot be combined with recovery.replicaRegion (${replicaRegion}) on AWS yet: S3 replicates locked objects only into a replica bucket with Object Lock of its own, with s3:GetObjectRetention and s3:GetObjectLegalHold for the replication role, which the stack does not build (docs/aws.md "Retention lock"); remove one of the two, e.g. lock a store that has no replica`,
     );
   }
 }

@@ -208,3 +208,91 @@ export function awsReplicationTrustPolicy(sourceBucketArn: string, accountId: st
     },
   ]);
 }
+
+/**
+ * The service principal GuardDuty Malware Protection for S3 assumes a store's malware-scan role as
+ * (https://docs.aws.amazon.com/guardduty/latest/ug/malware-protection-s3-iam-policy-prerequisite.html, "Add trust
+ * relationship policy").
+ */
+export const AWS_MALWARE_SCAN_SERVICE = 'malware-protection-plan.guardduty.amazonaws.com';
+
+/**
+ * What GuardDuty does as a store's malware-scan role, per "Create or update IAM role policy"
+ * (https://docs.aws.amazon.com/guardduty/latest/ug/malware-protection-s3-iam-policy-prerequisite.html): the
+ * EventBridge managed rule that hears the bucket's object events, the bucket's EventBridge notification, the
+ * bucket ownership check (s3:ListBucket), the validation object it writes once, reading each new object version
+ * and decrypting it. The plan adds no tags (tagging off), so the role has no s3:PutObjectTagging.
+ */
+export const AWS_MALWARE_SCAN_ACTIONS = {
+  managedRule: ['events:PutRule', 'events:DeleteRule', 'events:PutTargets', 'events:RemoveTargets'],
+  watchRule: ['events:DescribeRule', 'events:ListTargetsByRule'],
+  bucketNotification: ['s3:PutBucketNotification', 's3:GetBucketNotification'],
+  bucketOwnership: ['s3:ListBucket'],
+  validationObject: ['s3:PutObject'],
+  scanObjects: ['s3:GetObject', 's3:GetObjectVersion'],
+  key: ['kms:GenerateDataKey', 'kms:Decrypt'],
+} as const;
+
+/** The one object key GuardDuty writes when it validates a protected bucket (the same page). */
+export const AWS_MALWARE_SCAN_VALIDATION_OBJECT = 'malware-protection-resource-validation-object';
+
+/** The EventBridge managed rules GuardDuty creates for a protected bucket start with this (the same page). */
+const MALWARE_SCAN_RULE_PREFIX = 'DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3';
+
+export interface AwsMalwareScanTarget {
+  bucketArn: string;
+  /** The store's key; absent when S3 manages the key. */
+  keyArn?: string;
+  region: string;
+  accountId: string;
+  partition: string;
+}
+
+/** The identity policy of a store's malware-scan role: one bucket, its key, GuardDuty's own managed rules. */
+export function awsMalwareScanPolicy(target: AwsMalwareScanTarget): AwsPolicyDocument {
+  const rules = `arn:${target.partition}:events:${target.region}:${target.accountId}:rule/${MALWARE_SCAN_RULE_PREFIX}*`;
+  const A = AWS_MALWARE_SCAN_ACTIONS;
+  return awsPolicyDocument([
+    {
+      ...allow('ManageGuardDutyManagedRule', [...A.managedRule], [rules]),
+      Condition: { StringLike: { 'events:ManagedBy': AWS_MALWARE_SCAN_SERVICE } },
+    },
+    allow('WatchGuardDutyManagedRule', [...A.watchRule], [rules]),
+    allow(
+      'SendBucketEventsToEventBridge',
+      [...A.bucketNotification, ...A.bucketOwnership],
+      [target.bucketArn],
+    ),
+    allow(
+      'PutValidationObject',
+      [...A.validationObject],
+      [`${target.bucketArn}/${AWS_MALWARE_SCAN_VALIDATION_OBJECT}`],
+    ),
+    allow('ScanNewObjects', [...A.scanObjects], [`${target.bucketArn}/*`]),
+    ...(target.keyArn === undefined
+      ? []
+      : [
+          {
+            ...allow('DecryptForScan', [...A.key], [target.keyArn]),
+            Condition: { StringLike: { 'kms:ViaService': s3Endpoint(target.region) } },
+          },
+        ]),
+  ]);
+}
+
+/**
+ * The malware-scan role trusts GuardDuty Malware Protection for S3 alone, as the documented trust policy does
+ * (the page above, "Add trust relationship policy"). Only a plan naming the role makes GuardDuty assume it, and
+ * naming it is passing it (iam:PassRole in this account): the deploy identity may pass it to this service only,
+ * and no identity of another account can pass a role of this one.
+ */
+export function awsMalwareScanTrustPolicy(): AwsPolicyDocument {
+  return awsPolicyDocument([
+    {
+      Sid: 'GuardDutyScansThisStore',
+      Effect: 'Allow',
+      Principal: { Service: [AWS_MALWARE_SCAN_SERVICE] },
+      Action: ['sts:AssumeRole'],
+    },
+  ]);
+}

@@ -17,7 +17,7 @@ export interface S3Perimeter {
   vpcEndpoints: readonly string[];
   vpcs: readonly string[];
   cidrs: readonly string[];
-  /** Roles S3 itself acts as, from its own network: the store's replication role. */
+  /** Roles AWS services act as, from their own network: the store's replication and malware-scan roles. */
   serviceRoleArns: readonly string[];
   /**
    * The exact ARNs of the CI roles that refresh the stack (`awsCiRoleArns`: the preview role and this

@@ -1,4 +1,10 @@
-import { awsStoreAccess, environmentOf, type AwsNetworkOrigin, type Operation } from '@checkpoints/analysis';
+import {
+  awsAdmittedServiceRoles,
+  awsStoreAccess,
+  environmentOf,
+  type AwsNetworkOrigin,
+  type Operation,
+} from '@checkpoints/analysis';
 import { stackRule } from '../define';
 import { unjudgedStores } from '../access/analysis';
 import { awsStoresOf } from './support';
@@ -16,6 +22,9 @@ const PERIMETER_OPERATIONS: readonly Operation[] = ['read', 'write', 'delete', '
  * In prod, a store that does not say `network: { public: true }` refuses its data to every principal from
  * outside its perimeter: its own roles, the principals they trust and the account's administrators, judged
  * by IAM's evaluation of the bucket policy (libs/analysis `awsStoreAccess`, @cloud-copilot/iam-simulate).
+ * Admitted: a role of the store the perimeter exempts by its exact ARN that trusts one AWS service of
+ * AWS_PERIMETER_SERVICES alone (GuardDuty's malware scan), and that service through it; the role itself is held
+ * by the other rules (ci-cannot-change-ci, ci-no-escalation) like every store role.
  */
 export const awsS3NetworkPerimeter = stackRule({
   name: 'aws-s3-network-perimeter',
@@ -33,6 +42,12 @@ export const awsS3NetworkPerimeter = stackRule({
         report(`store ${store.name}: ${why}`, component.urn);
         continue;
       }
+      const account = /arn:(aws[a-z-]*):iam::(\d{12}):role\//.exec(JSON.stringify(store.resources));
+      const admitted = account
+        ? awsAdmittedServiceRoles(store, (name) => `arn:${account[1]}:iam::${account[2]}:role/${name}`)
+        : { roles: [], services: [] };
+      const isAdmitted = (id: string) =>
+        admitted.roles.some((role) => role.arn === id) || admitted.services.includes(id);
       for (const [where, origin] of Object.entries(OUTSIDE)) {
         const grants = await awsStoreAccess(
           { store, render: { resources }, bootstrap: undefined, context: evaluation().context(args) },
@@ -40,6 +55,7 @@ export const awsS3NetworkPerimeter = stackRule({
           PERIMETER_OPERATIONS,
         );
         for (const grant of grants) {
+          if (isAdmitted(grant.principal.id)) continue;
           report(
             `store ${store.name}: ${grant.principal.label} can ${grant.operation} from ${where}: ${grant.reason}; expected the bucket policy to deny data requests from outside the store's network block`,
             component.urn,

@@ -11,6 +11,7 @@ import { awsS3AbortIncompleteUploads } from './aws-s3-abort-incomplete-uploads';
 import { awsS3BucketOwnerEnforced } from './aws-s3-bucket-owner-enforced';
 import { awsS3DataEventsAudited } from './aws-s3-data-events-audited';
 import { awsS3DefaultEncryption } from './aws-s3-default-encryption';
+import { awsS3MalwareProtection } from './aws-s3-malware-protection';
 import { awsS3NoAcls } from './aws-s3-no-acls';
 import { awsS3NetworkPerimeter } from './aws-s3-network-perimeter';
 import { awsS3NoForceDestroy } from './aws-s3-no-force-destroy';
@@ -38,6 +39,7 @@ export const awsPolicies: SourcedPolicy[] = [
   awsS3AccessLogging,
   awsS3AuditLogProtected,
   awsS3ReplicaHardened,
+  awsS3MalwareProtection,
   awsS3ObjectLockGovernance,
   awsIamNoLongLivedCredentials,
   awsIamNoWildcardActions,
