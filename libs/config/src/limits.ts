@@ -29,6 +29,8 @@ export const GCS_SOFT_DELETE_DAYS = { min: 7, max: 90 } as const;
 export const AZURE_SOFT_DELETE_DAYS = { min: 7, max: 365 } as const;
 /** Longest retention lock: 10 years, beyond which a lock is a legal hold, not a checkpoint policy. */
 export const MAX_RETENTION_LOCK_DAYS = 3_650;
+/** The longest AWS Backup keeps a continuous backup (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html). */
+export const MAX_CONTINUOUS_BACKUP_DAYS = 35;
 /** Highest key generation: a store re-keyed this often is better migrated to a new store. */
 export const MAX_KEY_GENERATION = 99;
 /** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
@@ -235,6 +237,12 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     integer: true,
     unit: 'days',
     common: days(1, MAX_RETENTION_LOCK_DAYS),
+  },
+  {
+    path: 'recovery.independentCopy.retentionDays',
+    integer: true,
+    unit: 'days',
+    common: days(1, MAX_CONTINUOUS_BACKUP_DAYS),
   },
   {
     path: 'keyGeneration',
