@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
-import { isAbsent, limitOf, MAX_CONTINUOUS_BACKUP_DAYS } from './limits';
+import { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, isAbsent, limitOf, MAX_CONTINUOUS_BACKUP_DAYS } from './limits';
 import {
   allowedWords,
   CLOUD_STACK_KEYS,
@@ -613,7 +613,10 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
     spec.recovery.independentCopy = {
       retentionDays:
         independentCopy?.retentionDays ??
-        Math.min(Math.max(1, spec.retention.noncurrentExpireDays), MAX_CONTINUOUS_BACKUP_DAYS),
+        Math.min(
+          Math.max(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, spec.retention.noncurrentExpireDays),
+          MAX_CONTINUOUS_BACKUP_DAYS,
+        ),
     };
   }
   return spec;

@@ -414,7 +414,7 @@ function recoverySchema(cloud: Cloud | undefined) {
     }).optional(),
     retentionDays: numeric('recovery.independentCopy.retentionDays', cloud, {
       type: 'whole number of days',
-      default: "the store's recovery window (`retention.noncurrentExpireDays`), at most 35",
+      default: "the store's recovery window (`retention.noncurrentExpireDays`), within 7 to 35",
       meaning:
         "Days the copy keeps every checkpoint after it changed or was deleted in the store: the continuous backup's retention and the vault lock's minimum retention.",
     }).optional(),
@@ -452,7 +452,7 @@ function recoverySchema(cloud: Cloud | undefined) {
       type: '`{ enabled, retentionDays? }`',
       default: 'on for `restricted` stores in prod (AWS standard tier), else off',
       meaning:
-        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket into a vault of its own with a vault lock in compliance mode (minimum retention `retentionDays`); CI may neither delete a recovery point nor change the vault lock or the vault's access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP, Azure:** refused, not built yet.",
+        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP, Azure:** refused, not built yet.",
       allowed:
         'a block { enabled, retentionDays? }, e.g. independentCopy: { enabled: true, retentionDays: 14 }',
     }).optional(),

@@ -55,6 +55,11 @@ describe('recovery.independentCopy', () => {
     expect(loadStackSpec(config([off]), aws).stores[0]?.recovery.independentCopy).toBeUndefined();
   });
 
+  it("a recovery window shorter than the vault lock is copied for the lock's 7 days", () => {
+    const spec = loadStackSpec(config([restricted({ retention: { noncurrentExpireDays: 3 } })]), aws);
+    expect(spec.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 7 });
+  });
+
   it('a recovery window beyond what continuous backup keeps is copied for 35 days', () => {
     const spec = loadStackSpec(config([restricted({ retention: { noncurrentExpireDays: 90 } })]), aws);
     expect(spec.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 35 });
@@ -68,7 +73,7 @@ describe('recovery.independentCopy', () => {
     expect(more).toEqual([]);
     expect(issue?.path).toBe('checkpoints:stores[0].recovery.independentCopy.retentionDays');
     expect(issue?.value).toBe(36);
-    expect(issue?.message).toMatch(/35/);
+    expect(issue?.message).toMatch(/7 to 35/);
   });
 
   it('refuses it on a directory bucket, saying why (AWS Backup needs versioning)', () => {

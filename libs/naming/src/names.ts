@@ -88,8 +88,11 @@ export const names = {
     return `checkpoints-${dashed.sanitise(ctx.store)}`;
   },
 
-  /** `replication`: the role S3 assumes to copy a store's objects into its replica bucket. */
-  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication'): string {
+  /**
+   * `replication`: the role S3 assumes to copy a store's objects into its replica bucket; `backup`: the role AWS
+   * Backup assumes to copy them into the store's backup vault.
+   */
+  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication' | 'backup'): string {
     return storeName(dashed, ctx, [purpose, storeHash(ctx)], 64);
   },
 
@@ -111,6 +114,16 @@ export const names = {
     assertPulumiNames(ctx);
     const suffix = ['store-role-boundary', stableHash([ctx.project, ctx.stack])];
     return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 128 });
+  },
+
+  /**
+   * The AWS Backup vault, with its vault lock, that holds the independent copies of one AWS stack's stores
+   * (`recovery.independentCopy`): created by the bootstrap project, named by the stack's backup plans.
+   */
+  awsBackupVault(ctx: StackNameContext): string {
+    assertPulumiNames(ctx);
+    const suffix = ['backup', stableHash([ctx.project, ctx.stack])];
+    return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 50 });
   },
 
   kmsKeyAlias(ctx: NameContext): string {
