@@ -157,7 +157,21 @@ describe('store role permissions boundaries', () => {
         {
           Sid: 'StackBuckets',
           Effect: 'Allow',
-          Action: ['s3:GetReplicationConfiguration', 's3:ListBucket', 's3:ListBucketMultipartUploads'],
+          Action: [
+            // AWS Backup as a store's backup role: it follows the bucket's changes and inventories it.
+            's3:GetBucketAcl',
+            's3:GetBucketLocation',
+            's3:GetBucketNotification',
+            's3:GetBucketTagging',
+            's3:GetBucketVersioning',
+            's3:GetInventoryConfiguration',
+            's3:GetReplicationConfiguration',
+            's3:ListBucket',
+            's3:ListBucketMultipartUploads',
+            's3:ListBucketVersions',
+            's3:PutBucketNotification',
+            's3:PutInventoryConfiguration',
+          ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
         },
         {
@@ -167,8 +181,11 @@ describe('store role permissions boundaries', () => {
             's3:AbortMultipartUpload',
             's3:DeleteObject',
             's3:GetObject',
+            's3:GetObjectAcl',
             's3:GetObjectLegalHold',
             's3:GetObjectRetention',
+            's3:GetObjectTagging',
+            's3:GetObjectVersion',
             's3:GetObjectVersionAcl',
             's3:GetObjectVersionForReplication',
             's3:GetObjectVersionTagging',
@@ -179,6 +196,27 @@ describe('store role permissions boundaries', () => {
             's3:ReplicateTags',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*/*'],
+        },
+        {
+          Sid: 'BackupRules',
+          Effect: 'Allow',
+          Action: [
+            'events:DeleteRule',
+            'events:DescribeRule',
+            'events:DisableRule',
+            'events:EnableRule',
+            'events:ListTargetsByRule',
+            'events:PutRule',
+            'events:PutTargets',
+            'events:RemoveTargets',
+          ],
+          Resource: ['arn:aws:events:*:123456789012:rule/AwsBackupManagedRule*'],
+        },
+        {
+          Sid: 'BackupAccountReads',
+          Effect: 'Allow',
+          Action: ['events:ListRules', 's3:ListAllMyBuckets'],
+          Resource: ['*'],
         },
         {
           Sid: 'StackDirectoryBucketSessions',
@@ -192,7 +230,7 @@ describe('store role permissions boundaries', () => {
         {
           Sid: 'StackKeys',
           Effect: 'Allow',
-          Action: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'],
+          Action: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'],
           Resource: ['arn:aws:kms:*:123456789012:key/*'],
           Condition: {
             StringEquals: {
@@ -245,8 +283,9 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
           { StringEquals: { 'iam:PermissionsBoundary': storeRoleBoundaryArn(ACCOUNT, environment) } },
         ]);
       }
-      // PassRole: conditioned on the service instead (see "passes only replication roles, only to S3").
-      expect(unconditioned.sort()).toEqual(['iam:PassRole', 'iam:TagRole', 'iam:UntagRole']);
+      // PassRole, of replication roles to S3 and of backup roles to AWS Backup: conditioned on the service
+      // instead (see "passes only replication roles, only to S3" and the backup vault tests of aws.spec).
+      expect(unconditioned.sort()).toEqual(['iam:PassRole', 'iam:PassRole', 'iam:TagRole', 'iam:UntagRole']);
     },
   );
 
@@ -264,6 +303,8 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
         'iam:PutRolePermissionsBoundary',
         'iam:PutRolePolicy',
         'iam:UpdateAssumeRolePolicy',
+        // Replication roles to S3, backup roles to AWS Backup.
+        'iam:PassRole',
         'iam:PassRole',
       ]);
       const denies = policy.Statement.filter(
@@ -362,12 +403,13 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
 
 describe('a role inside the boundary', () => {
   it.each(ENVIRONMENTS)(
-    '%s: reaches only S3, S3 Express and KMS data actions and a SageMaker job’s logs, images and network interfaces, no IAM',
+    '%s: reaches only S3, S3 Express and KMS data actions, AWS Backup’s own rules and a SageMaker job’s logs, images and network interfaces, no IAM',
     async (environment) => {
       const granted = await grantedActions(storeRoleBoundaryPolicy(ACCOUNT, environment));
       expect([...new Set(granted.map(({ action }) => action.split(':')[0]))].sort()).toEqual([
         'ec2',
         'ecr',
+        'events',
         'kms',
         'logs',
         's3',

@@ -104,7 +104,27 @@ const CI_GUARDS = [
     Action: ['s3:BypassGovernanceRetention'],
     Resource: ['*'],
   },
+  {
+    Sid: 'NeverLiftIndependentCopies',
+    Effect: 'Deny',
+    Action: [
+      'backup:DeleteBackupVault',
+      'backup:DeleteBackupVaultAccessPolicy',
+      'backup:DeleteBackupVaultLockConfiguration',
+      'backup:DeleteRecoveryPoint',
+      'backup:DisassociateRecoveryPoint',
+      'backup:PutBackupVaultAccessPolicy',
+      'backup:PutBackupVaultLockConfiguration',
+      'backup:StartCopyJob',
+      'backup:StartRestoreJob',
+      'backup:UpdateRecoveryPointLifecycle',
+    ],
+    Resource: ['*'],
+  },
 ];
+
+const BACKUP_PLANS = ['arn:aws:backup:*:123456789012:backup-plan:*'];
+const BACKUP_PLAN_READS = ['backup:GetBackupPlan', 'backup:GetBackupSelection', 'backup:ListTags'];
 
 describe('AWS CI identities', () => {
   let snapshot: Snapshot;
@@ -218,6 +238,7 @@ describe('AWS CI identities', () => {
             'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
           ],
         },
+        { Sid: 'ReadStackBackupPlans', Effect: 'Allow', Action: BACKUP_PLAN_READS, Resource: BACKUP_PLANS },
         {
           Sid: 'ReadStackKeys',
           Effect: 'Allow',
@@ -375,6 +396,38 @@ describe('AWS CI identities', () => {
             'iam:UpdateAssumeRolePolicy',
           ],
           Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+        },
+        {
+          Sid: 'PassBackupRolesToAwsBackup',
+          Effect: 'Allow',
+          Action: ['iam:PassRole'],
+          Resource: roles.map((prefix) => `${prefix}-backup-??????`),
+          Condition: { StringEquals: { 'iam:PassedToService': 'backup.amazonaws.com' } },
+        },
+        {
+          Sid: 'CreateStackBackupPlans',
+          Effect: 'Allow',
+          Action: ['backup:CreateBackupPlan', 'backup:TagResource'],
+          Resource: BACKUP_PLANS,
+          Condition: {
+            StringEquals: {
+              'aws:RequestTag/pulumi-project': 'checkpoints-aws',
+              'aws:RequestTag/pulumi-stack': 'prod',
+            },
+          },
+        },
+        {
+          Sid: 'ManageStackBackupPlans',
+          Effect: 'Allow',
+          Action: [
+            ...BACKUP_PLAN_READS,
+            'backup:CreateBackupSelection',
+            'backup:DeleteBackupPlan',
+            'backup:DeleteBackupSelection',
+            'backup:UntagResource',
+            'backup:UpdateBackupPlan',
+          ].sort(),
+          Resource: BACKUP_PLANS,
         },
         {
           Sid: 'NoRolesNamedLikeCi',
@@ -945,5 +998,68 @@ describe("deploy identities set a store's retention lock and can never lift or b
     expect(await put(roles[0]!, bucket)).toBeUndefined();
     const devBucket = `arn:aws:s3:::${names.s3Bucket({ ...context, stack: 'dev' })}`;
     expect(await put(prod, devBucket)).toBeUndefined();
+  });
+});
+
+describe("the environments' backup vaults: locked, and out of every CI identity's reach (judged by iam-simulate)", () => {
+  const store: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: 'llm-pretrain' };
+  const vault = names.awsBackupVault({ project: 'checkpoints-aws', stack: 'prod' });
+  const vaultArn = `arn:aws:backup:us-east-1:${AWS_ACCOUNT_ID}:backup-vault:${vault}`;
+  const recoveryPoint = `arn:aws:backup:us-east-1:${AWS_ACCOUNT_ID}:recovery-point:continuous:${vault}`;
+  const principal = (purpose: string, policy: unknown): AwsPrincipal => ({
+    principal: { id: purpose, label: purpose, kind: 'ci-deploy' },
+    arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-${purpose}`,
+    policies: [{ name: 'ci', policy: policy as AnalysisPolicyDocument }],
+  });
+  const identities = [
+    principal('deploy-prod', deployPolicy(ACCOUNT, 'prod')),
+    principal('deploy-dev', deployPolicy(ACCOUNT, 'dev')),
+    principal('preview', previewPolicy(ACCOUNT, ['dev', 'prod'])),
+  ];
+
+  it('renders a vault per environment with a compliance-mode lock of at least 7 days, protected and retained', async () => {
+    const snapshot = await sharedRenderBootstrap();
+    for (const environment of ['dev', 'prod'] as const) {
+      const lock = snapshot.resources.find(
+        (r) =>
+          r.type === 'aws:backup/vaultLockConfiguration:VaultLockConfiguration' &&
+          r.inputs['backupVaultName'] ===
+            names.awsBackupVault({ project: 'checkpoints-aws', stack: environment }),
+      );
+      expect(lock?.inputs['changeableForDays']).toBeGreaterThanOrEqual(3);
+      expect(lock?.inputs['minRetentionDays']).toBeGreaterThanOrEqual(7);
+      expect([lock?.protect, lock?.retainOnDelete]).toEqual([true, true]);
+    }
+  });
+
+  it.each([
+    ['backup:DeleteRecoveryPoint', recoveryPoint],
+    ['backup:UpdateRecoveryPointLifecycle', recoveryPoint],
+    ['backup:StartRestoreJob', recoveryPoint],
+    ['backup:StartCopyJob', recoveryPoint],
+    ['backup:DeleteBackupVault', vaultArn],
+    ['backup:DeleteBackupVaultLockConfiguration', vaultArn],
+    ['backup:PutBackupVaultLockConfiguration', vaultArn],
+    ['backup:PutBackupVaultAccessPolicy', vaultArn],
+  ])('no CI identity may %s', async (action, resource) => {
+    for (const identity of identities) {
+      expect(await awsRequestAllowed(identity, { action, resource })).toBeUndefined();
+    }
+  });
+
+  it("the prod deploy role passes a store's backup role to AWS Backup only, and cannot assume it", async () => {
+    const [deploy] = identities;
+    const backupRole = `arn:aws:iam::${AWS_ACCOUNT_ID}:role/${names.iamRole(store, 'backup')}`;
+    const pass = (service: string) =>
+      awsRequestAllowed(deploy!, {
+        action: 'iam:PassRole',
+        resource: backupRole,
+        context: { 'iam:PassedToService': service },
+      });
+    expect(await pass('backup.amazonaws.com')).toBeDefined();
+    expect(await pass('ec2.amazonaws.com')).toBeUndefined();
+    expect(
+      await awsRequestAllowed(deploy!, { action: 'sts:AssumeRole', resource: backupRole }),
+    ).toBeUndefined();
   });
 });

@@ -196,6 +196,20 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
     );
   });
 
+  it.each(['PassBackupRolesToAwsBackup', 'CreateStackBackupPlans', 'ManageStackBackupPlans'])(
+    "AWS: without %s the deploy role cannot set up the prod store's independent copy",
+    async (sid) => {
+      const result = await synthProd('aws-s3', withoutProdDeployStatement(bootstrap, sid));
+      expect(result.status).toBe(1);
+      expect(result.verdicts).toContainEqual(
+        expect.objectContaining({
+          policy: 'ci-deploy-rights',
+          message: expect.stringMatching(/llm-pretrain-backup-(plan|selection)/),
+        }),
+      );
+    },
+  );
+
   it.each([
     [
       'gcp-gcs',

@@ -17,6 +17,7 @@ import {
 } from '../github';
 import { ciNames, deployPurpose, STACK_PROJECTS, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
+import { createBackupVault } from './backup-vault';
 import {
   deployPolicy,
   deployStatePolicy,
@@ -30,6 +31,8 @@ import {
 } from './policies';
 
 export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
+  /** `aws:region`: where the backup vaults of the stacks' independent copies live. */
+  region: string;
   /** Reuse the account's existing GitHub OIDC provider instead of creating one (one per issuer per account). */
   oidcProviderArn?: string;
   /** The S3 bucket of a self-managed Pulumi state backend the AWS stacks use: CI gets their state there. */
@@ -40,7 +43,7 @@ export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
  * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests and its
  * nightly drift check (the `drift` GitHub environment), and a deploy role per environment trusted by jobs
  * that passed that GitHub environment's protection rules, with the permissions boundary every store role
- * that deploy role creates must carry.
+ * that deploy role creates must carry, and the locked backup vault of that environment's independent copies.
  */
 export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the role ARNs the workflows assume. */
@@ -64,6 +67,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     this.variables = { [outputNames.awsPreviewRole]: preview.arn };
     for (const environment of args.environments) {
       const boundary = this.createStoreRoleBoundary(environment, account, args.tags(environment));
+      createBackupVault(environment, args.region, args.tags(environment), this);
       const deploy = this.createRole(
         args,
         deployPurpose(environment),
