@@ -16,6 +16,7 @@ import { createDirectoryBucket } from './directory-bucket';
 import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
+import { createIndependentCopy } from './independent-copy';
 import { perimeterOf } from './perimeter';
 import { StoreReplica } from './replica';
 import type { BucketPolicyInputs, StoreScope } from './scope';
@@ -81,16 +82,22 @@ export class CheckpointStore extends pulumi.ComponentResource {
       parent: this,
     };
     const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
-    const { replicaRegion } = store.recovery;
+    const { replicaRegion, independentCopy } = store.recovery;
     // S3 reads the store's objects and writes the replica's as this role, from its own network: both
-    // perimeters exempt it by ARN, which its derived name gives before the role exists.
-    const roleArn = (purpose: IdentityPurpose | 'replication') =>
+    // perimeters exempt it by ARN, which its derived name gives before the role exists. AWS Backup reads
+    // the store as the backup role from its own network as well.
+    const roleArn = (purpose: IdentityPurpose | 'replication' | 'backup') =>
       pulumi
         .output(args.accountRootArn)
         .apply((root) => root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, purpose)}`));
     const replicationRoleArn =
       store.tier === 'standard' && replicaRegion !== undefined ? roleArn('replication') : undefined;
-    const perimeter = perimeterOf(store, args.ciRoleArns, replicationRoleArn ? [replicationRoleArn] : []);
+    const backupRoleArn =
+      store.tier === 'standard' && independentCopy !== undefined ? roleArn('backup') : undefined;
+    const perimeter = perimeterOf(store, args.ciRoleArns, [
+      ...(replicationRoleArn ? [replicationRoleArn] : []),
+      ...(backupRoleArn ? [backupRoleArn] : []),
+    ]);
     // Known by their derived names before the roles exist, as the replication role's is.
     const storeRoleArns = pulumi.all([roleArn('writer'), roleArn('reader')]);
     const policyInputs: BucketPolicyInputs = {
@@ -126,6 +133,19 @@ export class CheckpointStore extends pulumi.ComponentResource {
         },
         { parent: this },
       );
+    }
+    if (independentCopy !== undefined && backupRoleArn !== undefined) {
+      const root = pulumi.output(args.accountRootArn);
+      createIndependentCopy({
+        scope,
+        bucket,
+        key,
+        region,
+        partition: root.apply((arn) => arn.split(':')[1] ?? 'aws'),
+        accountId: root.apply((arn) => arn.split(':')[4] ?? ''),
+        roleBoundaryArn: args.roleBoundaryArn,
+        retentionDays: independentCopy.retentionDays,
+      });
     }
     const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };
     const writer = createStoreRole(scope, 'writer', target, roleArgs);

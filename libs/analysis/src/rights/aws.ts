@@ -26,6 +26,7 @@ const KMS =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awskeymanagementservice.html';
 const CLOUDTRAIL =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudtrail.html';
+const BACKUP = 'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsbackup.html';
 
 /** A bucket sub-resource: one Put (deleting it is authorised as its Put too) and one Get. */
 const bucketSetting = (put: string, get: string, source = S3): ResourceRights => ({
@@ -167,6 +168,27 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
       'cloudtrail:ListTags',
     ],
     source: `${CLOUDTRAIL}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudtrail`,
+  },
+  // A store's independent copy: CreateBackupPlan carries the plan's tags (authorised with aws:RequestTag);
+  // a selection names the role AWS Backup assumes, which is passing it to AWS Backup, and every argument of it
+  // replaces it (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_selection).
+  // Not checked here: the plan's backup:TagResource, UntagResource and ListTags. The catalogue's recoveryPoint
+  // ARN (`arn:${Partition}:${Vendor}:${Region}:*:${ResourceType}:${RecoveryPointId}`) matches every backup ARN,
+  // so iam-simulate refuses any question of those actions on a plan (multiple.resource.types); the bootstrap
+  // grants them with the plan's other calls (ManageStackBackupPlans), which a bootstrap test holds it to.
+  'aws:backup/plan:Plan': {
+    create: ['backup:CreateBackupPlan'],
+    update: ['backup:UpdateBackupPlan'],
+    delete: ['backup:DeleteBackupPlan'],
+    read: ['backup:GetBackupPlan'],
+    source: `${BACKUP}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_plan`,
+  },
+  'aws:backup/selection:Selection': {
+    create: ['backup:CreateBackupSelection', 'iam:PassRole'],
+    update: [],
+    delete: ['backup:DeleteBackupSelection'],
+    read: ['backup:GetBackupSelection'],
+    source: `${BACKUP}; ${IAM}`,
   },
   'aws:kms/alias:Alias': {
     // Alias calls are authorised on the alias and on its key (the linked right below).
@@ -341,11 +363,23 @@ function requests(
   const resourceRegion = stringInput(resource, 'region') ?? region;
   const kmsArn = (id: string) => `arn:${partition}:kms:${resourceRegion}:${accountId}:key/${id}`;
   if (permission === 'iam:PassRole') {
+    const backup = resource.type === 'aws:backup/selection:Selection';
     return [
       {
         action: permission,
-        resource: stringInput(resource, 'role') ?? '',
-        context: { 'iam:PassedToService': 's3.amazonaws.com' },
+        resource: stringInput(resource, backup ? 'iamRoleArn' : 'role') ?? '',
+        context: { 'iam:PassedToService': backup ? 'backup.amazonaws.com' : 's3.amazonaws.com' },
+      },
+    ];
+  }
+  if (resource.type === 'aws:backup/plan:Plan' || resource.type === 'aws:backup/selection:Selection') {
+    // A plan's ARN ends in its ID, known once it exists; a selection's calls are authorised on its plan.
+    const tagged = permission === 'backup:CreateBackupPlan';
+    return [
+      {
+        action: permission,
+        resource: `arn:${partition}:backup:${resourceRegion}:${accountId}:backup-plan:new-plan`,
+        context: tagged ? tagContext('aws:RequestTag', resource.inputs['tags']) : {},
       },
     ];
   }
