@@ -399,10 +399,10 @@ function ciGuards(stateBucket?: string, partition = 'aws', directoryBuckets?: st
     ...(directoryBuckets === undefined ? [] : directoryBucketKeyGuards(directoryBuckets)),
     deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
     deny('NeverBypassRetentionLocks', CI_NEVER.lockBypass, ['*']),
+    deny('NeverLiftIndependentCopies', CI_NEVER.copyLift, ['*']),
     // A session is the only way to a directory bucket's objects: with none, S3 Express never uses a store key
     // to read or write one for CI (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html).
     deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
-    deny('NeverLiftIndependentCopies', CI_NEVER.copyLift, ['*']),
   ];
 }
 
