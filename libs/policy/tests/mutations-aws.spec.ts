@@ -431,6 +431,22 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
+    name: 'a lifted copy guard on an identity with no lifecycle right: the preview role may delete recovery points',
+    mutate: (renders) =>
+      ciPolicy(renders, 'preview', (statements) => {
+        const guard = sid(statements, 'NeverLiftIndependentCopies');
+        guard['Action'] = (guard['Action'] as string[]).filter((a) => a !== 'backup:DeleteRecoveryPoint');
+        statements.push({
+          Sid: 'PruneBackups',
+          Effect: 'Allow',
+          Action: ['backup:DeleteRecoveryPoint'],
+          Resource: [`arn:aws:backup:*:${ACCOUNT}:recovery-point:*`],
+        });
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: ['ci preview', 'can lift the independent copy', 'backup:DeleteRecoveryPoint', 'PruneBackups'],
+  },
+  {
     name: 'an unlockable vault: the prod deploy role may delete the vault lock during its cooling-off',
     mutate: (renders) =>
       ciPolicy(renders, 'deploy-prod', (statements) => {

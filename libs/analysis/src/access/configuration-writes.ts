@@ -190,7 +190,7 @@ function destroyGrant(
   outcome: Outcome,
   replica = false,
 ): AccessGrant[] {
-  if (!held.some(({ entry }) => entry.role === 'deletes')) return [];
+  if (!held.some(({ entry }) => entry.role === 'deletes')) return copyLiftGrant(principal, outcome.copy);
   const { replay } = outcome;
   const goneAfterDays = soonestGone(replay);
   const guardedGoneAfterDays = outcome.unguardedTier
@@ -227,6 +227,22 @@ function destroyGrant(
         ...(outcome.unguardedTier ? { unguardedTier: true } : {}),
         ...(outcome.copy ? { copy: outcome.copy } : {}),
       },
+    },
+  ];
+}
+
+/**
+ * Lifting the store's independent copy (deleting or shortening its recovery points, unlocking its vault) destroys
+ * what the copy keeps by itself, without a lifecycle right on the store.
+ */
+function copyLiftGrant(principal: Principal, copy: CopyEffect | undefined): AccessGrant[] {
+  if (copy === undefined || copy.lifts.length === 0) return [];
+  return [
+    {
+      principal,
+      operation: 'destroy-by-config',
+      reason: `can lift the independent copy in ${copy.where}: ${copy.lifts.map((lift) => lift.reason).join('; ')}`,
+      configuration: { writes: [...copy.lifts], goneAfterDays: null, guardedGoneAfterDays: null, copy },
     },
   ];
 }
