@@ -327,6 +327,21 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
           ),
         },
         {
+          Sid: 'KeepBackupRolesAwsBackupOnly',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-backup-??????`,
+          ),
+        },
+        {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
           Action: ['iam:CreateRole'],

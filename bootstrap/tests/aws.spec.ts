@@ -405,6 +405,19 @@ describe('AWS CI identities', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 'backup.amazonaws.com' } },
         },
         {
+          Sid: 'KeepBackupRolesAwsBackupOnly',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: roles.map((prefix) => `${prefix}-backup-??????`),
+        },
+        {
           Sid: 'CreateStackBackupPlans',
           Effect: 'Allow',
           Action: ['backup:CreateBackupPlan', 'backup:TagResource'],

@@ -698,6 +698,9 @@ export function deployPolicy(
       statement('PassBackupRolesToAwsBackup', ['iam:PassRole'], resources.backupRoles, {
         StringEquals: { 'iam:PassedToService': 'backup.amazonaws.com' },
       }),
+      // The store's perimeter exempts the backup role as it does the replication role (AWS Backup reads from its
+      // own network): the same takeover writes are denied, so that only AWS Backup ever acts as it.
+      deny('KeepBackupRolesAwsBackupOnly', REPLICATION_ROLE_TAKEOVER, resources.backupRoles),
       statement(
         'CreateStackBackupPlans',
         ['backup:CreateBackupPlan', 'backup:TagResource'],

@@ -244,6 +244,20 @@ const MUTATIONS: Mutation[] = [
     ],
   },
   {
+    name: "a dead deny: the prod deploy role may again rewrite the backup role's trust, which the perimeter exempts",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepBackupRolesAwsBackupOnly')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-llm-pretrain-backup-`,
+      'iam:UpdateAssumeRolePolicy',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
     name: 'a hurried narrowing: the replication-role deny keeps the trust but lets the role be deleted and re-created',
     mutate: (renders) =>
       ciPolicy(renders, 'deploy-prod', (statements) => {

@@ -45,7 +45,9 @@ export function createIndependentCopy(args: IndependentCopyArgs): Role {
       permissionsBoundary: args.roleBoundaryArn,
       tags,
     },
-    { parent },
+    // No deploy may delete it (bootstrap KeepBackupRolesAwsBackupOnly): one re-created under its exempt name
+    // with another trust would read the store from anywhere. Released, not deleted, when the copy goes.
+    { parent, retainOnDelete: true },
   );
   new RolePolicy(
     `${store.name}-backup-access`,
