@@ -35,10 +35,11 @@ export function bootstrapStack(): Record<string, pulumi.Output<string>> {
 function cloudIdentities(config: BootstrapConfig, common: CiIdentityArgs): CiIdentities[] {
   const identities: CiIdentities[] = [];
   if (config.aws) {
-    const { oidcProviderArn, stateBucket } = config.aws;
+    const { oidcProviderArn, stateBucket, region } = config.aws;
     identities.push(
       new AwsCiIdentities('aws', {
         ...common,
+        region,
         ...(oidcProviderArn ? { oidcProviderArn } : {}),
         ...(stateBucket ? { stateBucket } : {}),
       }),

@@ -108,7 +108,11 @@ describe('store role permissions boundaries', () => {
     resource(snapshot, MANAGED_POLICY, `store-role-boundary-${environment}`);
 
   it('are one managed policy per environment, named as the AWS stack names it, tagged and protected', () => {
-    const policies = ofTypeByName(snapshot, MANAGED_POLICY).map((policy) => [
+    // The deploy roles' own managed policies (their service-role rights) are CI's, not boundaries.
+    const boundaries = ofTypeByName(snapshot, MANAGED_POLICY).filter(
+      (policy) => !policy.name.endsWith('-service-roles'),
+    );
+    const policies = boundaries.map((policy) => [
       policy.name,
       policy.inputs['name'],
       policy.inputs['path'],
@@ -158,11 +162,19 @@ describe('store role permissions boundaries', () => {
           Sid: 'StackBuckets',
           Effect: 'Allow',
           Action: [
+            // AWS Backup as a store's backup role: it follows the bucket's changes and inventories it.
+            's3:GetBucketAcl',
+            's3:GetBucketLocation',
             's3:GetBucketNotification',
+            's3:GetBucketTagging',
+            's3:GetBucketVersioning',
+            's3:GetInventoryConfiguration',
             's3:GetReplicationConfiguration',
             's3:ListBucket',
             's3:ListBucketMultipartUploads',
+            's3:ListBucketVersions',
             's3:PutBucketNotification',
+            's3:PutInventoryConfiguration',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
         },
@@ -173,8 +185,10 @@ describe('store role permissions boundaries', () => {
             's3:AbortMultipartUpload',
             's3:DeleteObject',
             's3:GetObject',
+            's3:GetObjectAcl',
             's3:GetObjectLegalHold',
             's3:GetObjectRetention',
+            's3:GetObjectTagging',
             's3:GetObjectVersion',
             's3:GetObjectVersionAcl',
             's3:GetObjectVersionForReplication',
@@ -186,6 +200,27 @@ describe('store role permissions boundaries', () => {
             's3:ReplicateTags',
           ],
           Resource: ['arn:aws:s3:::checkpoints-aws-prod-*/*'],
+        },
+        {
+          Sid: 'BackupRules',
+          Effect: 'Allow',
+          Action: [
+            'events:DeleteRule',
+            'events:DescribeRule',
+            'events:DisableRule',
+            'events:EnableRule',
+            'events:ListTargetsByRule',
+            'events:PutRule',
+            'events:PutTargets',
+            'events:RemoveTargets',
+          ],
+          Resource: ['arn:aws:events:*:123456789012:rule/AwsBackupManagedRule*'],
+        },
+        {
+          Sid: 'BackupAccountReads',
+          Effect: 'Allow',
+          Action: ['events:ListRules', 's3:ListAllMyBuckets'],
+          Resource: ['*'],
         },
         {
           Sid: 'GuardDutyManagedRules',
@@ -212,7 +247,7 @@ describe('store role permissions boundaries', () => {
         {
           Sid: 'StackKeys',
           Effect: 'Allow',
-          Action: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'],
+          Action: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'],
           Resource: ['arn:aws:kms:*:123456789012:key/*'],
           Condition: {
             StringEquals: {
@@ -287,6 +322,7 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
         'iam:PutRolePermissionsBoundary',
         'iam:PutRolePolicy',
         'iam:UpdateAssumeRolePolicy',
+        // Replication roles to S3, backup roles to AWS Backup, in prod malware-scan roles to GuardDuty.
         'iam:PassRole',
       ]);
       const denies = policy.Statement.filter(
@@ -328,6 +364,21 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
               },
             ]
           : []),
+        {
+          Sid: 'KeepBackupRolesAwsBackupOnly',
+          Effect: 'Deny',
+          Action: [
+            'iam:AttachRolePolicy',
+            'iam:DeleteRole',
+            'iam:DeleteRolePermissionsBoundary',
+            'iam:DetachRolePolicy',
+            'iam:PutRolePermissionsBoundary',
+            'iam:UpdateAssumeRolePolicy',
+          ],
+          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
+            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-backup-??????`,
+          ),
+        },
         {
           Sid: 'NoRolesNamedLikeCi',
           Effect: 'Deny',
@@ -405,7 +456,7 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
 
 describe('a role inside the boundary', () => {
   it.each(ENVIRONMENTS)(
-    '%s: reaches only S3, S3 Express and KMS data actions, GuardDuty’s managed EventBridge rules and a SageMaker job’s logs, images and network interfaces, no IAM',
+    '%s: reaches only S3, S3 Express and KMS data actions, GuardDuty’s and AWS Backup’s managed EventBridge rules and a SageMaker job’s logs, images and network interfaces, no IAM',
     async (environment) => {
       const granted = await grantedActions(storeRoleBoundaryPolicy(ACCOUNT, environment));
       expect([...new Set(granted.map(({ action }) => action.split(':')[0]))].sort()).toEqual([

@@ -4,6 +4,7 @@ import { AWS_ACCOUNT_ID, ofType, type RenderedResource, type Snapshot } from '@c
 import {
   awsStackNamePrefixes,
   deployPolicy,
+  splitDeployPolicy,
   deployStatePolicy,
   previewPolicy,
   previewStatePolicy,
@@ -49,8 +50,26 @@ function trustOf(snapshot: Snapshot, name: string): unknown {
   return jsonInput(resource(snapshot, ROLE, name), 'assumeRolePolicy');
 }
 
+/** A CI role's permissions as it holds them: its inline policy and, for a deploy role, its managed one. */
 function permissionsOf(snapshot: Snapshot, name: string): PolicyDocument {
-  return jsonInput(resource(snapshot, ROLE_POLICY, `${name}-permissions`), 'policy') as PolicyDocument;
+  const inline = jsonInput(
+    resource(snapshot, ROLE_POLICY, `${name}-permissions`),
+    'policy',
+  ) as PolicyDocument;
+  const managed = snapshot.resources.find(
+    (r) => r.type === 'aws:iam/policy:Policy' && r.name === `${name}-service-roles`,
+  );
+  if (!managed) return inline;
+  const statements = (jsonInput(managed, 'policy') as PolicyDocument).Statement;
+  return bySid({ ...inline, Statement: [...inline.Statement, ...statements] });
+}
+
+/** A policy's statements in Sid order: where a statement is kept (inline or managed) does not change it. */
+function bySid<T extends { Statement: readonly { Sid?: string }[] }>(policy: T): T {
+  return {
+    ...policy,
+    Statement: [...policy.Statement].sort((a, b) => (a.Sid ?? '').localeCompare(b.Sid ?? '')),
+  };
 }
 
 const PULL_REQUEST = 'repo:acme/checkpoint-storage:pull_request';
@@ -104,7 +123,27 @@ const CI_GUARDS = [
     Action: ['s3:BypassGovernanceRetention'],
     Resource: ['*'],
   },
+  {
+    Sid: 'NeverLiftIndependentCopies',
+    Effect: 'Deny',
+    Action: [
+      'backup:DeleteBackupVault',
+      'backup:DeleteBackupVaultAccessPolicy',
+      'backup:DeleteBackupVaultLockConfiguration',
+      'backup:DeleteRecoveryPoint',
+      'backup:DisassociateRecoveryPoint',
+      'backup:PutBackupVaultAccessPolicy',
+      'backup:PutBackupVaultLockConfiguration',
+      'backup:StartCopyJob',
+      'backup:StartRestoreJob',
+      'backup:UpdateRecoveryPointLifecycle',
+    ],
+    Resource: ['*'],
+  },
 ];
+
+const BACKUP_PLANS = ['arn:aws:backup:*:123456789012:backup-plan:*'];
+const BACKUP_PLAN_READS = ['backup:GetBackupPlan', 'backup:GetBackupSelection', 'backup:ListTags'];
 
 describe('AWS CI identities', () => {
   let snapshot: Snapshot;
@@ -218,6 +257,7 @@ describe('AWS CI identities', () => {
             'arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*',
           ],
         },
+        { Sid: 'ReadStackBackupPlans', Effect: 'Allow', Action: BACKUP_PLAN_READS, Resource: BACKUP_PLANS },
         {
           Sid: 'ReadStackMalwareProtectionPlans',
           Effect: 'Allow',
@@ -273,328 +313,370 @@ describe('AWS CI identities', () => {
     const prodTags = (prefix: string) => ({
       StringEquals: { [`${prefix}/pulumi-project`]: 'checkpoints-aws', [`${prefix}/pulumi-stack`]: 'prod' },
     });
-    expect(permissionsOf(snapshot, 'deploy-prod')).toEqual({
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Sid: 'ManageStackBuckets',
-          Effect: 'Allow',
-          Action: [
-            's3:CreateBucket',
-            's3:DeleteBucket',
-            's3:DeleteBucketPolicy',
-            's3:GetAccelerateConfiguration',
-            's3:GetBucket*',
-            's3:GetEncryptionConfiguration',
-            's3:GetLifecycleConfiguration',
-            's3:GetReplicationConfiguration',
-            's3:ListBucket',
-            's3:ListTagsForResource',
-            's3:PutBucketLogging',
-            's3:PutBucketObjectLockConfiguration',
-            's3:PutBucketOwnershipControls',
-            's3:PutBucketPolicy',
-            's3:PutBucketPublicAccessBlock',
-            's3:PutBucketTagging',
-            's3:PutBucketVersioning',
-            's3:PutEncryptionConfiguration',
-            's3:PutLifecycleConfiguration',
-            's3:PutReplicationConfiguration',
-            's3:TagResource',
-            's3:UntagResource',
-          ],
-          Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
-        },
-        {
-          Sid: 'SetDirectoryBucketKeys',
-          Effect: 'Allow',
-          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
-          Resource: ['arn:aws:kms:*:123456789012:key/*'],
-          Condition: {
-            ...prodTags('aws:ResourceTag'),
-            StringLike: {
-              'kms:ViaService': 's3express.*.amazonaws.com',
-              'kms:EncryptionContext:aws:s3express:arn': directoryBuckets,
+    expect(permissionsOf(snapshot, 'deploy-prod')).toEqual(
+      bySid({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Sid: 'ManageStackBuckets',
+            Effect: 'Allow',
+            Action: [
+              's3:CreateBucket',
+              's3:DeleteBucket',
+              's3:DeleteBucketPolicy',
+              's3:GetAccelerateConfiguration',
+              's3:GetBucket*',
+              's3:GetEncryptionConfiguration',
+              's3:GetLifecycleConfiguration',
+              's3:GetReplicationConfiguration',
+              's3:ListBucket',
+              's3:ListTagsForResource',
+              's3:PutBucketLogging',
+              's3:PutBucketObjectLockConfiguration',
+              's3:PutBucketOwnershipControls',
+              's3:PutBucketPolicy',
+              's3:PutBucketPublicAccessBlock',
+              's3:PutBucketTagging',
+              's3:PutBucketVersioning',
+              's3:PutEncryptionConfiguration',
+              's3:PutLifecycleConfiguration',
+              's3:PutReplicationConfiguration',
+              's3:TagResource',
+              's3:UntagResource',
+            ],
+            Resource: ['arn:aws:s3:::checkpoints-aws-prod-*'],
+          },
+          {
+            Sid: 'SetDirectoryBucketKeys',
+            Effect: 'Allow',
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+            Resource: ['arn:aws:kms:*:123456789012:key/*'],
+            Condition: {
+              ...prodTags('aws:ResourceTag'),
+              StringLike: {
+                'kms:ViaService': 's3express.*.amazonaws.com',
+                'kms:EncryptionContext:aws:s3express:arn': directoryBuckets,
+              },
             },
           },
-        },
-        {
-          Sid: 'ManageStackDirectoryBuckets',
-          Effect: 'Allow',
-          Action: [
-            's3express:CreateBucket',
-            's3express:DeleteBucket',
-            's3express:DeleteBucketPolicy',
-            's3express:GetBucketPolicy',
-            's3express:GetEncryptionConfiguration',
-            's3express:GetLifecycleConfiguration',
-            's3express:ListTagsForResource',
-            's3express:PutBucketPolicy',
-            's3express:PutEncryptionConfiguration',
-            's3express:PutLifecycleConfiguration',
-            's3express:TagResource',
-            's3express:UntagResource',
-          ],
-          Resource: directoryBuckets,
-        },
-        {
-          Sid: 'ManageStackRoles',
-          Effect: 'Allow',
-          Action: [
-            'iam:GetRole',
-            'iam:GetRolePolicy',
-            'iam:ListAttachedRolePolicies',
-            'iam:ListInstanceProfilesForRole',
-            'iam:ListRolePolicies',
-            'iam:ListRoleTags',
-            'iam:TagRole',
-            'iam:UntagRole',
-          ],
-          Resource: roles,
-        },
-        {
-          Sid: 'ManageBoundedStackRoles',
-          Effect: 'Allow',
-          Action: [
-            'iam:CreateRole',
-            'iam:DeleteRole',
-            'iam:DeleteRolePolicy',
-            'iam:PutRolePermissionsBoundary',
-            'iam:PutRolePolicy',
-            'iam:UpdateAssumeRolePolicy',
-            'iam:UpdateRole',
-            'iam:UpdateRoleDescription',
-          ],
-          Resource: roles,
-          Condition: { StringEquals: { 'iam:PermissionsBoundary': PROD_BOUNDARY } },
-        },
-        {
-          Sid: 'PassReplicationRolesToS3',
-          Effect: 'Allow',
-          Action: ['iam:PassRole'],
-          Resource: roles.map((prefix) => `${prefix}-replication-??????`),
-          Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
-        },
-        {
-          Sid: 'KeepReplicationRolesS3Only',
-          Effect: 'Deny',
-          Action: [
-            'iam:AttachRolePolicy',
-            'iam:DeleteRole',
-            'iam:DeleteRolePermissionsBoundary',
-            'iam:DetachRolePolicy',
-            'iam:PutRolePermissionsBoundary',
-            'iam:UpdateAssumeRolePolicy',
-          ],
-          Resource: roles.map((prefix) => `${prefix}-replication-??????`),
-        },
-        {
-          Sid: 'PassMalwareScanRolesToGuardDuty',
-          Effect: 'Allow',
-          Action: ['iam:PassRole'],
-          Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
-          Condition: {
-            StringEquals: { 'iam:PassedToService': 'malware-protection-plan.guardduty.amazonaws.com' },
+          {
+            Sid: 'ManageStackDirectoryBuckets',
+            Effect: 'Allow',
+            Action: [
+              's3express:CreateBucket',
+              's3express:DeleteBucket',
+              's3express:DeleteBucketPolicy',
+              's3express:GetBucketPolicy',
+              's3express:GetEncryptionConfiguration',
+              's3express:GetLifecycleConfiguration',
+              's3express:ListTagsForResource',
+              's3express:PutBucketPolicy',
+              's3express:PutEncryptionConfiguration',
+              's3express:PutLifecycleConfiguration',
+              's3express:TagResource',
+              's3express:UntagResource',
+            ],
+            Resource: directoryBuckets,
           },
-        },
-        {
-          Sid: 'KeepMalwareScanRolesGuardDutyOnly',
-          Effect: 'Deny',
-          Action: [
-            'iam:AttachRolePolicy',
-            'iam:DeleteRole',
-            'iam:DeleteRolePermissionsBoundary',
-            'iam:DetachRolePolicy',
-            'iam:PutRolePermissionsBoundary',
-            'iam:UpdateAssumeRolePolicy',
-          ],
-          Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
-        },
-        {
-          Sid: 'CreateStackMalwareProtectionPlans',
-          Effect: 'Allow',
-          Action: ['guardduty:CreateMalwareProtectionPlan'],
-          Resource: ['*'],
-          Condition: {
-            StringEquals: {
-              'aws:RequestTag/pulumi-project': 'checkpoints-aws',
-              'aws:RequestTag/pulumi-stack': 'prod',
+          {
+            Sid: 'ManageStackRoles',
+            Effect: 'Allow',
+            Action: [
+              'iam:GetRole',
+              'iam:GetRolePolicy',
+              'iam:ListAttachedRolePolicies',
+              'iam:ListInstanceProfilesForRole',
+              'iam:ListRolePolicies',
+              'iam:ListRoleTags',
+              'iam:TagRole',
+              'iam:UntagRole',
+            ],
+            Resource: roles,
+          },
+          {
+            Sid: 'ManageBoundedStackRoles',
+            Effect: 'Allow',
+            Action: [
+              'iam:CreateRole',
+              'iam:DeleteRole',
+              'iam:DeleteRolePolicy',
+              'iam:PutRolePermissionsBoundary',
+              'iam:PutRolePolicy',
+              'iam:UpdateAssumeRolePolicy',
+              'iam:UpdateRole',
+              'iam:UpdateRoleDescription',
+            ],
+            Resource: roles,
+            Condition: { StringEquals: { 'iam:PermissionsBoundary': PROD_BOUNDARY } },
+          },
+          {
+            Sid: 'PassReplicationRolesToS3',
+            Effect: 'Allow',
+            Action: ['iam:PassRole'],
+            Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+            Condition: { StringEquals: { 'iam:PassedToService': 's3.amazonaws.com' } },
+          },
+          {
+            Sid: 'KeepReplicationRolesS3Only',
+            Effect: 'Deny',
+            Action: [
+              'iam:AttachRolePolicy',
+              'iam:DeleteRole',
+              'iam:DeleteRolePermissionsBoundary',
+              'iam:DetachRolePolicy',
+              'iam:PutRolePermissionsBoundary',
+              'iam:UpdateAssumeRolePolicy',
+            ],
+            Resource: roles.map((prefix) => `${prefix}-replication-??????`),
+          },
+          {
+            Sid: 'PassMalwareScanRolesToGuardDuty',
+            Effect: 'Allow',
+            Action: ['iam:PassRole'],
+            Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
+            Condition: {
+              StringEquals: { 'iam:PassedToService': 'malware-protection-plan.guardduty.amazonaws.com' },
             },
           },
-        },
-        {
-          Sid: 'TagNewStackMalwareProtectionPlans',
-          Effect: 'Allow',
-          Action: ['guardduty:TagResource'],
-          Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
-          Condition: {
-            StringEquals: {
-              'aws:RequestTag/pulumi-project': 'checkpoints-aws',
-              'aws:RequestTag/pulumi-stack': 'prod',
+          {
+            Sid: 'KeepMalwareScanRolesGuardDutyOnly',
+            Effect: 'Deny',
+            Action: [
+              'iam:AttachRolePolicy',
+              'iam:DeleteRole',
+              'iam:DeleteRolePermissionsBoundary',
+              'iam:DetachRolePolicy',
+              'iam:PutRolePermissionsBoundary',
+              'iam:UpdateAssumeRolePolicy',
+            ],
+            Resource: roles.map((prefix) => `${prefix}-malware-scan-??????`),
+          },
+          {
+            Sid: 'CreateStackMalwareProtectionPlans',
+            Effect: 'Allow',
+            Action: ['guardduty:CreateMalwareProtectionPlan'],
+            Resource: ['*'],
+            Condition: {
+              StringEquals: {
+                'aws:RequestTag/pulumi-project': 'checkpoints-aws',
+                'aws:RequestTag/pulumi-stack': 'prod',
+              },
             },
           },
-        },
-        {
-          Sid: 'ManageStackMalwareProtectionPlans',
-          Effect: 'Allow',
-          Action: [
-            'guardduty:DeleteMalwareProtectionPlan',
-            'guardduty:GetMalwareProtectionPlan',
-            'guardduty:TagResource',
-            'guardduty:UntagResource',
-            'guardduty:UpdateMalwareProtectionPlan',
-          ],
-          Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
-          Condition: {
-            StringEquals: {
-              'aws:ResourceTag/pulumi-project': 'checkpoints-aws',
-              'aws:ResourceTag/pulumi-stack': 'prod',
+          {
+            Sid: 'TagNewStackMalwareProtectionPlans',
+            Effect: 'Allow',
+            Action: ['guardduty:TagResource'],
+            Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
+            Condition: {
+              StringEquals: {
+                'aws:RequestTag/pulumi-project': 'checkpoints-aws',
+                'aws:RequestTag/pulumi-stack': 'prod',
+              },
             },
           },
-        },
-        {
-          Sid: 'NoRolesNamedLikeCi',
-          Effect: 'Deny',
-          Action: ['iam:CreateRole'],
-          Resource: awsCiRoleArnPatterns('aws', '123456789012'),
-        },
-        {
-          Sid: 'KeepRoleBoundaries',
-          Effect: 'Deny',
-          Action: ['iam:DeleteRolePermissionsBoundary'],
-          Resource: ['arn:aws:iam::123456789012:role/*'],
-        },
-        {
-          Sid: 'KeepStoreRoleBoundaryPolicies',
-          Effect: 'Deny',
-          Action: [
-            'iam:CreatePolicyVersion',
-            'iam:DeletePolicy',
-            'iam:DeletePolicyVersion',
-            'iam:SetDefaultPolicyVersion',
-          ],
-          Resource: BOUNDARIES,
-        },
-        {
-          Sid: 'CreateStackKeys',
-          Effect: 'Allow',
-          Action: ['kms:CreateKey'],
-          Resource: ['*'],
-          Condition: prodTags('aws:RequestTag'),
-        },
-        {
-          Sid: 'TagNewStackKeys',
-          Effect: 'Allow',
-          Action: ['kms:TagResource'],
-          Resource: ['arn:aws:kms:*:123456789012:key/*'],
-          Condition: {
-            ...prodTags('aws:RequestTag'),
-            StringEqualsIfExists: prodTags('aws:ResourceTag').StringEquals,
+          {
+            Sid: 'ManageStackMalwareProtectionPlans',
+            Effect: 'Allow',
+            Action: [
+              'guardduty:DeleteMalwareProtectionPlan',
+              'guardduty:GetMalwareProtectionPlan',
+              'guardduty:TagResource',
+              'guardduty:UntagResource',
+              'guardduty:UpdateMalwareProtectionPlan',
+            ],
+            Resource: ['arn:aws:guardduty:*:123456789012:malware-protection-plan/*'],
+            Condition: {
+              StringEquals: {
+                'aws:ResourceTag/pulumi-project': 'checkpoints-aws',
+                'aws:ResourceTag/pulumi-stack': 'prod',
+              },
+            },
           },
-        },
-        {
-          Sid: 'ManageStackKeys',
-          Effect: 'Allow',
-          Action: [
-            'kms:CancelKeyDeletion',
-            'kms:CreateAlias',
-            'kms:DeleteAlias',
-            'kms:DescribeKey',
-            'kms:EnableKeyRotation',
-            'kms:GetKeyPolicy',
-            'kms:GetKeyRotationStatus',
-            'kms:ListResourceTags',
-            'kms:ScheduleKeyDeletion',
-            'kms:TagResource',
-            'kms:UntagResource',
-            'kms:UpdateAlias',
-            'kms:UpdateKeyDescription',
-          ],
-          Resource: ['arn:aws:kms:*:123456789012:key/*'],
-          Condition: prodTags('aws:ResourceTag'),
-        },
-        {
-          Sid: 'ManageStackTrails',
-          Effect: 'Allow',
-          Action: [
-            'cloudtrail:AddTags',
-            'cloudtrail:CreateTrail',
-            'cloudtrail:DeleteTrail',
-            'cloudtrail:GetEventSelectors',
-            'cloudtrail:GetInsightSelectors',
-            'cloudtrail:GetTrailStatus',
-            'cloudtrail:ListTags',
-            'cloudtrail:PutEventSelectors',
-            'cloudtrail:RemoveTags',
-            'cloudtrail:StartLogging',
-            'cloudtrail:UpdateTrail',
-          ],
-          Resource: ['arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*'],
-        },
-        {
-          Sid: 'ManageStackKeyAliases',
-          Effect: 'Allow',
-          Action: ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
-          Resource: ['arn:aws:kms:*:123456789012:alias/checkpoints-aws-prod-*'],
-        },
-        {
-          Sid: 'ListDirectoryBuckets',
-          Effect: 'Allow',
-          Action: ['s3express:ListAllMyDirectoryBuckets'],
-          Resource: ['*'],
-        },
-        { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
-        { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
-        {
-          ...CI_GUARDS[0],
-          Action: [
-            'kms:Encrypt',
-            'kms:GenerateDataKeyPair',
-            'kms:GenerateDataKeyPairWithoutPlaintext',
-            'kms:GenerateDataKeyWithoutPlaintext',
-            'kms:ReEncrypt*',
-            's3:DeleteObject*',
-            's3:GetObject*',
-            's3:PutObject*',
-            's3:RestoreObject',
-          ],
-        },
-        {
-          Sid: 'KeysOnlyThroughS3Express',
-          Effect: 'Deny',
-          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
-          Resource: ['*'],
-          Condition: { StringNotLike: { 'kms:ViaService': 's3express.*.amazonaws.com' } },
-        },
-        {
-          Sid: 'KeysOnlyForStackDirectoryBuckets',
-          Effect: 'Deny',
-          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
-          Resource: ['*'],
-          Condition: { StringNotLike: { 'kms:EncryptionContext:aws:s3express:arn': directoryBuckets } },
-        },
-        ...CI_GUARDS.slice(1),
-        {
-          Sid: 'NeverOpenDataSessions',
-          Effect: 'Deny',
-          Action: ['s3express:CreateSession'],
-          Resource: ['*'],
-        },
-        {
-          Sid: 'BreakGlassOnlyInProd',
-          Effect: 'Deny',
-          Action: [
-            'cloudtrail:DeleteTrail',
-            'cloudtrail:StopLogging',
-            'kms:ScheduleKeyDeletion',
-            's3:DeleteBucket',
-            's3express:DeleteBucket',
-          ],
-          Resource: ['*'],
-        },
-      ],
-    });
-    expect(permissionsOf(snapshot, 'deploy-dev')).toEqual(deployPolicy(ACCOUNT, 'dev'));
+          {
+            Sid: 'NoRolesNamedLikeCi',
+            Effect: 'Deny',
+            Action: ['iam:CreateRole'],
+            Resource: awsCiRoleArnPatterns('aws', '123456789012'),
+          },
+          {
+            Sid: 'KeepRoleBoundaries',
+            Effect: 'Deny',
+            Action: ['iam:DeleteRolePermissionsBoundary'],
+            Resource: ['arn:aws:iam::123456789012:role/*'],
+          },
+          {
+            Sid: 'KeepStoreRoleBoundaryPolicies',
+            Effect: 'Deny',
+            Action: [
+              'iam:CreatePolicyVersion',
+              'iam:DeletePolicy',
+              'iam:DeletePolicyVersion',
+              'iam:SetDefaultPolicyVersion',
+            ],
+            Resource: BOUNDARIES,
+          },
+          {
+            Sid: 'CreateStackKeys',
+            Effect: 'Allow',
+            Action: ['kms:CreateKey'],
+            Resource: ['*'],
+            Condition: prodTags('aws:RequestTag'),
+          },
+          {
+            Sid: 'TagNewStackKeys',
+            Effect: 'Allow',
+            Action: ['kms:TagResource'],
+            Resource: ['arn:aws:kms:*:123456789012:key/*'],
+            Condition: {
+              ...prodTags('aws:RequestTag'),
+              StringEqualsIfExists: prodTags('aws:ResourceTag').StringEquals,
+            },
+          },
+          {
+            Sid: 'ManageStackKeys',
+            Effect: 'Allow',
+            Action: [
+              'kms:CancelKeyDeletion',
+              'kms:CreateAlias',
+              'kms:DeleteAlias',
+              'kms:DescribeKey',
+              'kms:EnableKeyRotation',
+              'kms:GetKeyPolicy',
+              'kms:GetKeyRotationStatus',
+              'kms:ListResourceTags',
+              'kms:ScheduleKeyDeletion',
+              'kms:TagResource',
+              'kms:UntagResource',
+              'kms:UpdateAlias',
+              'kms:UpdateKeyDescription',
+            ],
+            Resource: ['arn:aws:kms:*:123456789012:key/*'],
+            Condition: prodTags('aws:ResourceTag'),
+          },
+          {
+            Sid: 'ManageStackTrails',
+            Effect: 'Allow',
+            Action: [
+              'cloudtrail:AddTags',
+              'cloudtrail:CreateTrail',
+              'cloudtrail:DeleteTrail',
+              'cloudtrail:GetEventSelectors',
+              'cloudtrail:GetInsightSelectors',
+              'cloudtrail:GetTrailStatus',
+              'cloudtrail:ListTags',
+              'cloudtrail:PutEventSelectors',
+              'cloudtrail:RemoveTags',
+              'cloudtrail:StartLogging',
+              'cloudtrail:UpdateTrail',
+            ],
+            Resource: ['arn:aws:cloudtrail:*:123456789012:trail/checkpoints-aws-prod-*'],
+          },
+          {
+            Sid: 'ManageStackKeyAliases',
+            Effect: 'Allow',
+            Action: ['kms:CreateAlias', 'kms:DeleteAlias', 'kms:UpdateAlias'],
+            Resource: ['arn:aws:kms:*:123456789012:alias/checkpoints-aws-prod-*'],
+          },
+          {
+            Sid: 'ListDirectoryBuckets',
+            Effect: 'Allow',
+            Action: ['s3express:ListAllMyDirectoryBuckets'],
+            Resource: ['*'],
+          },
+          { Sid: 'ListKeyAliases', Effect: 'Allow', Action: ['kms:ListAliases'], Resource: ['*'] },
+          { Sid: 'ListTrails', Effect: 'Allow', Action: ['cloudtrail:DescribeTrails'], Resource: ['*'] },
+          {
+            ...CI_GUARDS[0],
+            Action: [
+              'kms:Encrypt',
+              'kms:GenerateDataKeyPair',
+              'kms:GenerateDataKeyPairWithoutPlaintext',
+              'kms:GenerateDataKeyWithoutPlaintext',
+              'kms:ReEncrypt*',
+              's3:DeleteObject*',
+              's3:GetObject*',
+              's3:PutObject*',
+              's3:RestoreObject',
+            ],
+          },
+          {
+            Sid: 'KeysOnlyThroughS3Express',
+            Effect: 'Deny',
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+            Resource: ['*'],
+            Condition: { StringNotLike: { 'kms:ViaService': 's3express.*.amazonaws.com' } },
+          },
+          {
+            Sid: 'KeysOnlyForStackDirectoryBuckets',
+            Effect: 'Deny',
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+            Resource: ['*'],
+            Condition: { StringNotLike: { 'kms:EncryptionContext:aws:s3express:arn': directoryBuckets } },
+          },
+          ...CI_GUARDS.slice(1),
+          {
+            Sid: 'NeverOpenDataSessions',
+            Effect: 'Deny',
+            Action: ['s3express:CreateSession'],
+            Resource: ['*'],
+          },
+          {
+            Sid: 'BreakGlassOnlyInProd',
+            Effect: 'Deny',
+            Action: [
+              'cloudtrail:DeleteTrail',
+              'cloudtrail:StopLogging',
+              'kms:ScheduleKeyDeletion',
+              's3:DeleteBucket',
+              's3express:DeleteBucket',
+            ],
+            Resource: ['*'],
+          },
+          {
+            Sid: 'PassBackupRolesToAwsBackup',
+            Effect: 'Allow',
+            Action: ['iam:PassRole'],
+            Resource: roles.map((prefix) => `${prefix}-backup-??????`),
+            Condition: { StringEquals: { 'iam:PassedToService': 'backup.amazonaws.com' } },
+          },
+          {
+            Sid: 'KeepBackupRolesAwsBackupOnly',
+            Effect: 'Deny',
+            Action: [
+              'iam:AttachRolePolicy',
+              'iam:DeleteRole',
+              'iam:DeleteRolePermissionsBoundary',
+              'iam:DetachRolePolicy',
+              'iam:PutRolePermissionsBoundary',
+              'iam:UpdateAssumeRolePolicy',
+            ],
+            Resource: roles.map((prefix) => `${prefix}-backup-??????`),
+          },
+          {
+            Sid: 'CreateStackBackupPlans',
+            Effect: 'Allow',
+            Action: ['backup:CreateBackupPlan', 'backup:TagResource'],
+            Resource: BACKUP_PLANS,
+            Condition: prodTags('aws:RequestTag'),
+          },
+          {
+            Sid: 'ManageStackBackupPlans',
+            Effect: 'Allow',
+            Action: [
+              ...BACKUP_PLAN_READS,
+              'backup:CreateBackupSelection',
+              'backup:DeleteBackupPlan',
+              'backup:DeleteBackupSelection',
+              'backup:UntagResource',
+              'backup:UpdateBackupPlan',
+            ].sort(),
+            Resource: BACKUP_PLANS,
+          },
+        ],
+      }),
+    );
+    expect(permissionsOf(snapshot, 'deploy-dev')).toEqual(bySid(deployPolicy(ACCOUNT, 'dev')));
   });
 
   it('outputs the role ARNs as the repository variables', () => {
@@ -775,10 +857,13 @@ describe('AWS deploy rights follow the names the naming lib gives the AWS stack'
 describe('AWS CI policies hold up against AWS’s own action and resource catalogue', () => {
   const documents: [string, PolicyDocument][] = [
     ['preview', previewPolicy(ACCOUNT, [...ENVIRONMENTS])],
-    ...ENVIRONMENTS.map((environment): [string, PolicyDocument] => [
-      `deploy-${environment}`,
-      deployPolicy(ACCOUNT, environment),
-    ]),
+    ...ENVIRONMENTS.flatMap((environment): [string, PolicyDocument][] => {
+      const { inline, managed } = splitDeployPolicy(deployPolicy(ACCOUNT, environment));
+      return [
+        [`deploy-${environment}`, inline],
+        [`deploy-${environment}-service-roles`, managed],
+      ];
+    }),
     ['preview-state', previewStatePolicy(ACCOUNT, 'acme-pulumi-state')],
     ...ENVIRONMENTS.map((environment): [string, PolicyDocument] => [
       `deploy-${environment}-state`,
@@ -867,6 +952,14 @@ describe('AWS CI policies hold up against AWS’s own action and resource catalo
         .filter(([name]) => name === role || name === `${role}-state`)
         .reduce((sum, [, document]) => sum + JSON.stringify(document).length, 0);
       expect(total).toBeLessThan(10_240);
+    },
+  );
+
+  it.each(ENVIRONMENTS.map((environment) => `deploy-${environment}-service-roles`))(
+    '%s fits in the 6,144 characters IAM allows a managed policy',
+    (name) => {
+      const document = documents.find(([each]) => each === name)?.[1];
+      expect(JSON.stringify(document).length).toBeLessThan(6_144);
     },
   );
 });
@@ -1021,5 +1114,68 @@ describe("deploy identities set a store's retention lock and can never lift or b
     expect(await put(roles[0]!, bucket)).toBeUndefined();
     const devBucket = `arn:aws:s3:::${names.s3Bucket({ ...context, stack: 'dev' })}`;
     expect(await put(prod, devBucket)).toBeUndefined();
+  });
+});
+
+describe("the environments' backup vaults: locked, and out of every CI identity's reach (judged by iam-simulate)", () => {
+  const store: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: 'llm-pretrain' };
+  const vault = names.awsBackupVault({ project: 'checkpoints-aws', stack: 'prod' });
+  const vaultArn = `arn:aws:backup:us-east-1:${AWS_ACCOUNT_ID}:backup-vault:${vault}`;
+  const recoveryPoint = `arn:aws:backup:us-east-1:${AWS_ACCOUNT_ID}:recovery-point:continuous:${vault}`;
+  const principal = (purpose: string, policy: unknown): AwsPrincipal => ({
+    principal: { id: purpose, label: purpose, kind: 'ci-deploy' },
+    arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-${purpose}`,
+    policies: [{ name: 'ci', policy: policy as AnalysisPolicyDocument }],
+  });
+  const identities = [
+    principal('deploy-prod', deployPolicy(ACCOUNT, 'prod')),
+    principal('deploy-dev', deployPolicy(ACCOUNT, 'dev')),
+    principal('preview', previewPolicy(ACCOUNT, ['dev', 'prod'])),
+  ];
+
+  it('renders a vault per environment with a compliance-mode lock of at least 7 days, protected and retained', async () => {
+    const snapshot = await sharedRenderBootstrap();
+    for (const environment of ['dev', 'prod'] as const) {
+      const lock = snapshot.resources.find(
+        (r) =>
+          r.type === 'aws:backup/vaultLockConfiguration:VaultLockConfiguration' &&
+          r.inputs['backupVaultName'] ===
+            names.awsBackupVault({ project: 'checkpoints-aws', stack: environment }),
+      );
+      expect(lock?.inputs['changeableForDays']).toBeGreaterThanOrEqual(3);
+      expect(lock?.inputs['minRetentionDays']).toBeGreaterThanOrEqual(7);
+      expect([lock?.protect, lock?.retainOnDelete]).toEqual([true, true]);
+    }
+  });
+
+  it.each([
+    ['backup:DeleteRecoveryPoint', recoveryPoint],
+    ['backup:UpdateRecoveryPointLifecycle', recoveryPoint],
+    ['backup:StartRestoreJob', recoveryPoint],
+    ['backup:StartCopyJob', recoveryPoint],
+    ['backup:DeleteBackupVault', vaultArn],
+    ['backup:DeleteBackupVaultLockConfiguration', vaultArn],
+    ['backup:PutBackupVaultLockConfiguration', vaultArn],
+    ['backup:PutBackupVaultAccessPolicy', vaultArn],
+  ])('no CI identity may %s', async (action, resource) => {
+    for (const identity of identities) {
+      expect(await awsRequestAllowed(identity, { action, resource })).toBeUndefined();
+    }
+  });
+
+  it("the prod deploy role passes a store's backup role to AWS Backup only, and cannot assume it", async () => {
+    const [deploy] = identities;
+    const backupRole = `arn:aws:iam::${AWS_ACCOUNT_ID}:role/${names.iamRole(store, 'backup')}`;
+    const pass = (service: string) =>
+      awsRequestAllowed(deploy!, {
+        action: 'iam:PassRole',
+        resource: backupRole,
+        context: { 'iam:PassedToService': service },
+      });
+    expect(await pass('backup.amazonaws.com')).toBeDefined();
+    expect(await pass('ec2.amazonaws.com')).toBeUndefined();
+    expect(
+      await awsRequestAllowed(deploy!, { action: 'sts:AssumeRole', resource: backupRole }),
+    ).toBeUndefined();
   });
 });

@@ -131,12 +131,21 @@ const policyOf = (resource: RenderedResource) =>
   };
 
 /** The bootstrap render with these statements taken out of the prod deploy role's policy. */
+/** The prod deploy role's policies, inline and managed (its service-role rights), each as the role holds it. */
+function prodDeployPolicies(copy: Snapshot) {
+  return [
+    named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions'),
+    named(copy, 'aws:iam/policy:Policy', 'deploy-prod-service-roles'),
+  ];
+}
+
 function withoutProdDeployStatement(bootstrap: Snapshot, ...sids: string[]): Snapshot {
   return weakened(bootstrap, (copy) => {
-    const policy = named(copy, 'aws:iam/rolePolicy:RolePolicy', 'deploy-prod-permissions');
-    const document = policyOf(policy);
-    document.Statement = document.Statement.filter((statement) => !sids.includes(statement.Sid));
-    policy.inputs['policy'] = JSON.stringify(document);
+    for (const policy of prodDeployPolicies(copy)) {
+      const document = policyOf(policy);
+      document.Statement = document.Statement.filter((statement) => !sids.includes(statement.Sid));
+      policy.inputs['policy'] = JSON.stringify(document);
+    }
   });
 }
 
@@ -195,6 +204,20 @@ describe('the CI identities of the shipped bootstrap against the shipped stacks 
       }),
     );
   });
+
+  it.each(['PassBackupRolesToAwsBackup', 'CreateStackBackupPlans', 'ManageStackBackupPlans'])(
+    "AWS: without %s the deploy role cannot set up the prod store's independent copy",
+    async (sid) => {
+      const result = await synthProd('aws-s3', withoutProdDeployStatement(bootstrap, sid));
+      expect(result.status).toBe(1);
+      expect(result.verdicts).toContainEqual(
+        expect.objectContaining({
+          policy: 'ci-deploy-rights',
+          message: expect.stringMatching(/llm-pretrain-backup-(plan|selection)/),
+        }),
+      );
+    },
+  );
 
   it.each([
     [

@@ -41,6 +41,11 @@ describe('the root Pulumi project', () => {
     expect(Object.keys(snapshot.outputs)).toHaveLength(12);
     const protectedResources = snapshot.resources.filter((resource) => resource.protect);
     expect(protectedResources.map((resource) => resource.type).sort()).toEqual([
+      // The backup vaults of the independent copies and their compliance-mode locks.
+      'aws:backup/vault:Vault',
+      'aws:backup/vault:Vault',
+      'aws:backup/vaultLockConfiguration:VaultLockConfiguration',
+      'aws:backup/vaultLockConfiguration:VaultLockConfiguration',
       'aws:iam/openIdConnectProvider:OpenIdConnectProvider',
       'aws:iam/policy:Policy',
       'aws:iam/policy:Policy',

@@ -5,6 +5,7 @@ import { OpenIdConnectProvider } from '@pulumi/aws/iam/openIdConnectProvider';
 import { Policy } from '@pulumi/aws/iam/policy';
 import { Role } from '@pulumi/aws/iam/role';
 import { RolePolicy } from '@pulumi/aws/iam/rolePolicy';
+import { RolePolicyAttachment } from '@pulumi/aws/iam/rolePolicyAttachment';
 import type { Environment } from '@checkpoints/config';
 import { awsTags, type Tags } from '@checkpoints/tagging';
 import type { CiIdentities, CiIdentityArgs } from '../identity-args';
@@ -17,8 +18,10 @@ import {
 } from '../github';
 import { ciNames, deployPurpose, STACK_PROJECTS, type CiPurpose } from '../names';
 import { outputNames } from '../outputs';
+import { createBackupVault } from './backup-vault';
 import {
   deployPolicy,
+  splitDeployPolicy,
   deployStatePolicy,
   githubTrustPolicy,
   previewPolicy,
@@ -30,6 +33,8 @@ import {
 } from './policies';
 
 export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
+  /** `aws:region`: where the backup vaults of the stacks' independent copies live. */
+  region: string;
   /** Reuse the account's existing GitHub OIDC provider instead of creating one (one per issuer per account). */
   oidcProviderArn?: string;
   /** The S3 bucket of a self-managed Pulumi state backend the AWS stacks use: CI gets their state there. */
@@ -40,7 +45,7 @@ export interface AwsCiIdentitiesArgs extends CiIdentityArgs {
  * The GitHub OIDC provider, a read-only preview role trusted by this repository's pull requests and its
  * nightly drift check (the `drift` GitHub environment), and a deploy role per environment trusted by jobs
  * that passed that GitHub environment's protection rules, with the permissions boundary every store role
- * that deploy role creates must carry.
+ * that deploy role creates must carry, and the locked backup vault of that environment's independent copies.
  */
 export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdentities {
   /** Repository variables: the role ARNs the workflows assume. */
@@ -64,6 +69,7 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
     this.variables = { [outputNames.awsPreviewRole]: preview.arn };
     for (const environment of args.environments) {
       const boundary = this.createStoreRoleBoundary(environment, account, args.tags(environment));
+      createBackupVault(environment, args.region, args.tags(environment), this);
       const deploy = this.createRole(
         args,
         deployPurpose(environment),
@@ -71,7 +77,15 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
         deploySubjects(args.repository, environment),
         {
           description: `Deploys the ${environment} checkpoint-storage stacks from the ${environment} environment of ${args.repository.fullName}`,
-          policy: account.apply((resolved) => deployPolicy(resolved, environment, args.stateBucket)),
+          policy: account.apply(
+            (resolved) => splitDeployPolicy(deployPolicy(resolved, environment, args.stateBucket)).inline,
+          ),
+          managedPolicy: {
+            account,
+            policy: account.apply(
+              (resolved) => splitDeployPolicy(deployPolicy(resolved, environment, args.stateBucket)).managed,
+            ),
+          },
           tags: args.tags(environment),
           ...(args.stateBucket
             ? {
@@ -138,6 +152,8 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       tags: Tags;
       /** Its rights on the Pulumi state bucket, when the stacks use a self-managed S3 backend. */
       statePolicy?: pulumi.Output<PolicyDocument>;
+      /** The part of its permissions kept in a customer managed policy (splitDeployPolicy), attached to it alone. */
+      managedPolicy?: { account: pulumi.Output<AwsAccount>; policy: pulumi.Output<PolicyDocument> };
     },
     permissionsDependOn: pulumi.Resource[] = [],
   ): Role {
@@ -162,6 +178,30 @@ export class AwsCiIdentities extends pulumi.ComponentResource implements CiIdent
       },
       { parent: this, dependsOn: permissionsDependOn },
     );
+    if (role.managedPolicy) {
+      const name = `${ciNames.awsRole(args.context, purpose)}-service-roles`;
+      const policy = new Policy(
+        `${purpose}-service-roles`,
+        {
+          name,
+          description: `The ${purpose} role's rights on the stacks' service roles and the plans that name them`,
+          policy: role.managedPolicy.policy.apply((doc) => JSON.stringify(doc)),
+          tags: awsTags(role.tags),
+        },
+        { parent: this },
+      );
+      // The ARN from the policy's name, known before it exists, as the analyses read an attachment by it.
+      new RolePolicyAttachment(
+        `${purpose}-service-roles`,
+        {
+          role: created.name,
+          policyArn: role.managedPolicy.account.apply(
+            ({ partition, accountId }) => `arn:${partition}:iam::${accountId}:policy/${name}`,
+          ),
+        },
+        { parent: this, dependsOn: [policy, ...permissionsDependOn] },
+      );
+    }
     if (role.statePolicy) {
       new RolePolicy(
         `${purpose}-state`,

@@ -3,6 +3,7 @@ import { names, type NameContext } from '@checkpoints/naming';
 import {
   AWS_MALWARE_SCAN_ACTIONS,
   AWS_MALWARE_SCAN_SERVICE,
+  AWS_BACKUP_ACTIONS,
   AWS_REPLICATION_ACTIONS,
   AWS_STORE_WRITER_ACTIONS,
   awsCiRoleArnPatterns,
@@ -138,6 +139,12 @@ function stackResources(account: AwsAccount, environments: readonly Environment[
     ],
     // A plan's ID is random: the stack's plans are the ones with its tags, as its keys are.
     malwareProtectionPlans: [`arn:${partition}:guardduty:*:${accountId}:malware-protection-plan/*`],
+    // Only a backup role's name ends in `-backup-` and the store's hash (names.iamRole(ctx, 'backup')).
+    backupRoles: prefixes
+      .flatMap((p) => p.roles)
+      .map((prefix) => `arn:${partition}:iam::${accountId}:role/${prefix}*-backup-??????`),
+    // A backup plan's ARN ends in its random ID, never its name: AWS Backup offers no narrower pattern.
+    backupPlans: [`arn:${partition}:backup:*:${accountId}:backup-plan:*`],
     keyAliases: prefixes
       .flatMap((p) => p.keyAliases)
       .map((prefix) => `arn:${partition}:kms:*:${accountId}:${prefix}*`),
@@ -239,6 +246,25 @@ const ROLE_READS = [
 
 const KEY_READS = ['kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:GetKeyRotationStatus', 'kms:ListResourceTags'];
 
+/** What a refresh of a store's backup plan and selection reads (list_awsbackup.html of the Service Authorization Reference). */
+const BACKUP_PLAN_READS = ['backup:GetBackupPlan', 'backup:GetBackupSelection', 'backup:ListTags'];
+
+/**
+ * The backup plan and selection of a store's independent copy (`recovery.independentCopy`): Plan
+ * (Create/Update/DeleteBackupPlan), Selection (Create/DeleteBackupSelection) and their tags. Creating a plan is
+ * allowed with the stack's tags only (CreateBackupPlan conditions on aws:RequestTag); the others support no
+ * condition on the plan's tags, so they reach every plan of the account (docs/aws.md). None of them touches a
+ * vault, its lock or a recovery point: a plan whose retention is shorter than the vault lock's minimum makes its
+ * backups fail, it shortens no recovery point (backup-vault.ts of the bootstrap).
+ */
+const BACKUP_PLAN_WRITES = [
+  'backup:CreateBackupSelection',
+  'backup:DeleteBackupPlan',
+  'backup:DeleteBackupSelection',
+  'backup:UntagResource',
+  'backup:UpdateBackupPlan',
+];
+
 /**
  * What a store role may ever be allowed, its permissions boundary whatever its own policy says: the
  * writer's and reader's actions (libs/translate `awsStoreAccessPolicy`) on the buckets, objects and keys
@@ -339,6 +365,23 @@ const CI_NEVER = {
   // permission (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html#object-lock-managing-bypass);
   // s3:PutObjectRetention and s3:PutObjectLegalHold fall under s3:PutObject* above.
   lockBypass: ['s3:BypassGovernanceRetention'],
+  // The independent copies: no CI role deletes a recovery point or shortens one, changes a backup vault, its
+  // lock or its access policy (the lock holds against everyone once its cooling-off is over, and no CI role can
+  // lift it before: https://docs.aws.amazon.com/aws-backup/latest/devguide/vault-lock.html), restores one (a
+  // restore writes checkpoint data) or copies one elsewhere (list_awsbackup.html of the Service Authorization
+  // Reference).
+  copyLift: [
+    'backup:DeleteBackupVault',
+    'backup:DeleteBackupVaultAccessPolicy',
+    'backup:DeleteBackupVaultLockConfiguration',
+    'backup:DeleteRecoveryPoint',
+    'backup:DisassociateRecoveryPoint',
+    'backup:PutBackupVaultAccessPolicy',
+    'backup:PutBackupVaultLockConfiguration',
+    'backup:StartCopyJob',
+    'backup:StartRestoreJob',
+    'backup:UpdateRecoveryPointLifecycle',
+  ],
 };
 
 /**
@@ -368,6 +411,7 @@ function ciGuards(stateBucket?: string, partition = 'aws', directoryBuckets?: st
     ...(directoryBuckets === undefined ? [] : directoryBucketKeyGuards(directoryBuckets)),
     deny('NeverActAsAnotherRole', CI_NEVER.actAs, ['*']),
     deny('NeverBypassRetentionLocks', CI_NEVER.lockBypass, ['*']),
+    deny('NeverLiftIndependentCopies', CI_NEVER.copyLift, ['*']),
     // A session is the only way to a directory bucket's objects: with none, S3 Express never uses a store key
     // to read or write one for CI (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateSession.html).
     deny('NeverOpenDataSessions', ['s3express:CreateSession'], ['*']),
@@ -468,6 +512,7 @@ export function previewPolicy(
       statement('ReadStackDirectoryBuckets', DIRECTORY_BUCKET_READS, resources.directoryBuckets),
       statement('ReadStackRoles', ROLE_READS, resources.roles),
       statement('ReadStackTrails', TRAIL_READS, resources.trails),
+      statement('ReadStackBackupPlans', BACKUP_PLAN_READS, resources.backupPlans),
       statement(
         'ReadStackMalwareProtectionPlans',
         ['guardduty:GetMalwareProtectionPlan'],
@@ -554,9 +599,9 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
   return {
     Version: '2012-10-17',
     Statement: [
-      // Each with what S3 does as a store's replication role (libs/translate awsReplicationPolicy) and
-      // GuardDuty as a store's malware-scan role (awsMalwareScanPolicy; only prod stores have one, the cap is
-      // the same in every environment).
+      // Each with what S3 does as a store's replication role (libs/translate awsReplicationPolicy), GuardDuty
+      // as a store's malware-scan role (awsMalwareScanPolicy; only prod stores have one, the cap is the same in
+      // every environment) and AWS Backup as its backup role (awsBackupPolicy).
       statement(
         'StackBuckets',
         unique(
@@ -564,6 +609,7 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
           AWS_REPLICATION_ACTIONS.sourceBucket,
           AWS_MALWARE_SCAN_ACTIONS.bucketNotification,
           AWS_MALWARE_SCAN_ACTIONS.bucketOwnership,
+          AWS_BACKUP_ACTIONS.bucket,
         ),
         resources.buckets,
       ),
@@ -575,9 +621,17 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
           AWS_REPLICATION_ACTIONS.replicaObjects,
           AWS_MALWARE_SCAN_ACTIONS.scanObjects,
           AWS_MALWARE_SCAN_ACTIONS.validationObject,
+          AWS_BACKUP_ACTIONS.objects,
         ),
         resources.objects,
       ),
+      // AWS Backup follows a bucket's changes through EventBridge rules of its own naming.
+      statement(
+        'BackupRules',
+        [...AWS_BACKUP_ACTIONS.rules],
+        [`arn:${account.partition}:events:*:${account.accountId}:rule/AwsBackupManagedRule*`],
+      ),
+      statement('BackupAccountReads', [...AWS_BACKUP_ACTIONS.anyResource], ['*']),
       statement(
         'GuardDutyManagedRules',
         unique(AWS_MALWARE_SCAN_ACTIONS.managedRule, AWS_MALWARE_SCAN_ACTIONS.watchRule),
@@ -595,6 +649,7 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
           AWS_STORE_WRITER_ACTIONS.key,
           AWS_REPLICATION_ACTIONS.sourceKey,
           AWS_REPLICATION_ACTIONS.replicaKey,
+          AWS_BACKUP_ACTIONS.key,
         ),
         resources.keys,
         stackTagCondition('aws:ResourceTag', [environment]),
@@ -610,6 +665,38 @@ export function storeRoleBoundaryPolicy(account: AwsAccount, environment: Enviro
  * Every role it creates or changes must have the environment's store role boundary, which it can
  * neither remove nor rewrite: a role it creates can never hold more than the boundary allows.
  */
+/**
+ * The deploy policy's statements about the service roles (replication, malware scan, backup) and the plans that
+ * name them. IAM caps the inline policies of a role at 10,240 characters in all and a managed policy at 6,144
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_iam-quotas.html, "IAM and STS character limits"):
+ * the deploy role keeps these in a customer managed policy of its own, attached to it alone.
+ */
+export const DEPLOY_SERVICE_ROLE_SIDS: ReadonlySet<string> = new Set([
+  'PassReplicationRolesToS3',
+  'KeepReplicationRolesS3Only',
+  'PassMalwareScanRolesToGuardDuty',
+  'KeepMalwareScanRolesGuardDutyOnly',
+  'CreateStackMalwareProtectionPlans',
+  'TagNewStackMalwareProtectionPlans',
+  'ManageStackMalwareProtectionPlans',
+  'PassBackupRolesToAwsBackup',
+  'KeepBackupRolesAwsBackupOnly',
+  'CreateStackBackupPlans',
+  'ManageStackBackupPlans',
+]);
+
+/** A deploy policy as the role holds it: the inline part, and the managed part (DEPLOY_SERVICE_ROLE_SIDS). */
+export function splitDeployPolicy(policy: PolicyDocument): {
+  inline: PolicyDocument;
+  managed: PolicyDocument;
+} {
+  const of = (managed: boolean): PolicyDocument => ({
+    ...policy,
+    Statement: policy.Statement.filter(({ Sid }) => DEPLOY_SERVICE_ROLE_SIDS.has(Sid ?? '') === managed),
+  });
+  return { inline: of(false), managed: of(true) };
+}
+
 export function deployPolicy(
   account: AwsAccount,
   environment: Environment,
@@ -667,6 +754,25 @@ export function deployPolicy(
       }),
       deny('KeepReplicationRolesS3Only', REPLICATION_ROLE_TAKEOVER, resources.replicationRoles),
       ...(environment === 'prod' ? malwareProtectionStatements(resources, environment) : []),
+      // A backup selection names the role AWS Backup assumes: only the stack's backup roles, and only to AWS
+      // Backup. CI never assumes them (NeverActAsAnotherRole; they trust AWS Backup alone).
+      statement('PassBackupRolesToAwsBackup', ['iam:PassRole'], resources.backupRoles, {
+        StringEquals: { 'iam:PassedToService': 'backup.amazonaws.com' },
+      }),
+      // The store's perimeter exempts the backup role as it does the replication role (AWS Backup reads from its
+      // own network): the same takeover writes are denied, so that only AWS Backup ever acts as it.
+      deny('KeepBackupRolesAwsBackupOnly', REPLICATION_ROLE_TAKEOVER, resources.backupRoles),
+      statement(
+        'CreateStackBackupPlans',
+        ['backup:CreateBackupPlan', 'backup:TagResource'],
+        resources.backupPlans,
+        stackTagCondition('aws:RequestTag', [environment]),
+      ),
+      statement(
+        'ManageStackBackupPlans',
+        [...BACKUP_PLAN_READS, ...BACKUP_PLAN_WRITES],
+        resources.backupPlans,
+      ),
       // The stores' bucket policies exempt CI's roles from their listing deny by exact ARN; no deploy role
       // may create a role under any CI role's name either, so that none can stand in for one.
       deny(

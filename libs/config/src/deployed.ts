@@ -34,6 +34,10 @@ export function storeComponentInputs(store: StoreSpec, location: string): Record
     ...(store.acknowledge === undefined ? {} : { acknowledge: store.acknowledge }),
     // The retention promises judge a locked store's replays against its lock.
     ...(store.recovery.retentionLock === undefined ? {} : { retentionLock: store.recovery.retentionLock }),
+    // The access and retention models hold the store's independent copy to the days it promises.
+    ...(store.recovery.independentCopy === undefined
+      ? {}
+      : { independentCopy: store.recovery.independentCopy }),
     // The access table shows why each listed outside principal may reach the store.
     ...(store.access.external === undefined ? {} : { externalPrincipals: store.access.external }),
   };

@@ -152,6 +152,7 @@ function docTables(): { name: string; text: string }[] {
   const storeRows = (path: (string | number)[], prefix: string) => rowsOf(blockAt(path), 'store', prefix);
   const recovery = storeRows([...store, 'recovery'], 'recovery.');
   const lock = storeRows([...store, 'recovery', 'retentionLock'], 'recovery.retentionLock.');
+  const copy = storeRows([...store, 'recovery', 'independentCopy'], 'recovery.independentCopy.');
   return [
     { name: 'stack keys', text: table(rowsOf(blockAt([]), 'stack'), `${CONFIG_NAMESPACE}:`) },
     {
@@ -166,7 +167,7 @@ function docTables(): { name: string; text: string }[] {
     {
       name: 'recovery keys',
       text: table(
-        [...recovery, ...lock].map((row) => ({ ...row, key: row.path.slice('recovery.'.length) })),
+        [...recovery, ...lock, ...copy].map((row) => ({ ...row, key: row.path.slice('recovery.'.length) })),
         '',
       ),
     },

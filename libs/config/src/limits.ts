@@ -29,6 +29,15 @@ export const GCS_SOFT_DELETE_DAYS = { min: 7, max: 90 } as const;
 export const AZURE_SOFT_DELETE_DAYS = { min: 7, max: 365 } as const;
 /** Longest retention lock: 10 years, beyond which a lock is a legal hold, not a checkpoint policy. */
 export const MAX_RETENTION_LOCK_DAYS = 3_650;
+/** The longest AWS Backup keeps a continuous backup (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html). */
+export const MAX_CONTINUOUS_BACKUP_DAYS = 35;
+/**
+ * The minimum retention of the vault lock the bootstrap sets on each environment's backup vault: the spec's
+ * default recovery window. "If the job's retention period is shorter than that minimum retention period, then the
+ * vault fails that backup or copy job" (https://docs.aws.amazon.com/aws-backup/latest/devguide/API_PutBackupVaultLockConfiguration.html),
+ * so no store may ask for less.
+ */
+export const AWS_BACKUP_VAULT_LOCK_MIN_DAYS = 7;
 /** Highest key generation: a store re-keyed this often is better migrated to a new store. */
 export const MAX_KEY_GENERATION = 99;
 /** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
@@ -235,6 +244,13 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     integer: true,
     unit: 'days',
     common: days(1, MAX_RETENTION_LOCK_DAYS),
+  },
+  {
+    path: 'recovery.independentCopy.retentionDays',
+    integer: true,
+    unit: 'days',
+    what: "(the backup vault's lock keeps at least 7; continuous backup at most 35)",
+    common: days(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_CONTINUOUS_BACKUP_DAYS),
   },
   {
     path: 'keyGeneration',

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
-import { isAbsent, limitOf } from './limits';
+import { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, isAbsent, limitOf, MAX_CONTINUOUS_BACKUP_DAYS } from './limits';
 import {
   allowedWords,
   CLOUD_STACK_KEYS,
@@ -595,13 +595,30 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
     if (zones !== undefined) network.privateDnsZones = typeof zones === 'string' ? zones : { ...zones };
     spec.network = network;
   }
-  const { replicaRegion, turboReplication, readableReplica, retentionLock } = store.recovery ?? {};
+  const { replicaRegion, turboReplication, readableReplica, retentionLock, independentCopy } =
+    store.recovery ?? {};
   spec.recovery = {
     turboReplication: turboReplication ?? false,
     readableReplica: readableReplica ?? false,
   };
   if (replicaRegion !== undefined) spec.recovery.replicaRegion = replicaRegion;
   if (retentionLock !== undefined) spec.recovery.retentionLock = { ...retentionLock };
+  const copied =
+    (independentCopy && (independentCopy.enabled ?? true)) ??
+    (environment === 'prod' &&
+      spec.dataClassification === 'restricted' &&
+      tier === 'standard' &&
+      rules.storeKeys?.includes('recovery.independentCopy') === true);
+  if (copied) {
+    spec.recovery.independentCopy = {
+      retentionDays:
+        independentCopy?.retentionDays ??
+        Math.min(
+          Math.max(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, spec.retention.noncurrentExpireDays),
+          MAX_CONTINUOUS_BACKUP_DAYS,
+        ),
+    };
+  }
   return spec;
 }
 

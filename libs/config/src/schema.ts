@@ -85,6 +85,10 @@ export const CLOUD_STORE_KEYS = {
   'network.privateDnsZones': { clouds: ['azure'], words: 'azure' },
   'recovery.turboReplication': { clouds: ['gcp'], words: 'gcp' },
   'recovery.readableReplica': { clouds: ['azure'], words: 'azure' },
+  'recovery.independentCopy': {
+    clouds: ['aws'],
+    words: 'aws (GCP and Azure: not built yet, docs/gcp.md and docs/azure.md "Independent copy")',
+  },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
 
 export type CloudStackKey = keyof typeof CLOUD_STACK_KEYS;
@@ -401,6 +405,20 @@ function recoverySchema(cloud: Cloud | undefined) {
       meaning: "Length of the lock, counted from each object's write.",
     }),
   });
+  const independentCopy = z.strictObject({
+    enabled: doc(z.boolean(), {
+      type: 'boolean',
+      default: '`true` (without the block: on for `restricted` stores in prod, standard tier)',
+      meaning: 'Keep the independent copy; `false` turns the default copy of a restricted prod store off.',
+      allowed: 'true or false',
+    }).optional(),
+    retentionDays: numeric('recovery.independentCopy.retentionDays', cloud, {
+      type: 'whole number of days',
+      default: "the store's recovery window (`retention.noncurrentExpireDays`), within 7 to 35",
+      meaning:
+        "Days the copy keeps every checkpoint after it changed or was deleted in the store: the continuous backup's retention and the vault lock's minimum retention.",
+    }).optional(),
+  });
   const keys = z.strictObject({
     replicaRegion: doc(z.string().min(1), {
       type: 'region of the same cloud',
@@ -429,6 +447,14 @@ function recoverySchema(cloud: Cloud | undefined) {
         'A store of released checkpoints, written once (in prod it needs `replicaRegion`: a release keeps a copy in a second region): every object of the store is locked for `retentionLock.days` after it is written, in the mode an administrator can still lift (break glass: docs/<cloud>.md, "Retention lock"); irreversible modes are not offered. No job, CI identity or lifecycle rule can permanently delete a locked object before then; the `lock` retention promise checks it on the replay. **AWS:** S3 Object Lock, GOVERNANCE default retention, standard tier only; the replica (`replicaRegion`) takes the same lock; a job\'s delete adds a delete marker and an overwrite a new version, the locked versions stay; Object Lock cannot be turned off again. **GCP:** the bucket\'s retention policy (not locked) on an unversioned bucket, standard tier only; deletes and overwrites of younger objects are refused; `keepNoncurrentVersions`/`noncurrentExpireDays` above 0, `expireAfterDays` up to `days` and `workload.latestOverwriteHours` above 0 are refused beside it. **Azure:** a container time-based immutability policy (not locked), standard tier only, `expireAfterDays` 0 (a lifecycle delete never acts on a locked file); a locked file is never overwritten or renamed, also after the lock ends; deletes wait for the lock.',
       allowed:
         'a block { days }, e.g. retentionLock: { days: 365 } (every checkpoint of the store is locked for that long after it is written)',
+    }).optional(),
+    independentCopy: doc(independentCopy, {
+      type: '`{ enabled, retentionDays? }`',
+      default: 'on for `restricted` stores in prod (AWS standard tier), else off',
+      meaning:
+        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP, Azure:** refused, not built yet.",
+      allowed:
+        'a block { enabled, retentionDays? }, e.g. independentCopy: { enabled: true, retentionDays: 14 }',
     }).optional(),
   });
   return doc(keys, {

@@ -125,6 +125,13 @@ export interface RecoverySpec {
   /** Azure only: the geo-replicated copy is readable (RA-GZRS) before a failover. */
   readableReplica: boolean;
   retentionLock?: RetentionLockSpec;
+  /** Present when the store keeps a copy outside the reach of the stack's CI identities. */
+  independentCopy?: IndependentCopySpec;
+}
+
+/** A copy of every checkpoint kept `retentionDays` after it changed or was deleted in the store. */
+export interface IndependentCopySpec {
+  retentionDays: number;
 }
 
 export interface StoreSpec {

@@ -90,9 +90,10 @@ export const names = {
 
   /**
    * `replication`: the role S3 assumes to copy a store's objects into its replica bucket; `malware-scan`: the
-   * role GuardDuty assumes to scan the store's new objects.
+   * role GuardDuty assumes to scan the store's new objects; `backup`: the role AWS Backup assumes to copy them
+   * into the store's backup vault.
    */
-  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication' | 'malware-scan'): string {
+  iamRole(ctx: NameContext, purpose: IdentityPurpose | 'replication' | 'malware-scan' | 'backup'): string {
     return storeName(dashed, ctx, [purpose, storeHash(ctx)], 64);
   },
 
@@ -114,6 +115,16 @@ export const names = {
     assertPulumiNames(ctx);
     const suffix = ['store-role-boundary', stableHash([ctx.project, ctx.stack])];
     return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 128 });
+  },
+
+  /**
+   * The AWS Backup vault, with its vault lock, that holds the independent copies of one AWS stack's stores
+   * (`recovery.independentCopy`): created by the bootstrap project, named by the stack's backup plans.
+   */
+  awsBackupVault(ctx: StackNameContext): string {
+    assertPulumiNames(ctx);
+    const suffix = ['backup', stableHash([ctx.project, ctx.stack])];
+    return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 50 });
   },
 
   kmsKeyAlias(ctx: NameContext): string {

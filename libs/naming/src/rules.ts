@@ -168,6 +168,14 @@ export const nameRules: Record<NameKind, (name: string) => string | undefined> =
     allowedChar: /^[A-Za-z0-9+=,.@_-]$/,
     checks: [],
   }),
+  // https://docs.aws.amazon.com/aws-backup/latest/devguide/API_CreateBackupVault.html: ^[a-zA-Z0-9\-\_]{2,50}$
+  awsBackupVault: validator({
+    summary: "AWS Backup vault names must be 2-50 characters of letters, digits, '-' and '_'",
+    minLength: 2,
+    maxLength: 50,
+    allowedChar: /^[A-Za-z0-9_-]$/,
+    checks: [],
+  }),
   gcpServiceAccountId: validator({
     summary:
       'GCP service account IDs must be 6-30 characters of lowercase letters, digits and hyphens, start ' +

@@ -40,6 +40,7 @@ function allNames(ctx: NameContext, az: string, as: IdentityPurpose): Record<Nam
     storageAccount: names.storageAccount(ctx),
     adlsFilesystem: names.adlsFilesystem(ctx),
     iamRole: names.iamRole(ctx, as),
+    awsBackupVault: names.awsBackupVault(ctx),
     gcpServiceAccountId: names.gcpServiceAccountId(ctx, as),
     managedIdentity: names.managedIdentity(ctx, as),
     awsStoreRoleBoundary: names.awsStoreRoleBoundary(ctx),

@@ -3,6 +3,7 @@
  * pack must refuse: a mandatory verdict naming the identity, the path (the policy, statement, trust path or
  * store) and the permission. A mutation the pack lets through is a failing test, not a documented limit.
  */
+import { analyzeAccess } from '@checkpoints/analysis';
 import {
   addResource,
   copyOf,
@@ -28,11 +29,30 @@ beforeAll(() => {
 
 type Statement = Record<string, unknown>;
 
-/** Edits the statements of a CI role's inline policy (`<purpose>-permissions`). */
+/**
+ * Edits the statements a CI role holds: its inline policy (`<purpose>-permissions`) and, for a deploy role, its
+ * managed one (`<purpose>-service-roles`), as one list; a statement stays where it was, a new one goes inline.
+ */
 function ciPolicy(renders: Renders, purpose: string, edit: (statements: Statement[]) => void): void {
-  editDocument(resourceOf(renders.bootstrap, ROLE_POLICY, `${purpose}-permissions`), 'policy', (document) =>
-    edit(document.Statement),
+  const managed = renders.bootstrap.resources.find(
+    (r) => r.type === 'aws:iam/policy:Policy' && r.name === `${purpose}-service-roles`,
   );
+  const managedDocument = managed
+    ? (JSON.parse(String(managed.inputs['policy'])) as { Statement: Statement[] })
+    : undefined;
+  editDocument(resourceOf(renders.bootstrap, ROLE_POLICY, `${purpose}-permissions`), 'policy', (document) => {
+    const inline = new Set(document.Statement);
+    const all = [...document.Statement, ...(managedDocument?.Statement ?? [])];
+    const fromManaged = new Set(managedDocument?.Statement ?? []);
+    edit(all);
+    document.Statement = all.filter((statement) => inline.has(statement) || !fromManaged.has(statement));
+    if (managed && managedDocument) {
+      managed.inputs['policy'] = JSON.stringify({
+        ...managedDocument,
+        Statement: all.filter((statement) => fromManaged.has(statement)),
+      });
+    }
+  });
 }
 
 function ciTrust(renders: Renders, purpose: string, edit: (statement: Statement) => void): void {
@@ -238,6 +258,20 @@ const MUTATIONS: Mutation[] = [
     names: [
       'ci deploy-prod',
       `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-llm-pretrain-replication-`,
+      'iam:UpdateAssumeRolePolicy',
+      'ManageBoundedStackRoles',
+    ],
+  },
+  {
+    name: "a dead deny: the prod deploy role may again rewrite the backup role's trust, which the perimeter exempts",
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        statements.splice(statements.indexOf(sid(statements, 'KeepBackupRolesAwsBackupOnly')), 1);
+      }),
+    policy: 'ci-cannot-change-ci',
+    names: [
+      'ci deploy-prod',
+      `a role the perimeter exempts (arn:aws:iam::${ACCOUNT}:role/checkpoints-aws-prod-llm-pretrain-backup-`,
       'iam:UpdateAssumeRolePolicy',
       'ManageBoundedStackRoles',
     ],
@@ -485,6 +519,87 @@ const MUTATIONS: Mutation[] = [
       'is a grant type the access analysis does not read',
     ],
   },
+  {
+    name: 'a lifted copy guard: the prod deploy role may delete recovery points (NeverLiftIndependentCopies loses it, a statement allows it)',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        const guard = sid(statements, 'NeverLiftIndependentCopies');
+        guard['Action'] = (guard['Action'] as string[]).filter((a) => a !== 'backup:DeleteRecoveryPoint');
+        statements.push({
+          Sid: 'CleanUpBackups',
+          Effect: 'Allow',
+          Action: ['backup:DeleteRecoveryPoint'],
+          Resource: [`arn:aws:backup:*:${ACCOUNT}:recovery-point:*`],
+        });
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: [
+      'ci deploy-prod',
+      'can lift the independent copy in AWS Backup vault checkpoints-aws-prod-backup-',
+      'backup:DeleteRecoveryPoint',
+      'CleanUpBackups',
+    ],
+  },
+  {
+    name: 'a lifted copy guard on an identity with no lifecycle right: the preview role may delete recovery points',
+    mutate: (renders) =>
+      ciPolicy(renders, 'preview', (statements) => {
+        const guard = sid(statements, 'NeverLiftIndependentCopies');
+        guard['Action'] = (guard['Action'] as string[]).filter((a) => a !== 'backup:DeleteRecoveryPoint');
+        statements.push({
+          Sid: 'PruneBackups',
+          Effect: 'Allow',
+          Action: ['backup:DeleteRecoveryPoint'],
+          Resource: [`arn:aws:backup:*:${ACCOUNT}:recovery-point:*`],
+        });
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: ['ci preview', 'can lift the independent copy', 'backup:DeleteRecoveryPoint', 'PruneBackups'],
+  },
+  {
+    name: 'an unlockable vault: the prod deploy role may delete the vault lock during its cooling-off',
+    mutate: (renders) =>
+      ciPolicy(renders, 'deploy-prod', (statements) => {
+        const guard = sid(statements, 'NeverLiftIndependentCopies');
+        guard['Action'] = (guard['Action'] as string[]).filter(
+          (a) => a !== 'backup:DeleteBackupVaultLockConfiguration',
+        );
+        statements.push({
+          Sid: 'ManageVaultLocks',
+          Effect: 'Allow',
+          Action: ['backup:DeleteBackupVaultLockConfiguration'],
+          Resource: [`arn:aws:backup:*:${ACCOUNT}:backup-vault:*`],
+        });
+      }),
+    policy: 'ci-prod-no-destroy',
+    names: ['ci deploy-prod', 'backup:DeleteBackupVaultLockConfiguration', 'ManageVaultLocks'],
+  },
+  {
+    name: "the prod backup vault's lock gone from the bootstrap render",
+    mutate: (renders) => {
+      renders.bootstrap.resources = renders.bootstrap.resources.filter(
+        (resource) => resource.name !== 'backup-vault-lock-prod',
+      );
+    },
+    policy: 'ci-prod-no-destroy',
+    names: [
+      'ci deploy-prod',
+      'no vault lock in compliance mode is rendered for vault checkpoints-aws-prod-backup-',
+    ],
+  },
+  {
+    name: "the prod backup vault's lock in governance mode (no cooling-off: removable at any time)",
+    mutate: (renders) => {
+      const lock = resourceOf(
+        renders.bootstrap,
+        'aws:backup/vaultLockConfiguration:VaultLockConfiguration',
+        'backup-vault-lock-prod',
+      );
+      delete lock.inputs['changeableForDays'];
+    },
+    policy: 'ci-prod-no-destroy',
+    names: ['ci deploy-prod', 'faces no independent copy although the spec promises 14 days'],
+  },
 ];
 
 describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {
@@ -511,4 +626,39 @@ describe('AWS mutations of the bootstrap and aws-s3 prod renders', () => {
     },
     120_000,
   );
+});
+
+describe("llm-pretrain's independent copy in the shipped prod renders, as the access model replays it", () => {
+  const pretrain = async () => {
+    const renders = copyOf(shipped);
+    const analysis = await analyzeAccess(renders.stack, renders.bootstrap);
+    return analysis.stores.find((store) => store.store === 'llm-pretrain')!.grants;
+  };
+
+  it("a CI lifecycle write leaves every checkpoint recoverable from the copy for the vault lock's 7 days", async () => {
+    const grants = await pretrain();
+    const [write, ...others] = grants.filter(
+      (grant) =>
+        grant.principal.label === 'ci deploy-prod' &&
+        grant.operation === 'destroy-by-config' &&
+        !grant.reason.startsWith('on the replica'),
+    );
+    expect(others).toEqual([]);
+    expect(write?.reason).toMatch(
+      /every checkpoint still recoverable from the independent copy \(AWS Backup vault checkpoints-aws-prod-backup-[0-9a-f]{6}\) for 7 days after the write/,
+    );
+    // The copy holds old checkpoints as well as fresh ones: none is gone before the copy's 7 days.
+    expect(write?.configuration?.guardedGoneAfterDays).toBeGreaterThanOrEqual(7);
+    expect(write?.configuration?.copy).toMatchObject({ days: 7, promisedDays: 14, lifts: [] });
+  }, 120_000);
+
+  it('the backup role reads the store, and no CI identity can act as it', async () => {
+    const grants = await pretrain();
+    const backup = grants.filter((grant) => grant.principal.label === 'backup');
+    expect(backup.map((grant) => grant.operation).sort()).toEqual(['read']);
+    const ciActAs = grants.filter(
+      (grant) => grant.principal.kind.startsWith('ci-') && grant.operation === 'act-as',
+    );
+    expect(ciActAs).toEqual([]);
+  }, 120_000);
 });

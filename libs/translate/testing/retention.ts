@@ -80,7 +80,10 @@ export function judge(
   resources: RenderedResource[],
   lockDays = 0,
 ): StoreRetention {
-  return simulateStore({ name: 'llm', cloud, urn: 'store', resources }, { tier, retention, lockDays });
+  return simulateStore(
+    { name: 'llm', cloud, urn: 'store', resources },
+    { tier, retention, lockDays, copyDays: 0 },
+  );
 }
 
 /** Every promise broken, as `promise: message`, for readable failures. */

@@ -17,6 +17,7 @@ import { createStoreKey, earlierKeyAliases } from './encryption';
 import { createGeneralPurposeBucket } from './general-purpose-bucket';
 import { createStoreRole } from './identities';
 import { createMalwareScan } from './malware-scan';
+import { createIndependentCopy } from './independent-copy';
 import { perimeterOf } from './perimeter';
 import { StoreReplica } from './replica';
 import type { BucketPolicyInputs, StoreScope } from './scope';
@@ -82,10 +83,11 @@ export class CheckpointStore extends pulumi.ComponentResource {
       parent: this,
     };
     const key = store.encryption === 'customer-managed' ? createStoreKey(scope) : undefined;
-    const { replicaRegion } = store.recovery;
+    const { replicaRegion, independentCopy } = store.recovery;
     // S3 reads the store's objects and writes the replica's as this role, from its own network: both
-    // perimeters exempt it by ARN, which its derived name gives before the role exists.
-    const roleArn = (purpose: IdentityPurpose | 'replication' | 'malware-scan') =>
+    // perimeters exempt it by ARN, which its derived name gives before the role exists. GuardDuty scans and
+    // AWS Backup reads the store as their own roles, from their own networks, likewise.
+    const roleArn = (purpose: IdentityPurpose | 'replication' | 'malware-scan' | 'backup') =>
       pulumi
         .output(args.accountRootArn)
         .apply((root) => root.replace(/:root$/, `:role/${names.iamRole(scope.nameContext, purpose)}`));
@@ -94,9 +96,12 @@ export class CheckpointStore extends pulumi.ComponentResource {
     // Threat detection is a prod setting, on the buckets GuardDuty supports (general purpose ones).
     const malwareScanRoleArn =
       store.tier === 'standard' && args.stack.environment === 'prod' ? roleArn('malware-scan') : undefined;
+    const backupRoleArn =
+      store.tier === 'standard' && independentCopy !== undefined ? roleArn('backup') : undefined;
     const perimeter = perimeterOf(store, args.ciRoleArns, [
       ...(replicationRoleArn ? [replicationRoleArn] : []),
       ...(malwareScanRoleArn ? [malwareScanRoleArn] : []),
+      ...(backupRoleArn ? [backupRoleArn] : []),
     ]);
     // Known by their derived names before the roles exist, as the replication role's is.
     const storeRoleArns = pulumi.all([roleArn('writer'), roleArn('reader')]);
@@ -141,6 +146,19 @@ export class CheckpointStore extends pulumi.ComponentResource {
         region,
         accountRootArn: args.accountRootArn,
         roleBoundaryArn: args.roleBoundaryArn,
+      });
+    }
+    if (independentCopy !== undefined && backupRoleArn !== undefined) {
+      const root = pulumi.output(args.accountRootArn);
+      createIndependentCopy({
+        scope,
+        bucket,
+        key,
+        region,
+        partition: root.apply((arn) => arn.split(':')[1] ?? 'aws'),
+        accountId: root.apply((arn) => arn.split(':')[4] ?? ''),
+        roleBoundaryArn: args.roleBoundaryArn,
+        retentionDays: independentCopy.retentionDays,
       });
     }
     const roleArgs = { accountRootArn: args.accountRootArn, boundaryArn: args.roleBoundaryArn };

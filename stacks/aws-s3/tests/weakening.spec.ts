@@ -80,6 +80,18 @@ describe('weakening on S3: judged by the retention replay, the trail selectors a
         ],
       ],
     ],
+    [
+      "a shorter independent copy (the backup plan's retention)",
+      [{ ...store, recovery: { independentCopy: { retentionDays: 14 } } }],
+      [{ ...store, recovery: { independentCopy: { retentionDays: 7 } } }],
+      [['llm-pretrain', 'recovery', 'recovery window of the independent copy', 14, 7]],
+    ],
+    [
+      'the independent copy turned off',
+      [{ ...store, recovery: { independentCopy: { retentionDays: 14 } } }],
+      [store],
+      [['llm-pretrain', 'recovery', 'recovery window of the independent copy', 14, 0]],
+    ],
   ])(
     '%s: the weakening verdict, with the store and the before/after figures',
     async (_, before, after, expected) => {

@@ -22,6 +22,7 @@ import {
   type StoreTokens,
 } from './aws-renaming';
 import { awsConfigurationWrites, type AwsWriteAnswers } from './configuration-writes';
+import { awsIndependentCopyOf } from '../retention/aws-copy';
 import {
   assumedFor,
   grantIndexOf,
@@ -225,7 +226,8 @@ export async function awsStoreAccess(
   ];
   const roles = holders
     .flatMap((holder) => holder.targets.roles)
-    .filter((role, index, all) => all.findIndex((other) => other.arn === role.arn) === index);
+    .filter((role, index, all) => all.findIndex((other) => other.arn === role.arn) === index)
+    .filter((role) => origin === undefined || !actsForServiceOnly(role));
   const principals: AwsPrincipal[] = [
     ...roles,
     ...declaredPrincipals(roles),
@@ -258,7 +260,7 @@ export async function awsStoreAccess(
       }
       if (!operations.includes('destroy-by-config')) continue;
       for (const grant of await awsConfigurationWrites(
-        configurationQuestions(principal, holder, render, store),
+        configurationQuestions(principal, holder, render, store, iamResources),
       )) {
         grants.push({ ...grant, reason: `${holder.where}${grant.reason}` });
       }
@@ -273,8 +275,23 @@ function configurationQuestions(
   holder: { targets: StoreTargets; resources: readonly RenderedResource[] },
   render: Pick<Render, 'resources'>,
   store: StoreAccessInput['store'],
+  iamResources: readonly RenderedResource[],
 ): AwsWriteAnswers {
   const { targets } = holder;
+  const component = render.resources.find((resource) => resource.urn === store.urn);
+  const location = component?.inputs['location'];
+  const copy = awsIndependentCopyOf(
+    holder.resources,
+    { arn: targets.bucketArn, region: typeof location === 'string' ? location : undefined },
+    iamResources,
+  );
+  const backupArn = (what: string) =>
+    `arn:${targets.partition}:backup:${targets.region}:${targets.accountId}:${what}`;
+  const copyResource = {
+    vault: backupArn(`backup-vault:${copy?.vault ?? ''}`),
+    'recovery-point': backupArn('recovery-point:continuous:checkpoint-store'),
+    plan: backupArn('backup-plan:checkpoint-store'),
+  } as const;
   // The stack trail records the store's bucket and its replica alike: it is asked about once, with the store.
   const trail =
     holder.resources.some((resource) => resource.parent === store.urn) &&
@@ -284,8 +301,10 @@ function configurationQuestions(
     principal: principal.principal,
     resources: holder.resources,
     replica: !holder.resources.some((resource) => resource.parent === store.urn),
-    component: render.resources.find((resource) => resource.urn === store.urn),
+    component,
     directory: targets.directory,
+    ...(copy ? { copy } : {}),
+    onCopy: (action, on) => allowedFor(principal, { action, resource: copyResource[on] }, targets),
     onBucket: (action) =>
       allowedFor(
         principal,
@@ -1243,7 +1262,7 @@ function storeTargets(
     .filter((r) => r.type === 'aws:iam/role:Role')
     .map((role): AwsPrincipal => {
       const name = stringInput(role, 'name') ?? role.name;
-      const purpose = /-(writer|reader|replication|malware-scan)$/.exec(role.name)?.[1] ?? role.name;
+      const purpose = /-(writer|reader|replication|malware-scan|backup)$/.exec(role.name)?.[1] ?? role.name;
       const arn = `arn:${partition}:iam::${accountId}:role/${name}`;
       const grants = roleGrants(index, role, arn, managed, (value) => policyDocument(value, answers));
       return {
@@ -1332,6 +1351,29 @@ export function inlinePolicies(
 }
 
 /** The principals a store role's trust policy lets in: they act as the role. */
+/**
+ * A role only AWS services of this account may assume (a Service principal alone, with aws:SourceAccount or
+ * aws:SourceArn against the confused deputy: https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html)
+ * makes its requests from the service, never from a network a caller chooses: S3 replicating, AWS Backup backing
+ * up. A store's perimeter exempts such roles by ARN, as AWS's data perimeter examples exempt service roles
+ * (https://github.com/aws-samples/data-perimeter-policy-examples), so a question from a given network is not theirs.
+ */
+function actsForServiceOnly(role: AwsPrincipal): boolean {
+  const allows = statements(role.trust).filter((statement) => statement.Effect === 'Allow');
+  return (
+    allows.length > 0 &&
+    allows.every((statement) => {
+      const principal = statement.Principal as Record<string, unknown> | undefined;
+      const condition = JSON.stringify(statement.Condition ?? {});
+      return (
+        principal !== undefined &&
+        Object.keys(principal).every((type) => type === 'Service') &&
+        /aws:Source(Account|Arn)/.test(condition)
+      );
+    })
+  );
+}
+
 function declaredPrincipals(roles: readonly AwsPrincipal[]): AwsPrincipal[] {
   return roles.flatMap((role) =>
     statements(role.trust)

@@ -25,7 +25,8 @@ import { S3_RECOVERY } from '../retention/aws';
 import { GCS_RECOVERY } from '../retention/gcp';
 import { ADLS_RECOVERY } from '../retention/azure';
 import { record } from '../retention/values';
-import type { AccessGrant, ConfigurationWrite, Principal } from './model';
+import { AWS_COPY_LIFTS, AWS_COPY_SHORTEN, type AwsIndependentCopy } from '../retention/aws-copy';
+import type { AccessGrant, ConfigurationWrite, CopyEffect, Principal } from './model';
 
 /** What a write does: deletes by itself (lifecycle), or takes a recovery away from what lifecycle deletes. */
 type WriteRole = 'deletes' | 'unprotects';
@@ -177,6 +178,9 @@ interface Outcome {
   guardsFreshOnly: boolean;
   /** The tier has no mechanism at all: nothing of the store can be held. */
   unguardedTier?: boolean;
+  copy?: CopyEffect;
+  /** The store's own replay, before the copy's days (the figures above count the copy). */
+  storeReplay?: WriteReplay;
 }
 
 function destroyGrant(
@@ -186,7 +190,7 @@ function destroyGrant(
   outcome: Outcome,
   replica = false,
 ): AccessGrant[] {
-  if (!held.some(({ entry }) => entry.role === 'deletes')) return [];
+  if (!held.some(({ entry }) => entry.role === 'deletes')) return copyLiftGrant(principal, outcome.copy);
   const { replay } = outcome;
   const goneAfterDays = soonestGone(replay);
   const guardedGoneAfterDays = outcome.unguardedTier
@@ -194,7 +198,11 @@ function destroyGrant(
     : outcome.guardsFreshOnly
       ? replay.freshDays
       : goneAfterDays;
-  const summary = describeReplay(replay, outcome.lockDays);
+  const copy = outcome.copy;
+  const summary =
+    copy && copy.days > 0
+      ? `${describeReplay(outcome.storeReplay ?? replay, outcome.lockDays)} in the store, every checkpoint still recoverable from the independent copy (${copy.where}) for ${copy.days} days after the write`
+      : describeReplay(replay, outcome.lockDays);
   const writes: ConfigurationWrite[] = held.map(({ entry, reason }) => ({
     setting: entry.setting,
     permission: entry.permission,
@@ -217,7 +225,24 @@ function destroyGrant(
         ...(outcome.unguarded ? { unguarded: outcome.unguarded } : {}),
         ...(replica ? { replica } : {}),
         ...(outcome.unguardedTier ? { unguardedTier: true } : {}),
+        ...(outcome.copy ? { copy: outcome.copy } : {}),
       },
+    },
+  ];
+}
+
+/**
+ * Lifting the store's independent copy (deleting or shortening its recovery points, unlocking its vault) destroys
+ * what the copy keeps by itself, without a lifecycle right on the store.
+ */
+function copyLiftGrant(principal: Principal, copy: CopyEffect | undefined): AccessGrant[] {
+  if (copy === undefined || copy.lifts.length === 0) return [];
+  return [
+    {
+      principal,
+      operation: 'destroy-by-config',
+      reason: `can lift the independent copy in ${copy.where}: ${copy.lifts.map((lift) => lift.reason).join('; ')}`,
+      configuration: { writes: [...copy.lifts], goneAfterDays: null, guardedGoneAfterDays: null, copy },
     },
   ];
 }
@@ -268,6 +293,54 @@ export interface AwsWriteAnswers {
   onBucket(action: string): Promise<string | undefined>;
   /** IAM's answer for an action on the stack trail recording the store; undefined: denied or no trail. */
   onTrail(action: string): Promise<string | undefined>;
+  /** The store's independent copy, if it has one (../retention/aws-copy). */
+  copy?: AwsIndependentCopy;
+  /** IAM's answer for an action on the copy's vault, its recovery points or the store's backup plan. */
+  onCopy(action: string, on: 'vault' | 'recovery-point' | 'plan'): Promise<string | undefined>;
+}
+
+/**
+ * What the copy still keeps against the principal: nothing if it may lift it (or the render breaks it), the vault
+ * lock's minimum if it may rewrite or delete the plan, else the plan's retention. Continuous backup restores the
+ * bucket to any point in time of its retention (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html),
+ * so every checkpoint in the store at the time of the write is in the copy that long after it.
+ */
+async function awsCopyEffect(input: AwsWriteAnswers, promisedDays: number): Promise<CopyEffect | undefined> {
+  const { copy } = input;
+  if (copy === undefined) return promisedDays > 0 ? missingCopy(promisedDays) : undefined;
+  const lifts: ConfigurationWrite[] = [];
+  for (const { action, on } of AWS_COPY_LIFTS) {
+    const reason = await input.onCopy(action, on);
+    if (reason !== undefined) lifts.push({ setting: 'independent copy', permission: action, reason });
+  }
+  let shortens = false;
+  for (const action of AWS_COPY_SHORTEN) shortens ||= (await input.onCopy(action, 'plan')) !== undefined;
+  const held = shortens ? (copy.lockMinDays ?? 0) : copy.retentionDays;
+  const days = copy.broken !== undefined || lifts.length > 0 ? 0 : held;
+  return {
+    where: `AWS Backup vault ${copy.vault}`,
+    days,
+    promisedDays,
+    lifts,
+    ...(copy.broken === undefined ? {} : { broken: copy.broken }),
+  };
+}
+
+function missingCopy(promisedDays: number): CopyEffect {
+  return {
+    where: 'none rendered',
+    days: 0,
+    promisedDays,
+    lifts: [],
+    broken:
+      "the spec promises an independent copy, but no backup selection of the store's bucket is rendered",
+  };
+}
+
+/** The replay with the copy's days: a checkpoint in the copy is recoverable from it that long after the write. */
+function withCopy(replay: WriteReplay, days: number): WriteReplay {
+  const held = (gone: number | null) => (gone === null ? null : Math.max(gone, days));
+  return { ...replay, freshDays: held(replay.freshDays), oldDays: held(replay.oldDays) };
 }
 
 export async function awsConfigurationWrites(input: AwsWriteAnswers): Promise<AccessGrant[]> {
@@ -280,7 +353,11 @@ export async function awsConfigurationWrites(input: AwsWriteAnswers): Promise<Ac
   const bucket = s3BucketOf(input.resources);
   const lockDays = bucket.directory || !bucket.versioned ? 0 : (bucket.lockDays ?? 0);
   const suspends = held.some(({ entry }) => entry.permission === 's3:PutBucketVersioning');
-  const replay = s3WorstWrite(bucket, JSON.stringify(bucket), suspends);
+  const copy = input.replica
+    ? undefined
+    : await awsCopyEffect(input, statementOf(input.component)?.copyDays ?? 0);
+  const storeReplay = s3WorstWrite(bucket, JSON.stringify(bucket), suspends);
+  const replay = copy && copy.days > 0 ? withCopy(storeReplay, copy.days) : storeReplay;
   const outcome: Outcome = bucket.directory
     ? {
         replay,
@@ -294,13 +371,23 @@ export async function awsConfigurationWrites(input: AwsWriteAnswers): Promise<Ac
     : {
         replay,
         lockDays,
-        guardrails:
-          lockDays > 0
+        guardrails: [
+          ...(lockDays > 0
             ? [`S3 Object Lock keeps every version ${lockDays} days after its write, lifecycle included`]
-            : [],
+            : []),
+          ...(copy && copy.days > 0
+            ? [
+                `the independent copy in ${copy.where} keeps every checkpoint ${copy.days} days after the write (continuous backup, vault lock in compliance mode)`,
+              ]
+            : []),
+        ],
         unguarded:
-          'no S3 mechanism holds a version whose Object Lock retention has run out: only an independent copy does',
-        guardsFreshOnly: true,
+          copy && copy.days > 0
+            ? `nothing holds a version beyond its Object Lock retention and the copy's ${copy.days} days`
+            : 'no S3 mechanism holds a version whose Object Lock retention has run out: only an independent copy does',
+        // The copy holds old checkpoints as well as fresh ones.
+        guardsFreshOnly: !(copy && copy.days > 0),
+        ...(copy ? { copy, storeReplay } : {}),
       };
   const audit: { permission: string; reason: string }[] = [];
   for (const permission of AWS_AUDIT_WRITES) {

@@ -89,6 +89,22 @@ export interface ConfigurationEffect {
   unguardedTier?: boolean;
   /** The write is on the store's replica: the store's own bucket still holds the data. */
   replica?: boolean;
+  /** The store's independent copy (`recovery.independentCopy`), as it holds against this principal. */
+  copy?: CopyEffect;
+}
+
+/** What the store's independent copy still keeps against a principal's worst write. */
+export interface CopyEffect {
+  /** Where the copy lives (an AWS Backup vault). */
+  where: string;
+  /** Days after the write the copy still holds every checkpoint that was in the store; 0: none. */
+  days: number;
+  /** The days the store's spec promises the copy keeps. */
+  promisedDays: number;
+  /** The principal's rights that lift the copy (delete or shorten recovery points, unlock the vault). */
+  lifts: ConfigurationWrite[];
+  /** Why the copy holds nothing whoever asks, as rendered (fail closed). */
+  broken?: string;
 }
 
 export interface StoreAccess {

@@ -2,6 +2,7 @@ import type { Cloud } from '@checkpoints/config';
 import type { RenderedResource, RenderedStore } from '@checkpoints/render';
 import { awsTrailsRecording } from '../audit/aws';
 import { simulateStore, statementOf, type StoreRetention } from '../retention';
+import { awsIndependentCopyOf } from '../retention/aws-copy';
 import type { ResourceChange, Weakening, WeakenedAspect } from './model';
 
 /** A store of the new render with the store it was in the previous one. */
@@ -25,7 +26,12 @@ type Finding = Omit<Weakening, 'store' | 'settings' | 'message' | 'acknowledgeme
  * diagnostic settings give, and the perimeter each render's settings draw.
  */
 export function weakeningOf(pair: StorePair): Weakening[] {
-  const findings = [...retentionWeakening(pair), ...auditWeakening(pair), ...networkWeakening(pair)];
+  const findings = [
+    ...retentionWeakening(pair),
+    ...copyWeakening(pair),
+    ...auditWeakening(pair),
+    ...networkWeakening(pair),
+  ];
   const changed = changedSettings(pair.changes);
   const acknowledgement = acknowledgementOf(pair);
   return findings.map((finding) => {
@@ -121,6 +127,30 @@ function retentionWeakening(pair: StorePair): Finding[] {
     const [was, is] = [of(before), of(after)];
     return asDays(is) < asDays(was) ? [{ aspect, what, before: was, after: is, unit: 'days' as const }] : [];
   });
+}
+
+/**
+ * The days the store's independent copy keeps a deleted checkpoint, as each render's backup plan states them
+ * (../retention/aws-copy; 0: no copy): shorter, or the copy gone, is a shorter recovery window outside CI's reach.
+ */
+function copyWeakening(pair: StorePair): Finding[] {
+  if (pair.next.cloud !== 'aws') return [];
+  const days = (store: RenderedStore, resources: readonly RenderedResource[]) => {
+    const bucket = awsBucketArn(store, resources);
+    const own = resources.filter((resource) => resource.parent === store.urn);
+    return (bucket && awsIndependentCopyOf(own, { arn: bucket, region: undefined }, [])?.retentionDays) ?? 0;
+  };
+  const [was, is] = [days(pair.base, pair.baseResources), days(pair.next, pair.nextResources)];
+  if (is >= was) return [];
+  return [
+    {
+      aspect: 'recovery',
+      what: 'recovery window of the independent copy',
+      before: was,
+      after: is,
+      unit: 'days',
+    },
+  ];
 }
 
 function auditWeakening(pair: StorePair): Finding[] {

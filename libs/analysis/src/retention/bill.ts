@@ -89,8 +89,8 @@ export interface StoreBill {
   /** Lines priced at an unconfirmed figure or at another region's rate. */
   caveats: string[];
   /**
-   * The bill of the store's independent copy, once the spec can configure one; null: none configured.
-   * An independent copy adds its own lines here, priced like a store in its region.
+   * The bill of the store's independent copy (`recovery.independentCopy`), in the store's region; null: none
+   * configured. Its total is not in `total`, the store's own.
    */
   independentCopy: StoreBill | null;
 }
@@ -117,6 +117,8 @@ export interface BillInputs {
   classes: readonly [string, number][];
   /** Hours a checkpoint stays live before the job deletes it. */
   keptHours: number;
+  /** `recovery.independentCopy.retentionDays`; 0: the store has no independent copy. */
+  copyDays: number;
 }
 
 /** The workload's monthly counts the lines multiply. */
@@ -209,17 +211,45 @@ export function billStore(inputs: BillInputs): StoreBill {
   if (cloud === 'aws') awsLines(inputs, volume, lines);
   else if (cloud === 'gcp') gcpLines(inputs, volume, lines);
   else azureLines(inputs, volume, lines);
+  return {
+    ...finished(lines, cloud, workloadOut),
+    independentCopy: inputs.copyDays > 0 ? copyBill(inputs, volume, workloadOut) : null,
+  };
+}
+
+function finished(lines: Lines, cloud: Cloud, workload: StoreBill['workload']) {
   const total = lines.lines.reduce((sum, line) => sum + line.usd, 0);
   return {
-    currency: 'USD',
+    currency: 'USD' as const,
     total: lines.missing.length > 0 ? null : round(total, 2),
     lines: lines.lines,
-    workload: workloadOut,
+    workload,
     priceTables: [{ cloud, retrieved: PRICE_TABLES[cloud].retrieved }],
     missing: lines.missing,
     caveats: [...lines.caveats],
-    independentCopy: null,
   };
+}
+
+/**
+ * The independent copy's storage. AWS Backup "backs up and stores all unexpired versions of your S3 data"
+ * (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html) and keeps what the store deleted for the
+ * copy's days: its size is taken as every version the store holds plus every version written in the copy's days
+ * (an upper bound: versions in both are counted twice), priced at AWS Backup's S3 backup storage rate
+ * (https://aws.amazon.com/backup/pricing/). Only AWS builds a copy (libs/config); another cloud's copy is a missing
+ * price, never a zero.
+ */
+function copyBill(inputs: BillInputs, volume: Volume, workload: StoreBill['workload']): StoreBill {
+  const location = inputs.location ?? '';
+  const lines = new Lines(inputs.cloud, location);
+  const storedGiB = Object.values(inputs.bytesByClass).reduce((sum, bytes) => sum + bytes, 0) / GIB;
+  const deletedGiB = (volume.writtenGiB / DAYS_PER_MONTH) * inputs.copyDays;
+  lines.add(
+    'independent copy: AWS Backup S3 backup storage',
+    'backup/S3',
+    storedGiB + deletedGiB,
+    `every version the store holds (${fixed(storedGiB)} GiB) plus what it writes in the copy's ${inputs.copyDays} days (${fixed(deletedGiB)} GiB): an upper bound`,
+  );
+  return { ...finished(lines, inputs.cloud, workload), independentCopy: null };
 }
 
 // Words of the workload figures, shown beside each line.

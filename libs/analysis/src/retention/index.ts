@@ -15,6 +15,7 @@ import type { TierRecovery } from './model';
 export { HOURS_PER_DAY, replay, replayLifecycle } from './replay';
 export type { JobEvent, JobOutcome, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
+export { awsIndependentCopyOf, type AwsIndependentCopy } from './aws-copy';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
 export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
 export {
@@ -74,6 +75,8 @@ export interface RetentionStatement {
   >;
   /** `recovery.retentionLock.days`: every version is kept at least this long after its write (0: no lock). */
   lockDays: number;
+  /** `recovery.independentCopy.retentionDays`: the copy outside CI's reach keeps a checkpoint this long (0: none). */
+  copyDays: number;
 }
 
 export type RetentionPromise = 'purge' | 'recovery' | 'bounded-copies' | 'live-data' | 'lock';
@@ -159,9 +162,11 @@ export function statementOf(component: RenderedResource | undefined): RetentionS
   const strings = (key: string) =>
     Array.isArray(retention[key]) ? (retention[key] as unknown[]).map(String) : [];
   const lockDays = record(inputs['retentionLock'])['days'];
+  const copyDays = record(inputs['independentCopy'])['retentionDays'];
   return {
     tier,
     lockDays: typeof lockDays === 'number' ? lockDays : 0,
+    copyDays: typeof copyDays === 'number' ? copyDays : 0,
     retention: {
       keepNoncurrentVersions: number('keepNoncurrentVersions'),
       noncurrentExpireDays: number('noncurrentExpireDays'),

@@ -15,7 +15,7 @@ import {
 } from './replay';
 import { billStore, HOURS_PER_MONTH, type StoreBill } from './bill';
 import { resourcesOfType, type RenderedResource } from '@checkpoints/render';
-import { list, record } from './values';
+import { list, numberOr, record } from './values';
 
 const GIB = 2 ** 30;
 /** The projection replays a job's kept checkpoints for at most this many days (100 years). */
@@ -77,6 +77,8 @@ export interface ProjectionInputs {
   audit: boolean;
   /** Every resource of the render: a stack trail that records the store's data events is outside the store. */
   renderResources: readonly RenderedResource[];
+  /** `recovery.independentCopy.retentionDays` (0: no copy), priced in the bill's `independentCopy`. */
+  copyDays: number;
 }
 
 /** The projection's reading of the store component's inputs `{ location, workload, audit }`. */
@@ -96,6 +98,7 @@ export function projectionInputsOf(
     workload,
     audit: audit === true || record(audit)['enabled'] === true,
     renderResources,
+    copyDays: numberOr(record(inputs['independentCopy'])['retentionDays'], 0),
   };
 }
 
@@ -299,6 +302,7 @@ export function projectStore(
     latestBytes,
     classes,
     keptHours,
+    copyDays: inputs.copyDays,
   });
   const [table] = bill.priceTables;
   return {

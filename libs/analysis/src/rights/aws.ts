@@ -28,6 +28,7 @@ const CLOUDTRAIL =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscloudtrail.html';
 const GUARDDUTY =
   'https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonguardduty.html';
+const BACKUP = 'https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsbackup.html';
 
 /** A bucket sub-resource: one Put (deleting it is authorised as its Put too) and one Get. */
 const bucketSetting = (put: string, get: string, source = S3): ResourceRights => ({
@@ -185,6 +186,27 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
       'cloudtrail:ListTags',
     ],
     source: `${CLOUDTRAIL}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudtrail`,
+  },
+  // A store's independent copy: CreateBackupPlan carries the plan's tags (authorised with aws:RequestTag);
+  // a selection names the role AWS Backup assumes, which is passing it to AWS Backup, and every argument of it
+  // replaces it (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_selection).
+  // Not checked here: the plan's backup:TagResource, UntagResource and ListTags. The catalogue's recoveryPoint
+  // ARN (`arn:${Partition}:${Vendor}:${Region}:*:${ResourceType}:${RecoveryPointId}`) matches every backup ARN,
+  // so iam-simulate refuses any question of those actions on a plan (multiple.resource.types); the bootstrap
+  // grants them with the plan's other calls (ManageStackBackupPlans), which a bootstrap test holds it to.
+  'aws:backup/plan:Plan': {
+    create: ['backup:CreateBackupPlan'],
+    update: ['backup:UpdateBackupPlan'],
+    delete: ['backup:DeleteBackupPlan'],
+    read: ['backup:GetBackupPlan'],
+    source: `${BACKUP}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_plan`,
+  },
+  'aws:backup/selection:Selection': {
+    create: ['backup:CreateBackupSelection', 'iam:PassRole'],
+    update: [],
+    delete: ['backup:DeleteBackupSelection'],
+    read: ['backup:GetBackupSelection'],
+    source: `${BACKUP}; ${IAM}`,
   },
   'aws:kms/alias:Alias': {
     // Alias calls are authorised on the alias and on its key (the linked right below).
@@ -351,6 +373,7 @@ const PASSED_TO: Readonly<Record<string, string>> = {
   'aws:s3/bucketReplicationConfig:BucketReplicationConfig': 's3.amazonaws.com',
   'aws:guardduty/malwareProtectionPlan:MalwareProtectionPlan':
     'malware-protection-plan.guardduty.amazonaws.com',
+  'aws:backup/selection:Selection': 'backup.amazonaws.com',
 };
 
 /** The request each permission of `resource` is checked as: on its ARN, with the condition keys IAM sets. */
@@ -366,10 +389,11 @@ function requests(
   const resourceRegion = stringInput(resource, 'region') ?? region;
   const kmsArn = (id: string) => `arn:${partition}:kms:${resourceRegion}:${accountId}:key/${id}`;
   if (permission === 'iam:PassRole') {
+    const backup = resource.type === 'aws:backup/selection:Selection';
     return [
       {
         action: permission,
-        resource: stringInput(resource, 'role') ?? '',
+        resource: stringInput(resource, backup ? 'iamRoleArn' : 'role') ?? '',
         context: { 'iam:PassedToService': PASSED_TO[resource.type] ?? 's3.amazonaws.com' },
       },
     ];
@@ -391,6 +415,17 @@ function requests(
             ? tagContext('aws:RequestTag', resource.inputs['tags'])
             : {}),
         },
+      },
+    ];
+  }
+  if (resource.type === 'aws:backup/plan:Plan' || resource.type === 'aws:backup/selection:Selection') {
+    // A plan's ARN ends in its ID, known once it exists; a selection's calls are authorised on its plan.
+    const tagged = permission === 'backup:CreateBackupPlan';
+    return [
+      {
+        action: permission,
+        resource: `arn:${partition}:backup:${resourceRegion}:${accountId}:backup-plan:new-plan`,
+        context: tagged ? tagContext('aws:RequestTag', resource.inputs['tags']) : {},
       },
     ];
   }
@@ -491,6 +526,7 @@ export async function awsMissingRights({
   context = createAnalysisContext(render, bootstrap),
 }: RightsInput): Promise<MissingRight[]> {
   const { partition, accountId } = accountOf([...render.resources, ...bootstrap.resources]);
+  const answers = awsAnswersOf(context);
   const identity = (name: string): AwsPrincipal | undefined => {
     const role = bootstrap.resources.find((r) => r.type === 'aws:iam/role:Role' && r.name === name);
     const roleName = role && stringInput(role, 'name');
@@ -498,7 +534,10 @@ export async function awsMissingRights({
     return {
       principal: { id: roleName, label: `ci ${name}`, kind: name === 'preview' ? 'ci-preview' : 'ci-deploy' },
       arn: `arn:${partition}:iam::${accountId}:role/${roleName}`,
-      policies: inlinePolicies(bootstrap.resources, roleName, awsAnswersOf(context)),
+      policies: [
+        ...inlinePolicies(bootstrap.resources, roleName, answers),
+        ...attachedPolicies(bootstrap.resources, roleName, partition, accountId, answers),
+      ],
     };
   };
   // Read once: the account is in every ARN, and searching the whole render per request is quadratic.
@@ -548,4 +587,33 @@ export async function awsMissingRights({
       for (const permission of rights.read) await check('preview', preview, resource, 'read', permission);
   }
   return missing;
+}
+
+/**
+ * The render's managed policies a role has attached (RolePolicyAttachment by role name, policy by ARN), as the
+ * rights it holds: a right is only counted where the policy is in the render and readable (the access model
+ * takes the opposite view of what it cannot read, for who may reach data).
+ */
+function attachedPolicies(
+  resources: readonly RenderedResource[],
+  roleName: string,
+  partition: string,
+  accountId: string,
+  answers: AwsAnswers,
+): AwsPrincipal['policies'] {
+  const managed = new Map(
+    resources
+      .filter((r) => r.type === 'aws:iam/policy:Policy')
+      .map((r) => [
+        `arn:${partition}:iam::${accountId}:policy/${stringInput(r, 'name') ?? r.name}`,
+        policyDocument(r.inputs['policy'], answers),
+      ]),
+  );
+  return resources.flatMap((resource) => {
+    if (resource.type !== 'aws:iam/rolePolicyAttachment:RolePolicyAttachment') return [];
+    if (stringInput(resource, 'role') !== roleName) return [];
+    const arn = stringInput(resource, 'policyArn');
+    const policy = arn === undefined ? undefined : managed.get(arn);
+    return policy ? [{ name: `attachment ${resource.name} ${arn}`, policy }] : [];
+  });
 }

@@ -56,7 +56,7 @@ function storeRules(region: string | undefined, accounts?: readonly string[]): C
     cloud: 'aws',
     limits: 'aws',
     stackKeys: ['organizationTrail', 'ciDeployRole'],
-    storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs'],
+    storeKeys: ['zone', 'network.vpcEndpoints', 'network.vpcs', 'recovery.independentCopy'],
     retentionDefaults,
     checkStore: (store, raw, report) => checkAwsStore(store, raw, report, region),
     outsider: (principal) => awsOutsider(principal, accounts),
@@ -387,8 +387,18 @@ function ipv4Within(cidr: string, outer: string): boolean {
 }
 
 function checkRecovery(store: StoreSpec, report: Report, region: string | undefined): void {
-  const { replicaRegion, retentionLock } = store.recovery;
+  const { replicaRegion, retentionLock, independentCopy } = store.recovery;
   if (store.tier === 'high-throughput') {
+    // AWS Backup backs up an S3 bucket only with S3 Versioning enabled
+    // (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html, "Backups and versioning"), which
+    // directory buckets do not support (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-differences.html).
+    if (independentCopy !== undefined) {
+      report(
+        'recovery.independentCopy',
+        { enabled: true, retentionDays: independentCopy.retentionDays },
+        'cannot be kept for an S3 directory bucket (tier high-throughput): AWS Backup backs up only buckets with S3 Versioning, which directory buckets do not have; remove recovery.independentCopy, or keep the checkpoints to be copied in a standard store (docs/aws.md "Independent copy")',
+      );
+    }
     if (replicaRegion !== undefined) {
       report(
         'recovery.replicaRegion',

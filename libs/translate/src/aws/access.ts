@@ -296,3 +296,98 @@ export function awsMalwareScanTrustPolicy(): AwsPolicyDocument {
     },
   ]);
 }
+
+/**
+ * What AWS Backup, acting as a store's backup role, needs to back up the store's bucket: the S3 actions of the
+ * AWS managed policy AWSBackupServiceRolePolicyForS3Backup, which "Amazon S3 backups" names as the role's
+ * prerequisite (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html, "Permissions and
+ * policies"; the policy, https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSBackupServiceRolePolicyForS3Backup.html),
+ * narrowed to the store's bucket and key: continuous backup follows the bucket through S3 event notifications
+ * and the EventBridge rules AWS Backup manages (`AwsBackupManagedRule*`), and the first backup walks it with an
+ * inventory. Read only on the objects: restoring is an administrator's action with a role of their own
+ * (AWSBackupServiceRolePolicyForS3Restore writes and deletes objects, which no role of the stack may).
+ * The store roles' permissions boundary allows exactly these.
+ */
+export const AWS_BACKUP_ACTIONS = {
+  bucket: [
+    's3:GetBucketAcl',
+    's3:GetBucketLocation',
+    's3:GetBucketNotification',
+    's3:GetBucketTagging',
+    's3:GetBucketVersioning',
+    's3:GetInventoryConfiguration',
+    's3:ListBucket',
+    's3:ListBucketVersions',
+    's3:PutBucketNotification',
+    's3:PutInventoryConfiguration',
+  ],
+  objects: [
+    's3:GetObject',
+    's3:GetObjectAcl',
+    's3:GetObjectTagging',
+    's3:GetObjectVersion',
+    's3:GetObjectVersionAcl',
+    's3:GetObjectVersionTagging',
+  ],
+  key: ['kms:Decrypt', 'kms:DescribeKey'],
+  rules: [
+    'events:DeleteRule',
+    'events:DescribeRule',
+    'events:DisableRule',
+    'events:EnableRule',
+    'events:ListTargetsByRule',
+    'events:PutRule',
+    'events:PutTargets',
+    'events:RemoveTargets',
+  ],
+  // These support no resource but `*` (Service Authorization Reference). Not the managed policy's
+  // cloudwatch:GetMetricData: it supports a resource type (dataset) the backup's requests do not name, and the
+  // pack's aws-iam-no-wildcard-resources refuses it on `*` (docs/aws.md, "Independent copy").
+  anyResource: ['events:ListRules', 's3:ListAllMyBuckets'],
+} as const;
+
+/** A store's bucket AWS Backup copies into the store's vault (`recovery.independentCopy`). */
+export interface AwsBackupTarget {
+  partition: string;
+  accountId: string;
+  region: string;
+  bucketArn: string;
+  /** The store's key; absent when S3 manages it. */
+  keyArn?: string;
+}
+
+/** The backup role's identity policy: the documented actions, on this store's bucket, key and rules alone. */
+export function awsBackupPolicy(target: AwsBackupTarget): AwsPolicyDocument {
+  const rules = `arn:${target.partition}:events:${target.region}:${target.accountId}:rule/AwsBackupManagedRule*`;
+  return awsPolicyDocument([
+    allow('ReadAndFollowBucket', [...AWS_BACKUP_ACTIONS.bucket], [target.bucketArn]),
+    allow('ReadVersions', [...AWS_BACKUP_ACTIONS.objects], [`${target.bucketArn}/*`]),
+    allow('ManageBackupRules', [...AWS_BACKUP_ACTIONS.rules], [rules]),
+    allow('AccountWideReads', [...AWS_BACKUP_ACTIONS.anyResource], ['*']),
+    ...(target.keyArn === undefined
+      ? []
+      : [
+          {
+            ...allow('DecryptThroughS3', [...AWS_BACKUP_ACTIONS.key], [target.keyArn]),
+            Condition: { StringEquals: { 'kms:ViaService': s3Endpoint(target.region) } },
+          },
+        ]),
+  ]);
+}
+
+/**
+ * The backup role trusts AWS Backup alone, for this account only (aws:SourceAccount against the confused deputy,
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html): no CI identity, store identity or
+ * person can assume it.
+ */
+export function awsBackupTrustPolicy(accountId: string): AwsPolicyDocument {
+  return awsPolicyDocument([
+    {
+      Sid: 'AwsBackupCopiesThisStore',
+      Effect: 'Allow',
+      Principal: { Service: ['backup.amazonaws.com'] },
+      Action: ['sts:AssumeRole'],
+      Condition: { StringEquals: { 'aws:SourceAccount': accountId } },
+    },
+  ]);
+}

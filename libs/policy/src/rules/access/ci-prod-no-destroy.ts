@@ -1,4 +1,4 @@
-import { isCi, type AccessGrant, type StoreAccess } from '@checkpoints/analysis';
+import { isCi, type AccessGrant, type CopyEffect, type StoreAccess } from '@checkpoints/analysis';
 import { accessRule } from './analysis';
 
 export const ciProdNoDestroy = accessRule({
@@ -26,6 +26,8 @@ export const ciProdNoDestroy = accessRule({
 function destroysInsideWindow(grant: AccessGrant, store: StoreAccess): string | undefined {
   const effect = grant.configuration;
   if (effect === undefined || effect.replica) return undefined;
+  const copy = copyLifted(effect.copy);
+  if (copy !== undefined) return copy;
   const window = effect.windowDays ?? 0;
   const guarded = effect.guardedGoneAfterDays ?? null;
   const writes = effect.writes.map((write) => `${write.setting} (${write.permission})`).join(', ');
@@ -35,6 +37,26 @@ function destroysInsideWindow(grant: AccessGrant, store: StoreAccess): string | 
   const gone = effect.goneAfterDays ?? null;
   if (store.dataClassification === 'restricted' && effect.unguardedTier && gone !== null) {
     return `can make restricted checkpoints unrecoverable through configuration where no guardrail can hold them (${effect.unguarded ?? 'no mechanism on this tier'}): its ${writes} write leaves nothing after ${days(gone)}; restricted data needs another tier`;
+  }
+  return undefined;
+}
+
+/**
+ * A store whose spec promises an independent copy keeps it out of CI's reach: a CI identity that may delete or
+ * shorten its recovery points or unlock its vault, or a render in which the copy holds nothing (no vault lock in
+ * compliance mode, no selection of the store's bucket, a plan the lock refuses), breaks that promise whatever the
+ * store's own guardrails do. A CI identity that may rewrite the backup plan still leaves every checkpoint in the
+ * copy for the vault lock's minimum: that figure is in the grant.
+ */
+function copyLifted(copy: CopyEffect | undefined): string | undefined {
+  if (copy === undefined || copy.promisedDays === 0) return undefined;
+  if (copy.lifts.length > 0) {
+    return `can lift the independent copy in ${copy.where}: ${copy.lifts
+      .map((lift) => `${lift.permission} by ${lift.reason}`)
+      .join('; ')}`;
+  }
+  if (copy.broken !== undefined) {
+    return `faces no independent copy although the spec promises ${days(copy.promisedDays)}: ${copy.broken}`;
   }
   return undefined;
 }
