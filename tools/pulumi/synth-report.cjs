@@ -455,7 +455,9 @@ function markdownAnalysis(title, renders, reportOf) {
  *   bytesByState?: { live?: number, noncurrent?: number, softDeleted?: number },
  *   priceTable?: { date?: string, source?: string }, assumptions?: string[], missingPrices?: string[], bill?: Bill }} Projection
  * @typedef {{ workload?: Record<string, number> & { defaulted?: string[] },
- *   lines?: { what: string, usd: number, price?: { confirmed?: boolean } }[] }} Bill `projection.bill` (docs/costs.md)
+ *   lines?: { what: string, usd: number, price?: { confirmed?: boolean } }[],
+ *   independentCopy?: { lines?: { what: string, usd: number, price?: { confirmed?: boolean } }[] } | null }} Bill
+ *   `projection.bill` (docs/costs.md); the store's monthly cost includes its independent copy's bill
  * @typedef {{ store: string, deleteRecoveryDays: number | null, overwriteRecoveryDays: number | null,
  *   purgeWithinDays: number | null, promisedPurgeWithinDays: number | null, hourlyCopies: number | null,
  *   expiresAfterDays: number | null, lock?: { days: number, refuses: string[] } | null, notes?: string[],
@@ -699,11 +701,12 @@ function billText(store) {
   if (!bill?.workload || !Array.isArray(bill.lines)) return [];
   const w = bill.workload;
   const defaulted = (w.defaulted ?? []).length > 0 ? `; defaults: ${(w.defaulted ?? []).join(', ')}` : '';
-  const charges = bill.lines
+  const lines = [...bill.lines, ...(bill.independentCopy?.lines ?? [])];
+  const charges = lines
     .filter((line) => line.usd >= 0.005)
     .map((line) => `${line.what} ${line.usd.toFixed(2)}${line.price?.confirmed === false ? '*' : ''}`)
     .join(', ');
-  const starred = bill.lines.some((line) => line.usd >= 0.005 && line.price?.confirmed === false)
+  const starred = lines.some((line) => line.usd >= 0.005 && line.price?.confirmed === false)
     ? ' (* unconfirmed price)'
     : '';
   return [

@@ -79,7 +79,7 @@ describe('an independent copy of a restricted prod S3 store', () => {
     expect(admins?.reason).not.toMatch(/recoverable from the independent copy/);
   });
 
-  it("bills the copy on its own, at AWS Backup's S3 backup storage price, beside the store's bill", () => {
+  it("bills the copy at AWS Backup's S3 backup storage price, in the store's monthly cost", () => {
     const [store] = retentionOf(snapshot).filter((each) => each.store === restricted.name);
     const bill = store?.projection?.bill;
     const copy = bill?.independentCopy;
@@ -89,8 +89,11 @@ describe('an independent copy of a restricted prod S3 store', () => {
     const storedGiB = Object.values(store!.projection!.bytesByClass).reduce((a, b) => a + b, 0) / 2 ** 30;
     expect(copy?.lines[0]?.quantity).toBeGreaterThan(storedGiB);
     expect(copy?.total).toBeGreaterThan(0);
+    // The store's monthly cost, which the report's store and stack totals add up, includes the copy.
+    expect(store?.projection?.monthlyCost).toBeCloseTo((bill?.total ?? 0) + (copy?.total ?? 0), 2);
     const [other] = retentionOf(snapshot).filter((each) => each.store === confidential.name);
     expect(other?.projection?.bill.independentCopy).toBeNull();
+    expect(other?.projection?.monthlyCost).toBe(other?.projection?.bill.total);
   });
 });
 

@@ -32,7 +32,10 @@ export interface BytesByState {
 
 /** What `analysis.retention[].projection` carries (the PR report reads exactly these fields). */
 export interface StoreProjection {
-  /** The whole bill's monthly total at list price (`bill.total`); null when a price is in no table. */
+  /**
+   * The store's monthly total at list price: its bill's (`bill.total`) and its independent copy's; null when a
+   * price is in no table.
+   */
   monthlyCost: number | null;
   currency: 'USD';
   bytesByState: BytesByState;
@@ -306,7 +309,11 @@ export function projectStore(
   });
   const [table] = bill.priceTables;
   return {
-    monthlyCost: bill.total,
+    // The store's whole monthly cost includes its independent copy; unknown while either is.
+    monthlyCost:
+      bill.total === null || (bill.independentCopy !== null && bill.independentCopy.total === null)
+        ? null
+        : Math.round((bill.total + (bill.independentCopy?.total ?? 0)) * 100) / 100,
     currency: 'USD',
     bytesByState: roundedBytes(bytesByState),
     bytesByClass: Object.fromEntries(Object.entries(bytesByClass).map(([k, v]) => [k, Math.round(v)])),
