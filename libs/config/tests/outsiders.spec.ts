@@ -1,4 +1,13 @@
-import { allowedAccountsOf, awsRules, ConfigError, gcpRules, loadStackSpec, type ConfigIssue } from '../src';
+import {
+  allowedAccountsOf,
+  allowedAccountsRequired,
+  awsRules,
+  ConfigError,
+  gcpRules,
+  loadStackSpec,
+  type ConfigIssue,
+  type StoreSpec,
+} from '../src';
 import { NETWORK, prodConfig } from './gcp-helpers';
 
 /** Who else may touch a prod store: principals from outside the stack are refused unless listed with why. */
@@ -138,6 +147,8 @@ describe('a prod store names principals from outside its stack only when externa
       return [];
     };
     const other = 'arn:aws:iam::210987654321:role/partner-evaluation';
+    const storeNaming = (principal: string) =>
+      ({ access: { writers: [], readers: [principal] } }) as unknown as StoreSpec;
 
     it('are refused, naming the account and the stack key', () => {
       const [issue, ...rest] = awsIssues([other], ['123456789012']);
@@ -165,8 +176,22 @@ describe('a prod store names principals from outside its stack only when externa
       ).toEqual([]);
     });
 
-    it('are not judged without aws:allowedAccountIds (the account is then unknown at config time)', () => {
-      expect(awsIssues([other])).toEqual([]);
+    it('need aws:allowedAccountIds in prod, or the account could not be judged', () => {
+      expect(
+        allowedAccountsRequired({ environment: 'prod', stores: [storeNaming(other)] }, undefined),
+      ).toEqual([expect.objectContaining({ path: 'aws:allowedAccountIds', value: undefined })]);
+      expect(
+        allowedAccountsRequired({ environment: 'prod', stores: [storeNaming(other)] }, ['123456789012']),
+      ).toEqual([]);
+      expect(
+        allowedAccountsRequired({ environment: 'dev', stores: [storeNaming(other)] }, undefined),
+      ).toEqual([]);
+      expect(
+        allowedAccountsRequired(
+          { environment: 'prod', stores: [storeNaming('sagemaker.amazonaws.com')] },
+          undefined,
+        ),
+      ).toEqual([]);
     });
   });
 

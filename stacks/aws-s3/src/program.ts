@@ -6,6 +6,7 @@ import {
   awsPartitionOf,
   awsQuotaWarnings,
   allowedAccountsOf,
+  allowedAccountsRequired,
   awsRules,
   buildStoresInTurns,
   ConfigError,
@@ -153,7 +154,13 @@ function loadAwsStackSpec(): { spec: StackSpec; region: string } {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
   }
-  if (spec) issues.push(...physicalNameIssues(spec.stores, awsPhysicalNames), ...ciDeployRoleIssues(spec));
+  if (spec) {
+    issues.push(
+      ...physicalNameIssues(spec.stores, awsPhysicalNames),
+      ...ciDeployRoleIssues(spec),
+      ...allowedAccountsRequired(spec, allowed.accounts),
+    );
+  }
   if (spec && region !== undefined && issues.length === 0) {
     issues.push(
       ...replacementIssues(

@@ -41,6 +41,12 @@ describe('standard store roles', () => {
           },
         },
       ],
+      // Another account's principal on a prod store is listed with why, or refused.
+      extra: {
+        'checkpoints:externalPrincipals': JSON.stringify([
+          { principal: partnerAccount, reason: 'the evaluation partner reads released checkpoints' },
+        ]),
+      },
     });
     const keyId = resource(snapshot, 'alias', 'llm-pretrain-key-alias').inputs['targetKeyId'] as string;
     keyArn = `arn:aws:kms:us-east-1:${ACCOUNT}:key/${keyId}`;

@@ -45,6 +45,8 @@ export function stackConfig(options: StackOptions): Record<string, string> {
   const region = options.region === undefined ? 'us-east-1' : options.region;
   return {
     ...(region === null ? {} : { 'aws:region': region }),
+    // The mocks' account: a prod store naming IAM principals needs the stack's accounts.
+    ...(options.environment === 'prod' ? { 'aws:allowedAccountIds': '["123456789012"]' } : {}),
     'checkpoints:environment': options.environment ?? 'dev',
     'checkpoints:owner': 'ml-platform',
     'checkpoints:costCenter': 'cc-1234',

@@ -13,7 +13,7 @@ import { nearestValues, type ConfigIssue } from '../issues';
 import { rangeOf } from '../limits';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
-import type { RetentionLockSpec, RetentionSpec, StoreSpec, Tier } from '../spec';
+import type { RetentionLockSpec, RetentionSpec, StackSpec, StoreSpec, Tier } from '../spec';
 
 /** S3 refuses a lifecycle transition to STANDARD_IA earlier than 30 days after creation. */
 export const S3_MIN_DAYS_BEFORE_INFREQUENT_ACCESS = 30;
@@ -101,6 +101,29 @@ export function allowedAccountsOf(raw: unknown): { accounts?: string[]; issues: 
       },
     ],
   };
+}
+
+/**
+ * In prod the stack's accounts must be known when a store names IAM principals, so that one of another account
+ * is refused rather than passed unjudged (awsOutsider): `aws:allowedAccountIds` is then required.
+ */
+export function allowedAccountsRequired(
+  spec: Pick<StackSpec, 'environment' | 'stores'>,
+  accounts: readonly string[] | undefined,
+): ConfigIssue[] {
+  if (spec.environment !== 'prod' || accounts !== undefined) return [];
+  const named = spec.stores.some((store) =>
+    [...store.access.writers, ...store.access.readers].some((principal) => AWS_PRINCIPAL_ARN.test(principal)),
+  );
+  if (!named) return [];
+  return [
+    {
+      path: 'aws:allowedAccountIds',
+      value: undefined,
+      message:
+        'is required in prod when a store names IAM principals in access.writers or access.readers: the account this stack deploys to, e.g. ["123456789012"] (the provider refuses any other); a prod store then refuses principals of another account unless checkpoints:externalPrincipals lists them',
+    },
+  ];
 }
 
 function regionIssues(region: string | undefined): ConfigIssue[] {

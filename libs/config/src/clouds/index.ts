@@ -1,5 +1,6 @@
 export {
   allowedAccountsOf,
+  allowedAccountsRequired,
   AWS_ACCESS_LOG_NAME,
   AWS_AUDIT_LOG_NAME,
   awsRules,
