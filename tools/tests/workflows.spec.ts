@@ -957,4 +957,14 @@ describe('the Node the workflows run on', () => {
     }
     expect(commands.filter((command) => V8_FLAG.test(command))).toEqual([]);
   });
+
+  it('no tracked source sets a V8 flag at run time or runs code in a VM context of its own', () => {
+    const sources = run('git', ['ls-files', '*.ts', '*.js', '*.mjs', '*.cjs'], { cwd: WORKSPACE })
+      .stdout.split('\n')
+      .filter((file) => file !== '' && file !== 'tools/tests/workflows.spec.ts');
+    expect(sources).toContain('tools/pulumi/actionlint.mjs');
+    const runtimeFlags =
+      /setFlagsFromString|from ['"](?:node:)?(?:v8|vm)['"]|require\(['"](?:node:)?(?:v8|vm)['"]\)/;
+    expect(sources.filter((file) => runtimeFlags.test(text(join(WORKSPACE, file))))).toEqual([]);
+  });
 });
