@@ -38,6 +38,7 @@ const { checklist, missing } = require('./checks.cjs');
  * monitor's DiagnosticSetting is Microsoft.Insights/diagnosticSettings
  * (https://learn.microsoft.com/azure/templates/microsoft.insights/diagnosticsettings).
  */
+// libs/render's AZURE_MODULE_PROVIDERS, which this plain-Node script cannot import; a test holds them equal.
 const AZURE_NATIVE_PROVIDERS = {
   authorization: 'Microsoft.Authorization',
   keyvault: 'Microsoft.KeyVault',

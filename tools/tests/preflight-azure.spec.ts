@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { main } from '../preflight/run.cjs';
+import { AZURE_MODULE_PROVIDERS } from '@checkpoints/render';
 import { AZURE_BOOTSTRAP_MODULES, AZURE_NATIVE_PROVIDERS, azureStackModules } from '../preflight/azure.cjs';
 import { WORKSPACE } from './helpers';
 import {
@@ -84,6 +85,10 @@ describe('checkpoints-preflight (Azure)', () => {
     for (const module of [...stack, ...AZURE_BOOTSTRAP_MODULES]) {
       expect(AZURE_NATIVE_PROVIDERS).toHaveProperty(module);
     }
+  });
+
+  it('asks for the providers the rights check and the bootstrap register (one map, held equal here)', () => {
+    expect(AZURE_NATIVE_PROVIDERS).toEqual(AZURE_MODULE_PROVIDERS);
   });
 
   it('asks for Defender and private endpoints only where the stack renders them', () => {
