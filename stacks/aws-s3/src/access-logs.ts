@@ -2,14 +2,11 @@ import * as pulumi from '@pulumi/pulumi';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
 import { BucketLogging } from '@pulumi/aws/s3/bucketLogging';
-import { BucketOwnershipControls } from '@pulumi/aws/s3/bucketOwnershipControls';
 import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
-import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock';
-import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
-import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { AWS_ACCESS_LOG_NAME, RETENTION_DEFAULTS } from '@checkpoints/config';
 import { names } from '@checkpoints/naming';
 import { s3AccessLogBucketPolicy, s3LifecycleRules } from '@checkpoints/translate';
+import { privateBucketSettings } from './private-bucket';
 import { SAFETY_SETTING } from './scope';
 
 /** A bucket whose requests are logged: its logical name prefix, name and ARN, and region (absent: the stack's). */
@@ -92,39 +89,7 @@ function createAccessLogBucket(
   );
   const name = bucket.bucket;
   const setting = { parent, ...SAFETY_SETTING };
-  const ownership = new BucketOwnershipControls(
-    `${prefix}-ownership`,
-    { ...inRegion, bucket: name, rule: { objectOwnership: 'BucketOwnerEnforced' } },
-    setting,
-  );
-  const publicAccessBlock = new BucketPublicAccessBlock(
-    `${prefix}-public-access-block`,
-    {
-      ...inRegion,
-      bucket: name,
-      blockPublicAcls: true,
-      blockPublicPolicy: true,
-      ignorePublicAcls: true,
-      restrictPublicBuckets: true,
-    },
-    setting,
-  );
-  const versioning = new BucketVersioning(
-    `${prefix}-versioning`,
-    { ...inRegion, bucket: name, versioningConfiguration: { status: 'Enabled' } },
-    setting,
-  );
-  new BucketServerSideEncryptionConfiguration(
-    `${prefix}-encryption`,
-    {
-      ...inRegion,
-      bucket: name,
-      rules: [
-        { applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' }, blockedEncryptionTypes: ['SSE-C'] },
-      ],
-    },
-    setting,
-  );
+  const { ownership, publicAccessBlock, versioning } = privateBucketSettings(parent, prefix, name, inRegion);
   new BucketLifecycleConfiguration(
     `${prefix}-lifecycle`,
     { ...inRegion, bucket: name, rules: s3LifecycleRules(ACCESS_LOG_RETENTION) },

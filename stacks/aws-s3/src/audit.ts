@@ -4,11 +4,7 @@ import { Key } from '@pulumi/aws/kms/key';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
 import { BucketObjectLockConfiguration } from '@pulumi/aws/s3/bucketObjectLockConfiguration';
-import { BucketOwnershipControls } from '@pulumi/aws/s3/bucketOwnershipControls';
 import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
-import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock';
-import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
-import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import {
   AWS_AUDIT_LOG_NAME,
   DATA_CLASSIFICATIONS,
@@ -30,6 +26,7 @@ import { awsTags, standardTags } from '@checkpoints/tagging';
 import { COMPONENT_TYPES } from '@checkpoints/render';
 import { logAccess, type LoggedBucket } from './access-logs';
 import { KEY_DELETION_WINDOW_DAYS } from './encryption';
+import { privateBucketSettings } from './private-bucket';
 import { RETENTION_LOCK_MODE } from './retention-lock';
 import { SAFETY_SETTING } from './scope';
 
@@ -151,45 +148,11 @@ export class StackAudit extends pulumi.ComponentResource {
     const bucket = new Bucket(`${name}-bucket`, { bucket: names.s3Bucket(nameContext), tags }, keep);
     const bucketName = bucket.bucket;
     const setting = { parent: this, ...SAFETY_SETTING };
-    const ownership = new BucketOwnershipControls(
-      `${name}-ownership`,
-      { bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
-      setting,
-    );
-    const publicAccessBlock = new BucketPublicAccessBlock(
-      `${name}-public-access-block`,
-      {
-        bucket: bucketName,
-        blockPublicAcls: true,
-        blockPublicPolicy: true,
-        ignorePublicAcls: true,
-        restrictPublicBuckets: true,
-      },
-      setting,
-    );
-    const versioning = new BucketVersioning(
-      `${name}-versioning`,
-      { bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
-      setting,
-    );
-    new BucketServerSideEncryptionConfiguration(
-      `${name}-encryption`,
-      {
-        bucket: bucketName,
-        rules: [
-          key
-            ? {
-                applyServerSideEncryptionByDefault: { sseAlgorithm: 'aws:kms', kmsMasterKeyId: key.arn },
-                bucketKeyEnabled: true,
-                blockedEncryptionTypes: ['SSE-C'],
-              }
-            : {
-                applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' },
-                blockedEncryptionTypes: ['SSE-C'],
-              },
-        ],
-      },
-      setting,
+    const { ownership, publicAccessBlock, versioning } = privateBucketSettings(
+      this,
+      name,
+      bucketName,
+      key === undefined ? {} : { key },
     );
     new BucketLifecycleConfiguration(
       `${name}-lifecycle`,

@@ -2,14 +2,10 @@ import * as pulumi from '@pulumi/pulumi';
 import type { Key } from '@pulumi/aws/kms/key';
 import { Bucket } from '@pulumi/aws/s3/bucket';
 import { BucketLifecycleConfiguration } from '@pulumi/aws/s3/bucketLifecycleConfiguration';
-import { BucketOwnershipControls } from '@pulumi/aws/s3/bucketOwnershipControls';
 import { BucketPolicy } from '@pulumi/aws/s3/bucketPolicy';
-import { BucketPublicAccessBlock } from '@pulumi/aws/s3/bucketPublicAccessBlock';
-import { BucketServerSideEncryptionConfiguration } from '@pulumi/aws/s3/bucketServerSideEncryptionConfiguration';
-import { BucketVersioning } from '@pulumi/aws/s3/bucketVersioning';
 import { names } from '@checkpoints/naming';
 import { s3BucketPolicy, s3LifecycleRules } from '@checkpoints/translate';
-import { defaultEncryptionRule } from './encryption';
+import { privateBucketSettings } from './private-bucket';
 import { createRetentionLock, lockDaysOf, retentionLockStatements } from './retention-lock';
 import {
   dataProtection,
@@ -52,38 +48,10 @@ export function createGeneralPurposeBucket(
     { parent, ...dataProtection(store) },
   );
   const bucketName = bucket.bucket;
-  const ownership = new BucketOwnershipControls(
-    `${prefix}-ownership`,
-    { ...inRegion, bucket: bucketName, rule: { objectOwnership: 'BucketOwnerEnforced' } },
-    { parent, ...SAFETY_SETTING },
-  );
-  const publicAccessBlock = new BucketPublicAccessBlock(
-    `${prefix}-public-access-block`,
-    {
-      ...inRegion,
-      bucket: bucketName,
-      blockPublicAcls: true,
-      blockPublicPolicy: true,
-      ignorePublicAcls: true,
-      restrictPublicBuckets: true,
-    },
-    { parent, ...SAFETY_SETTING },
-  );
-  const versioning = new BucketVersioning(
-    `${prefix}-versioning`,
-    { ...inRegion, bucket: bucketName, versioningConfiguration: { status: 'Enabled' } },
-    { parent, ...SAFETY_SETTING },
-  );
-  new BucketServerSideEncryptionConfiguration(
-    `${prefix}-encryption`,
-    // Customer-provided keys (SSE-C) would put the only copy of a key in a training job's hands.
-    {
-      ...inRegion,
-      bucket: bucketName,
-      rules: [{ ...defaultEncryptionRule(key), blockedEncryptionTypes: ['SSE-C'] }],
-    },
-    { parent, ...SAFETY_SETTING },
-  );
+  const { ownership, publicAccessBlock, versioning } = privateBucketSettings(parent, prefix, bucketName, {
+    ...inRegion,
+    ...(key === undefined ? {} : { key }),
+  });
   createRetentionLock(scope, bucketName, versioning, placement);
   // Noncurrent-version rules only take effect on a versioned bucket.
   new BucketLifecycleConfiguration(
