@@ -668,10 +668,10 @@ describe('AWS: the Express store with its own key (prod llm-pretrain-fast), depl
     const unrefreshed = resources.filter((resource) => CI_UNREFRESHED_TYPES.has(resource.type));
     expect(unrefreshed.map((resource) => resource.name)).toEqual(['llm-pretrain-fast-bucket']);
     expect(excluded).toEqual(unrefreshed);
-    // What the left-out read would take: a data session, which the preview role never holds.
+    // What the left-out read would take: a data session, which the preview role never holds, and the tags.
     expect(
       new Set(unrefreshed.flatMap((resource) => AWS_RIGHTS[resource.type]?.read ?? ['unknown'])),
-    ).toEqual(new Set(['s3express:CreateSession']));
+    ).toEqual(new Set(['s3express:CreateSession', 's3express:ListTagsForResource']));
     const rights = await missingDeployRights('aws', { resources }, bootstrap, 'prod');
     expect(rights.filter((right) => right.identity === 'ci preview')).toEqual([]);
     // The directory bucket's encryption, policy and lifecycle are refreshed: a deleted bucket still shows.
