@@ -178,7 +178,7 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     source: IAM,
   },
   // AWS's CloudFormation handler (AWS::KMS::Key, https://github.com/aws-cloudformation/aws-cloudformation-resource-providers-kms
-  // key/aws-kms-key.json "handlers") agrees but for what it does that this provider does not: DisableKey on create
+  // key/aws-kms-key.json "handlers", vendored in data/cfn-handlers.json) agrees but for what it does that this provider does not: DisableKey on create
   // and update (a key declared disabled; the stack never disables one), DescribeKey on delete, PutKeyPolicy on
   // every update (the Terraform provider calls it only when the policy changed: KEY_POLICY_DEMANDS).
   'aws:kms/key:Key': {

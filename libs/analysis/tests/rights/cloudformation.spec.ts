@@ -451,9 +451,10 @@ const DIFFERENCES: readonly Difference[] = [
     side: 'cloudformation',
     actions: ['backup:TagResource'],
     why:
-      "the provider tags the plan (CreateBackupPlan's BackupPlanTags, then TagResource); the row leaves the tag " +
-      "actions out because iam-simulate cannot place them on a plan's ARN (the row's comment), and the bootstrap " +
-      `grants them with the plan's other calls: ${TF} internal/service/backup/plan.go resourcePlanCreate`,
+      "the provider's CreateBackupPlan carries the plan's tags (BackupPlanTags), which AWS Backup authorises as " +
+      "TagResource as well; the row leaves the tag actions out because iam-simulate cannot place them on a plan's " +
+      "ARN (the row's comment), and the bootstrap grants them with CreateBackupPlan (CreateStackBackupPlans): " +
+      `${TF} internal/service/backup/plan.go resourcePlanCreate`,
   },
   {
     row: PLAN,
