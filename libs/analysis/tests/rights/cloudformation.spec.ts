@@ -641,6 +641,16 @@ describe("the rights model's AWS rows against CloudFormation's handler permissio
     ]);
   });
 
+  it("fails on a bucket setting row that loses its Put: CloudFormation's bucket lists it", () => {
+    const versioning = 'aws:s3/bucketVersioning:BucketVersioning';
+    const row = AWS_RIGHTS[versioning] as ResourceRights;
+    const weakened = { ...AWS_RIGHTS, [versioning]: { ...row, create: [], update: [], delete: [] } };
+    expect([...differences(weakened)].filter((key) => !explained().has(key))).toEqual([
+      `${BUCKET} ~ AWS::S3::Bucket create cloudformation s3:putbucketversioning`,
+      `${BUCKET} ~ AWS::S3::Bucket update cloudformation s3:putbucketversioning`,
+    ]);
+  });
+
   it("settles a directory bucket's SSE-KMS demand: exactly CloudFormation's KMS actions on create and update", () => {
     for (const operation of ['create', 'update'] as const) {
       const kms = handlerOf('AWS::S3Express::DirectoryBucket', operation).filter((a) => a.startsWith('kms:'));
