@@ -645,10 +645,11 @@ describe('AWS: the Express store with its own key (prod llm-pretrain-fast), depl
     const { resources } = await synthProd('aws-s3', bootstrap);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const runner = require(join(ROOT, 'tools', 'pulumi', 'run.cjs')) as {
-      TARGETS: { drift: { flags: string[] } };
+      TARGETS: { drift: { excludes: string[] }; refresh: { excludes: string[] } };
     };
-    const flags = runner.TARGETS.drift.flags;
-    const globs = flags.filter((_, index) => flags[index - 1] === '--exclude');
+    const globs = runner.TARGETS.drift.excludes;
+    // A refresh leaves out the same, unless asked to include them with credentials that may open a session.
+    expect(runner.TARGETS.refresh.excludes).toEqual(globs);
     // Pulumi's URN globs: `**` any text, `*` any text without `:` (UrnTargets, pulumi/pulumi pkg/resource/deploy).
     const matchers = globs.map(
       (glob) =>
@@ -668,10 +669,10 @@ describe('AWS: the Express store with its own key (prod llm-pretrain-fast), depl
     const unrefreshed = resources.filter((resource) => CI_UNREFRESHED_TYPES.has(resource.type));
     expect(unrefreshed.map((resource) => resource.name)).toEqual(['llm-pretrain-fast-bucket']);
     expect(excluded).toEqual(unrefreshed);
-    // What the left-out read would take: a data session, which the preview role never holds.
+    // What the left-out read would take: a data session, which the preview role never holds, and the tags.
     expect(
       new Set(unrefreshed.flatMap((resource) => AWS_RIGHTS[resource.type]?.read ?? ['unknown'])),
-    ).toEqual(new Set(['s3express:CreateSession']));
+    ).toEqual(new Set(['s3express:CreateSession', 's3express:ListTagsForResource']));
     const rights = await missingDeployRights('aws', { resources }, bootstrap, 'prod');
     expect(rights.filter((right) => right.identity === 'ci preview')).toEqual([]);
     // The directory bucket's encryption, policy and lifecycle are refreshed: a deleted bucket still shows.

@@ -53,25 +53,31 @@ const YES = /^(--yes|-y)(=true)?$/;
  * "Pulumi Cloud detects drift by running a preview-only refresh against your stack").
  */
 /**
- * What the drift check leaves out of its refresh, as `pulumi refresh --exclude` globs (`*` is any text
- * without `:`, `**` any text: UrnTargets in pulumi/pulumi pkg/resource/deploy;
+ * What a refresh leaves out by default, `refresh` and `drift` alike, as `pulumi refresh --exclude` globs (`*` is
+ * any text without `:`, `**` any text: UrnTargets in pulumi/pulumi pkg/resource/deploy;
  * https://www.pulumi.com/docs/iac/cli/commands/pulumi_refresh/). An S3 Express directory bucket: the provider
  * reads it with HeadBucket, which S3 authorises only through a data session
- * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html), and the preview identity the check
- * runs as may open none. Its encryption, policy and lifecycle resources are still refreshed, through the
- * Regional endpoint: a bucket deleted outside Pulumi shows as their deletion (docs/aws.md, Drift). The same
- * types are CI_UNREFRESHED_TYPES of the rights model (libs/analysis), which a bootstrap test holds equal.
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html), and neither CI identity may open one
+ * (the preview role the drift check runs as, nor the deploy role). Its encryption, policy and lifecycle
+ * resources are still refreshed, through the Regional endpoint: a bucket deleted outside Pulumi shows as their
+ * deletion (docs/aws.md, Drift). The same types are CI_UNREFRESHED_TYPES of the rights model (libs/analysis),
+ * which a bootstrap test holds equal. `--include-directory-buckets` refreshes them too, for credentials that may
+ * open a session (an administrator's).
  */
-const DRIFT_EXCLUDES = ['**aws:s3/directoryBucket:DirectoryBucket::*'];
+const DIRECTORY_BUCKET_EXCLUDES = ['**aws:s3/directoryBucket:DirectoryBucket::*'];
+
+/** The runner's flag that refreshes the directory buckets too (refresh and drift). */
+const INCLUDE_DIRECTORY_BUCKETS = '--include-directory-buckets';
 
 const TARGETS = {
   preview: { command: 'preview', flags: ['--policy-pack', policyPack, '--diff'] },
   up: { command: 'up', flags: ['--policy-pack', policyPack, '--diff'] },
-  refresh: { command: 'refresh', flags: ['--yes', '--diff'] },
+  refresh: { command: 'refresh', flags: ['--yes', '--diff'], excludes: DIRECTORY_BUCKET_EXCLUDES },
   destroy: { command: 'destroy', flags: [], stackRequired: true },
   drift: {
     command: 'refresh',
-    flags: ['--preview-only', '--json', ...DRIFT_EXCLUDES.flatMap((glob) => ['--exclude', glob])],
+    flags: ['--preview-only', '--json'],
+    excludes: DIRECTORY_BUCKET_EXCLUDES,
   },
 };
 
@@ -79,6 +85,8 @@ const USAGE = `usage: checkpoints-pulumi <${Object.keys(TARGETS).join('|')}> [--
   --stack  the Pulumi stack (the nx targets default to dev; destroy needs it named)
   --cwd    the Pulumi project folder (default: the current folder)
   --summary=FILE  preview and up: also write what changed and every policy violation to FILE (JSON)
+  --include-directory-buckets  refresh and drift: refresh the S3 Express directory buckets too, which they
+           leave out by default (reading one opens a data session: s3express:CreateSession)
   Any other flag goes to the Pulumi CLI as it is, e.g. --target=URN or --yes for destroy.`;
 
 class UsageError extends Error {}
@@ -138,10 +146,22 @@ function parseArgs(argv) {
   let cwd;
   /** @type {string | undefined} */
   let summary;
+  let includeDirectoryBuckets = false;
   /** @type {string[]} */
   const passThrough = [];
   for (let i = 0; i < rest.length; i += 1) {
     const arg = /** @type {string} */ (rest[i]);
+    // nx forwards a bare boolean flag as `--flag=true`.
+    const include = /^--include-directory-buckets(?:=(true|false))?$/.exec(arg);
+    if (include) {
+      if (!('excludes' in TARGETS[/** @type {keyof typeof TARGETS} */ (target)])) {
+        throw new UsageError(
+          `${INCLUDE_DIRECTORY_BUCKETS} is for refresh and drift only, not ${target}\n${USAGE}`,
+        );
+      }
+      includeDirectoryBuckets = include[1] !== 'false';
+      continue;
+    }
     const option = /^(--stack|-s|--cwd|--summary)(?:=(.*))?$/s.exec(arg);
     if (!option) {
       passThrough.push(arg);
@@ -160,7 +180,14 @@ function parseArgs(argv) {
   if (summary !== undefined && target !== 'preview' && target !== 'up') {
     throw new UsageError(`--summary is for preview and up only, not ${target}\n${USAGE}`);
   }
-  return { target: /** @type {keyof typeof TARGETS} */ (target), stack, cwd, summary, passThrough };
+  return {
+    target: /** @type {keyof typeof TARGETS} */ (target),
+    stack,
+    cwd,
+    summary,
+    includeDirectoryBuckets,
+    passThrough,
+  };
 }
 
 /**
@@ -181,13 +208,19 @@ function upMode(passThrough, context) {
  * @param {string} stack
  * @param {string[]} passThrough
  * @param {'yes' | 'ask' | 'refuse'} [confirm] how an `up` is confirmed
+ * @param {{ includeDirectoryBuckets?: boolean }} [options] refresh the directory buckets too
  */
-function pulumiArgs(target, stack, passThrough, confirm = 'refuse') {
-  const { command, flags } = TARGETS[target];
+function pulumiArgs(target, stack, passThrough, confirm = 'refuse', options = {}) {
+  const spec = TARGETS[target];
+  const { command, flags } = spec;
   if (target === 'up' && confirm === 'ask') return [command, '--stack', stack, ...flags, ...passThrough];
   const yes =
     target === 'up' && confirm === 'yes' && !passThrough.some((arg) => YES.test(arg)) ? ['--yes'] : [];
-  return [command, '--stack', stack, '--non-interactive', ...flags, ...yes, ...passThrough];
+  const excludes =
+    'excludes' in spec && !options.includeDirectoryBuckets
+      ? spec.excludes.flatMap((glob) => ['--exclude', glob])
+      : [];
+  return [command, '--stack', stack, '--non-interactive', ...flags, ...excludes, ...yes, ...passThrough];
 }
 
 /**
@@ -562,7 +595,7 @@ async function main(argv, io = processIo()) {
     println(help ? io.stdout : io.stderr, error.message);
     return help ? 0 : EXIT.usage;
   }
-  const { target, cwd, passThrough } = parsed;
+  const { target, cwd, includeDirectoryBuckets, passThrough } = parsed;
   const spec = TARGETS[target];
   if (parsed.stack === undefined && 'stackRequired' in spec) {
     println(
@@ -610,8 +643,16 @@ async function main(argv, io = processIo()) {
     }
     return 0;
   }
-  const args = pulumiArgs(target, stack, passThrough, confirm);
+  const args = pulumiArgs(target, stack, passThrough, confirm, { includeDirectoryBuckets });
   println(io.stderr, `checkpoints-pulumi: pulumi ${args.join(' ')}  (in ${folder}, CLI ${cli.version})`);
+  if (target === 'refresh' && !includeDirectoryBuckets) {
+    println(
+      io.stderr,
+      'checkpoints-pulumi: any S3 Express directory bucket of the stack is left out of this refresh (its ' +
+        'encryption, policy and lifecycle are not): reading one opens a data session (s3express:CreateSession), ' +
+        `which CI roles may not. Add ${INCLUDE_DIRECTORY_BUCKETS} with credentials that may open one.`,
+    );
+  }
   if (
     target === 'destroy' &&
     !passThrough.some((arg) => /^(--yes|-y|--skip-preview|--preview-only)(=true)?$/.test(arg))
@@ -628,7 +669,16 @@ async function main(argv, io = processIo()) {
   if (parsed.summary !== undefined) {
     return runWithSummary(args, folder, { file: parsed.summary, stack, command: spec.command }, io);
   }
-  return (await runPulumi(args, folder, io)).status;
+  const { status } = await runPulumi(args, folder, io);
+  if (target === 'refresh' && includeDirectoryBuckets && status !== 0) {
+    println(
+      io.stderr,
+      `checkpoints-pulumi: the refresh failed with ${INCLUDE_DIRECTORY_BUCKETS}: if the error above is ` +
+        'AccessDenied on CreateSession (or HeadBucket) of a *--x-s3 bucket, these credentials may not open an ' +
+        `S3 Express data session; run the refresh without ${INCLUDE_DIRECTORY_BUCKETS}, or as an administrator.`,
+    );
+  }
+  return status;
 }
 
 module.exports = {
@@ -636,7 +686,8 @@ module.exports = {
   policyPack,
   EXIT,
   DRIFT,
-  DRIFT_EXCLUDES,
+  DIRECTORY_BUCKET_EXCLUDES,
+  INCLUDE_DIRECTORY_BUCKETS,
   TARGETS,
   UsageError,
   minimumVersion,

@@ -178,6 +178,9 @@ export function inProcess<Status>(
   };
 }
 
+/** What refresh and drift leave out unless asked to include the directory buckets (a data session reads one). */
+export const DIRECTORY_BUCKET_EXCLUDES = ['--exclude', '**aws:s3/directoryBucket:DirectoryBucket::*'];
+
 /** The exact argv each target must hand the CLI, after `pulumi` (`up` as confirmed in CI or with --yes). */
 export function expectedArgv(target: string, stack: string, extra: string[] = []): string[] {
   const head = (command: string) => [command, '--stack', stack, '--non-interactive'];
@@ -194,18 +197,11 @@ export function expectedArgv(target: string, stack: string, extra: string[] = []
         ...extra,
       ];
     case 'refresh':
-      return [...head('refresh'), '--yes', '--diff', ...extra];
+      return [...head('refresh'), '--yes', '--diff', ...DIRECTORY_BUCKET_EXCLUDES, ...extra];
     case 'destroy':
       return [...head('destroy'), ...extra];
     case 'drift':
-      return [
-        ...head('refresh'),
-        '--preview-only',
-        '--json',
-        '--exclude',
-        '**aws:s3/directoryBucket:DirectoryBucket::*',
-        ...extra,
-      ];
+      return [...head('refresh'), '--preview-only', '--json', ...DIRECTORY_BUCKET_EXCLUDES, ...extra];
     default:
       throw new Error(`no such target ${target}`);
   }

@@ -4,7 +4,15 @@
  * folder with the right stack, and carry the CLI's failure back out).
  */
 import { join } from 'node:path';
-import { expectedArgv, pathWith, run, STACKS, standIn, WORKSPACE } from './helpers';
+import {
+  DIRECTORY_BUCKET_EXCLUDES,
+  expectedArgv,
+  pathWith,
+  run,
+  STACKS,
+  standIn,
+  WORKSPACE,
+} from './helpers';
 
 const TARGETS = ['preview', 'up', 'refresh', 'destroy', 'drift'];
 
@@ -194,6 +202,20 @@ describe('nx run reaches the CLI with the exact argv and folder', () => {
     const project = task.split(':')[0] ?? '';
     expect(fake.commands()).toEqual([
       { argv: expectedArgv(target, stack, extra), cwd: join(WORKSPACE, 'stacks', project) },
+    ]);
+  });
+
+  it('nx run aws-s3:refresh --include-directory-buckets reaches the runner, which drops its excludes', () => {
+    const fake = standIn();
+    const result = nx(['run', 'aws-s3:refresh', '--stack=prod', '--include-directory-buckets'], {
+      PATH: pathWith(fake.bin),
+    });
+    expect(result.status).toBe(0);
+    expect(fake.commands()).toEqual([
+      {
+        argv: expectedArgv('refresh', 'prod').filter((arg) => !DIRECTORY_BUCKET_EXCLUDES.includes(arg)),
+        cwd: join(WORKSPACE, 'stacks', 'aws-s3'),
+      },
     ]);
   });
 

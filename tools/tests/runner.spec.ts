@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../pulumi/run.cjs';
 import {
+  DIRECTORY_BUCKET_EXCLUDES,
   expectedArgv,
   inProcess,
   MINIMUM_VERSION,
@@ -339,6 +340,57 @@ describe('the backend and the stack are checked first, with the fix', () => {
     });
     expect(result.status).toBe(4);
     expect(result.stderr).toContain("'pulumi stack init prod'");
+    expect(result.commands).toEqual([]);
+  });
+});
+
+describe('refresh and drift leave the S3 Express directory buckets out unless asked', () => {
+  const included = (target: string, stack: string, extra: string[] = []) =>
+    expectedArgv(target, stack, extra).filter((arg) => !DIRECTORY_BUCKET_EXCLUDES.includes(arg));
+
+  it('a refresh leaves them out by default, and says why and how to include them', async () => {
+    const result = await runner(['refresh', '--stack=prod']);
+    expect(result.commands[0]?.argv).toEqual(expectedArgv('refresh', 'prod'));
+    expect(result.commands[0]?.argv.join(' ')).toContain(
+      '--exclude **aws:s3/directoryBucket:DirectoryBucket::*',
+    );
+    expect(result.stderr).toContain('s3express:CreateSession');
+    expect(result.stderr).toContain('Add --include-directory-buckets');
+  });
+
+  it.each(['refresh', 'drift'])(
+    '%s --include-directory-buckets refreshes them too, and the flag never reaches Pulumi',
+    async (target) => {
+      const result = await runner([target, '--stack=prod', '--include-directory-buckets', '--parallel=2']);
+      const argv = result.commands[0]?.argv ?? [];
+      expect(argv).not.toContain('--exclude');
+      expect(argv).not.toContain('--include-directory-buckets');
+      expect(argv).toEqual(included(target, 'prod', ['--parallel=2']));
+      expect(result.stderr).not.toContain('Add --include-directory-buckets');
+    },
+  );
+
+  it('takes the flag as nx forwards it (--include-directory-buckets=true), and =false as its absence', async () => {
+    const on = await runner(['refresh', '--stack=prod', '--include-directory-buckets=true']);
+    expect(on.commands[0]?.argv).toEqual(included('refresh', 'prod'));
+    const off = await runner(['refresh', '--stack=prod', '--include-directory-buckets=false']);
+    expect(off.commands[0]?.argv).toEqual(expectedArgv('refresh', 'prod'));
+  });
+
+  it('a refresh that fails with them included points at the session it needs', async () => {
+    const result = await runner(['refresh', '--stack=prod', '--include-directory-buckets'], { exit: 255 });
+    expect(result.status).toBe(255);
+    expect(result.stderr).toContain('may not open an S3 Express data session');
+    const plain = await runner(['refresh', '--stack=prod'], { exit: 255 });
+    expect(plain.stderr).not.toContain('may not open an S3 Express data session');
+  });
+
+  it.each(['preview', 'up', 'destroy'])('%s refuses the flag: it refreshes nothing', async (target) => {
+    const result = await runner([target, '--stack=dev', '--include-directory-buckets']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      `--include-directory-buckets is for refresh and drift only, not ${target}`,
+    );
     expect(result.commands).toEqual([]);
   });
 });

@@ -463,8 +463,12 @@ function directoryBucketKeyGuards(directoryBuckets: string[]): PolicyStatement[]
 /**
  * kms:ViaService of S3 Express in any region (the stacks choose theirs): its endpoint, as KMS names every
  * service (https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service).
- * AWS's list of that key's values does not spell S3 Express out: a different name fails PutBucketEncryption
- * closed (AccessDenied), never open (docs/aws.md).
+ * AWS's list of that key's values does not spell S3 Express out, and neither do the S3 Express SSE-KMS pages,
+ * which document only the encryption context
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html#s3-express-encryption-context).
+ * AWS's CloudFormation handler for AWS::S3Express::DirectoryBucket lists the same two KMS actions for create and
+ * update (libs/analysis/data/cfn-handlers.json), with no condition: it confirms the actions, not this value. A
+ * different name fails PutBucketEncryption closed (AccessDenied), never open (docs/aws.md).
  */
 const S3_EXPRESS_VIA_SERVICE = 's3express.*.amazonaws.com';
 const S3_EXPRESS_CONTEXT = 'kms:EncryptionContext:aws:s3express:arn';

@@ -44,19 +44,34 @@ const bucketSetting = (put: string, get: string, source = S3): ResourceRights =>
  * per the Service Authorization Reference.
  */
 export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
+  // CreateBucket with tags is authorised as TagResource as well ("Creating general purpose buckets with tags":
+  // https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucket-create-tag.html); the provider changes and lists
+  // a bucket's tags through S3 Control (TagResource, UntagResource, ListTagsForResource: its calls in
+  // https://github.com/getmoto/moto/pull/9504, https://github.com/localstack/localstack/pull/13435), PutBucketTagging
+  // and GetBucketTagging being its fallback. Its Read (terraform-provider-aws internal/service/s3/bucket.go,
+  // resourceBucketRead) fetches every sub-configuration the resource still exposes, each a Get that fails the
+  // read on AccessDenied: policy, ACL, CORS, website, versioning, accelerate, request payment, logging,
+  // lifecycle, replication, encryption, Object Lock, then the region (HeadBucket, as ListBucket) and the tags.
   'aws:s3/bucket:Bucket': {
-    // CreateBucket with tags is authorised as TagResource as well.
-    create: ['s3:CreateBucket', 's3:PutBucketTagging'],
-    update: ['s3:PutBucketTagging'],
+    create: ['s3:CreateBucket', 's3:PutBucketTagging', 's3:TagResource'],
+    update: ['s3:PutBucketTagging', 's3:TagResource', 's3:UntagResource'],
     delete: ['s3:DeleteBucket'],
-    // A bucket's read fetches every sub-configuration the resource exposes.
     read: [
       's3:ListBucket',
-      's3:GetBucketTagging',
       's3:GetBucketPolicy',
+      's3:GetBucketAcl',
+      's3:GetBucketCORS',
+      's3:GetBucketWebsite',
       's3:GetBucketVersioning',
-      's3:GetEncryptionConfiguration',
+      's3:GetAccelerateConfiguration',
+      's3:GetBucketRequestPayment',
+      's3:GetBucketLogging',
       's3:GetLifecycleConfiguration',
+      's3:GetReplicationConfiguration',
+      's3:GetEncryptionConfiguration',
+      's3:GetBucketObjectLockConfiguration',
+      's3:ListTagsForResource',
+      's3:GetBucketTagging',
     ],
     source: `${S3}; https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket`,
   },
@@ -128,19 +143,31 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
   // findBucket), a Zonal call S3 authorises only through a session ("Directory bucket permissions",
   // https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html), which the SDK opens itself (findBucket:
   // "it's the CreateSession call invoked by HeadBucket that returns NoSuchBucket"). No CI identity makes that
-  // read: CI_UNREFRESHED_TYPES.
+  // read: CI_UNREFRESHED_TYPES. CreateBucket carries the tags (Create: CreateBucketConfiguration.Tags), which S3
+  // Express authorises as TagResource as well, as CloudFormation's handler lists; the resource's tags are
+  // transparent (@Tags(identifierAttribute="arn")): changed and listed through S3 Control, on the bucket's ARN
+  // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_control_ListTagsForResource.html).
   'aws:s3/directoryBucket:DirectoryBucket': {
-    create: ['s3express:CreateBucket'],
-    update: [],
+    create: ['s3express:CreateBucket', 's3express:TagResource'],
+    update: ['s3express:TagResource', 's3express:UntagResource'],
     delete: ['s3express:DeleteBucket'],
-    read: ['s3express:CreateSession'],
+    read: ['s3express:CreateSession', 's3express:ListTagsForResource'],
     source: `${S3_EXPRESS}; https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html`,
   },
+  // terraform-provider-aws internal/service/iam/role.go: resourceRoleUpdate changes a description with
+  // UpdateRoleDescription (UpdateRole is the session duration); resourceRoleRead reads the inline policies with
+  // readRoleInlinePolicies (ListRolePolicies, then GetRolePolicy of each) and the attached ones.
   'aws:iam/role:Role': {
     create: ['iam:CreateRole', 'iam:TagRole'],
-    update: ['iam:UpdateRole', 'iam:UpdateAssumeRolePolicy', 'iam:TagRole', 'iam:UntagRole'],
+    update: [
+      'iam:UpdateRole',
+      'iam:UpdateRoleDescription',
+      'iam:UpdateAssumeRolePolicy',
+      'iam:TagRole',
+      'iam:UntagRole',
+    ],
     delete: ['iam:ListInstanceProfilesForRole', 'iam:DeleteRole'],
-    read: ['iam:GetRole', 'iam:ListRolePolicies', 'iam:ListAttachedRolePolicies'],
+    read: ['iam:GetRole', 'iam:ListRolePolicies', 'iam:GetRolePolicy', 'iam:ListAttachedRolePolicies'],
     source: IAM,
   },
   'aws:iam/rolePolicy:RolePolicy': {
@@ -151,7 +178,7 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
     source: IAM,
   },
   // AWS's CloudFormation handler (AWS::KMS::Key, https://github.com/aws-cloudformation/aws-cloudformation-resource-providers-kms
-  // key/aws-kms-key.json "handlers") agrees but for what it does that this provider does not: DisableKey on create
+  // key/aws-kms-key.json "handlers", vendored in data/cfn-handlers.json) agrees but for what it does that this provider does not: DisableKey on create
   // and update (a key declared disabled; the stack never disables one), DescribeKey on delete, PutKeyPolicy on
   // every update (the Terraform provider calls it only when the policy changed: KEY_POLICY_DEMANDS).
   'aws:kms/key:Key': {
@@ -232,11 +259,17 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
  * making a subsequent PutKeyPolicy request"): its policy is out of CI's reach, so a change of it is an
  * administrator's apply, not a right CI must hold.
  */
-function keyPolicyDemands(resource: RenderedResource, operation: MissingRight['operation']): string[] {
+function keyPolicyDemands(
+  resource: RenderedResource,
+  operation: MissingRight['operation'],
+): readonly string[] {
   if (resource.type !== 'aws:kms/key:Key' || resource.inputs['policy'] === undefined) return [];
   if (resource.inputs['bypassPolicyLockoutSafetyCheck'] === true) return [];
-  return operation === 'create' || operation === 'update' ? ['kms:PutKeyPolicy'] : [];
+  return operation === 'create' || operation === 'update' ? KEY_POLICY_DEMANDS : [];
 }
+
+/** What a key with an explicit policy demands on create and update (keyPolicyDemands). */
+export const KEY_POLICY_DEMANDS: readonly string[] = ['kms:PutKeyPolicy'];
 
 /**
  * Resource types whose provider Read no CI identity makes: `pulumi up` and `pulumi preview` never refresh
@@ -258,10 +291,26 @@ export const CI_UNREFRESHED_TYPES: ReadonlySet<string> = new Set(['aws:s3/direct
  * calls for the caller, through its endpoint and with the bucket's encryption context, which the requests
  * carry. Deleting the resource (DeleteBucketEncryption) names no key.
  */
-function apiDemands(resource: RenderedResource, operation: MissingRight['operation']): string[] {
+function apiDemands(resource: RenderedResource, operation: MissingRight['operation']): readonly string[] {
   if (operation !== 'create' && operation !== 'update') return [];
-  return directoryBucketKeyOf(resource) === undefined ? [] : ['kms:GenerateDataKey', 'kms:Decrypt'];
+  return directoryBucketKeyOf(resource) === undefined ? [] : DIRECTORY_BUCKET_KEY_DEMANDS;
 }
+
+/**
+ * What a directory bucket's SSE-KMS default encryption demands of its caller on create and update (apiDemands).
+ * AWS's CloudFormation handler for the same API agrees: AWS::S3Express::DirectoryBucket lists exactly
+ * kms:GenerateDataKey and kms:Decrypt among the permissions of its create and update handlers, and no other KMS
+ * action (data/cfn-handlers.json; tests/rights/cloudformation.spec.ts holds the two equal). Handler permissions
+ * carry no conditions, and no AWS page documents the kms:ViaService value of S3 Express: the KMS list of
+ * `kms:ViaService` values does not name it
+ * (https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service), and the
+ * S3 Express SSE-KMS pages give the actions and the encryption context (`aws:s3express:arn` = the bucket's ARN,
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-UsingKMSEncryption.html#s3-express-encryption-context)
+ * but no ViaService. So the check asks with the endpoint name KMS gives every service
+ * (`s3express.<region>.amazonaws.com`, s3ExpressViaService) and the documented context; a different name fails
+ * the bootstrap's pinned grant closed (AccessDenied on PutBucketEncryption), never open.
+ */
+export const DIRECTORY_BUCKET_KEY_DEMANDS: readonly string[] = ['kms:GenerateDataKey', 'kms:Decrypt'];
 
 /** The key a directory bucket's default encryption names (SSE-KMS), if the resource is one. */
 function directoryBucketKeyOf(resource: RenderedResource): string | undefined {
