@@ -229,11 +229,14 @@ const BUCKET_WRITES = [
   's3:PutBucketObjectLockConfiguration',
 ];
 
+/**
+ * What a refresh of a directory bucket's settings reads. Not the bucket's own read (HeadBucket and its tags): that
+ * needs a data session, which no CI role may open, so CI's refresh leaves the bucket out (tools/pulumi run.cjs).
+ */
 const DIRECTORY_BUCKET_READS = [
   's3express:GetBucketPolicy',
   's3express:GetEncryptionConfiguration',
   's3express:GetLifecycleConfiguration',
-  's3express:ListTagsForResource',
 ];
 
 const ROLE_READS = [
@@ -334,8 +337,6 @@ function deny(Sid: string, Action: string[], Resource: string[]): PolicyStatemen
 /** Account-wide listings both roles need: AWS supports no narrower resource for them. */
 function sharedStatements(): PolicyStatement[] {
   return [
-    // ListAllMyDirectoryBuckets supports no resource but `*` (an account-wide listing).
-    statement('ListDirectoryBuckets', ['s3express:ListAllMyDirectoryBuckets'], ['*']),
     // ListAliases supports no resource but `*`; reading an alias means listing the account's aliases.
     statement('ListKeyAliases', ['kms:ListAliases'], ['*']),
     // DescribeTrails supports no resource but `*`; it reads trail settings, never a log file.
@@ -814,7 +815,6 @@ export function deployPolicy(
         'ManageStackKeys',
         [
           ...KEY_READS,
-          'kms:CancelKeyDeletion',
           'kms:CreateAlias',
           'kms:DeleteAlias',
           // The stack always enables rotation and keeps the default key policy: no DisableKeyRotation,

@@ -1,6 +1,6 @@
 import { createAnalysisContext } from '../context';
 import { memo } from '../memo';
-import type { RenderedResource } from '@checkpoints/render';
+import type { Render, RenderedResource } from '@checkpoints/render';
 import { stringInput } from '../access/model';
 import {
   allowed,
@@ -167,7 +167,15 @@ export const AWS_RIGHTS: Readonly<Record<string, ResourceRights>> = {
       'iam:UntagRole',
     ],
     delete: ['iam:ListInstanceProfilesForRole', 'iam:DeleteRole'],
-    read: ['iam:GetRole', 'iam:ListRolePolicies', 'iam:GetRolePolicy', 'iam:ListAttachedRolePolicies'],
+    // The provider's tagging layer reads a role's tags with ListRoleTags (`@Tags(identifierAttribute="id",
+    // resourceType="Role")` on terraform-provider-aws internal/service/iam/role.go resourceRole).
+    read: [
+      'iam:GetRole',
+      'iam:ListRolePolicies',
+      'iam:GetRolePolicy',
+      'iam:ListAttachedRolePolicies',
+      'iam:ListRoleTags',
+    ],
     source: IAM,
   },
   'aws:iam/rolePolicy:RolePolicy': {
@@ -568,6 +576,60 @@ function requests(
   return [];
 }
 
+/** One permission a CI identity needs for one operation on one rendered resource. */
+interface CiDemand {
+  who: 'deploy' | 'preview';
+  resource: RenderedResource;
+  operation: MissingRight['operation'];
+  permission: string;
+}
+
+/**
+ * What a deploy of `resources` demands of the deploy identity (every operation it may run, with what the APIs
+ * demand besides), and what the drift check's refresh demands of the preview identity (a pull request's
+ * preview reads less).
+ */
+function* ciDemands(resources: readonly RenderedResource[]): Generator<CiDemand> {
+  for (const resource of resources) {
+    const rights = AWS_RIGHTS[resource.type];
+    if (!rights) continue;
+    const refreshed = !CI_UNREFRESHED_TYPES.has(resource.type);
+    for (const operation of neededOperations(resource)) {
+      if (operation === 'read' && !refreshed) continue;
+      const demands = [
+        ...rights[operation],
+        ...keyPolicyDemands(resource, operation),
+        ...apiDemands(resource, operation),
+      ];
+      for (const permission of demands) {
+        if (!administratorOnly(resource, permission))
+          yield { who: 'deploy', resource, operation, permission };
+      }
+    }
+    if (refreshed)
+      for (const permission of rights.read) yield { who: 'preview', resource, operation: 'read', permission };
+  }
+}
+
+/**
+ * The IAM requests (action and resource) a deploy of `render` makes as the deploy identity: what
+ * awsMissingRights asks IAM about, without asking. The measure of least privilege: a right the deploy role
+ * holds that no such request uses is a right no deploy of that render needs.
+ */
+export function awsDeployRequests(render: Pick<Render, 'resources'>): { action: string; resource: string }[] {
+  const renderAccount = accountOf(render.resources);
+  const renderIndex = indexRender(render.resources);
+  const answers = awsAnswersOf(createAnalysisContext(render, { resources: [] }));
+  const asked: { action: string; resource: string }[] = [];
+  for (const { who, resource, permission } of ciDemands(render.resources)) {
+    if (who !== 'deploy') continue;
+    for (const request of requests(resource, permission, renderIndex, renderAccount, answers)) {
+      asked.push({ action: request.action, resource: request.resource });
+    }
+  }
+  return asked;
+}
+
 export async function awsMissingRights({
   render,
   bootstrap,
@@ -615,25 +677,9 @@ export async function awsMissingRights({
   };
   const deploy = identity(`deploy-${environment}`);
   const preview = identity('preview');
-  for (const resource of render.resources) {
-    const rights = AWS_RIGHTS[resource.type];
-    if (!rights) continue;
-    const refreshed = !CI_UNREFRESHED_TYPES.has(resource.type);
-    for (const operation of neededOperations(resource)) {
-      if (operation === 'read' && !refreshed) continue;
-      const demands = [
-        ...rights[operation],
-        ...keyPolicyDemands(resource, operation),
-        ...apiDemands(resource, operation),
-      ];
-      for (const permission of demands) {
-        if (administratorOnly(resource, permission)) continue;
-        await check(`deploy-${environment}`, deploy, resource, operation, permission);
-      }
-    }
-    // The preview identity's reads: the drift check's refresh (a pull request's preview reads less).
-    if (refreshed)
-      for (const permission of rights.read) await check('preview', preview, resource, 'read', permission);
+  for (const { who, resource, operation, permission } of ciDemands(render.resources)) {
+    if (who === 'deploy') await check(`deploy-${environment}`, deploy, resource, operation, permission);
+    else await check('preview', preview, resource, operation, permission);
   }
   return missing;
 }

@@ -7,7 +7,13 @@ import { gcpMissingRights } from './gcp';
 import type { MissingRight, RightsInput } from './model';
 
 export * from './model';
-export { AWS_RIGHTS, CI_UNREFRESHED_TYPES, DIRECTORY_BUCKET_KEY_DEMANDS, KEY_POLICY_DEMANDS } from './aws';
+export {
+  AWS_RIGHTS,
+  awsDeployRequests,
+  CI_UNREFRESHED_TYPES,
+  DIRECTORY_BUCKET_KEY_DEMANDS,
+  KEY_POLICY_DEMANDS,
+} from './aws';
 export { GCP_RIGHTS } from './gcp';
 export {
   AZURE_ROLE_PROPAGATION_SECONDS,

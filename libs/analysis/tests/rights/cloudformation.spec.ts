@@ -353,6 +353,17 @@ const DIFFERENCES: readonly Difference[] = [
   {
     row: ROLE,
     counterpart: 'AWS::IAM::Role',
+    operation: 'read',
+    side: 'provider',
+    actions: ['iam:ListRoleTags'],
+    why:
+      "the provider's tagging layer lists a role's tags (ListRoleTags) on every read, where CloudFormation takes " +
+      `them from GetRole: ${TF} internal/service/iam/role.go resourceRole (@Tags(identifierAttribute="id", ` +
+      'resourceType="Role")) and internal/service/iam/tags.go',
+  },
+  {
+    row: ROLE,
+    counterpart: 'AWS::IAM::Role',
     operation: 'delete',
     side: 'provider',
     actions: ['iam:ListInstanceProfilesForRole'],
