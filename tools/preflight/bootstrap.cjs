@@ -10,11 +10,13 @@ const { checklist, missing } = require('./checks.cjs');
 const aws = require('./aws.cjs');
 const gcp = require('./gcp.cjs');
 const azure = require('./azure.cjs');
+const { awsAsRendered, azureAsRendered, gcpAsRendered } = require('./bootstrap-render.cjs');
 
 /**
  * @typedef {import('./checks.cjs').Check} Check
+ * @typedef {import('./bootstrap-render.cjs').Render} Render
  * @typedef {{
- *   aws?: () => import('./aws.cjs').AwsClients,
+ *   aws?: () => import('./aws.cjs').AwsClients & { backup: import('@aws-sdk/client-backup').BackupClient },
  *   gcp?: () => Promise<import('./gcp.cjs').GcpClient>,
  *   azure?: () => import('./azure.cjs').AzureConnection,
  * }} BootstrapClients
@@ -199,28 +201,54 @@ async function azureQuestions(connection, config, ask) {
 }
 
 /**
+ * The bootstrap applied as rendered, on one cloud: without a usable render, one failed check says why and
+ * how to get one.
+ * @param {string} cloud @param {{ render: Render } | { problem: string }} rendered
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ * @param {(render: Render) => Promise<void>} compare
+ */
+async function asRendered(cloud, rendered, ask, compare) {
+  if ('render' in rendered) return compare(rendered.render);
+  return ask(`${cloud}: bootstrap applied as rendered`, async () => missing(rendered.problem));
+}
+
+/**
  * @param {Record<string, any>} config the bootstrap stack's config
  * @param {Required<BootstrapClients>} clients
+ * @param {{ render: Render } | { problem: string }} rendered the bootstrap's offline render, or why there is none
  * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
  */
-async function bootstrapPreflight(config, clients) {
+async function bootstrapPreflight(config, clients, rendered) {
   const clouds = Array.isArray(config['bootstrap:clouds']) ? config['bootstrap:clouds'] : [];
   /** @type {Check[]} */
   const checks = [];
   if (clouds.includes('aws')) {
     const list = checklist(aws.failure);
-    await awsQuestions(clients.aws(), config, list.ask);
+    const awsClients = clients.aws();
+    await awsQuestions(awsClients, config, list.ask);
+    await asRendered('AWS', rendered, list.ask, (render) => awsAsRendered(awsClients, render, list.ask));
     checks.push(...list.checks);
   }
   if (clouds.includes('gcp')) {
     const list = checklist(gcp.failure);
     const client = gcp.once(clients.gcp);
-    await gcpQuestions(gcp.gcpGet(client), client, config, list.ask);
+    const get = gcp.gcpGet(client);
+    await gcpQuestions(get, client, config, list.ask);
+    const ciProject = typeof config['gcp:project'] === 'string' ? config['gcp:project'] : undefined;
+    await asRendered('GCP', rendered, list.ask, (render) => gcpAsRendered(get, ciProject, render, list.ask));
     checks.push(...list.checks);
   }
   if (clouds.includes('azure')) {
     const list = checklist(azure.failure);
-    await azureQuestions(clients.azure(), config, list.ask);
+    const connection = clients.azure();
+    await azureQuestions(connection, config, list.ask);
+    const subscriptionId =
+      typeof config['azure-native:subscriptionId'] === 'string'
+        ? config['azure-native:subscriptionId']
+        : undefined;
+    await asRendered('Azure', rendered, list.ask, (render) =>
+      azureAsRendered(connection, subscriptionId, render, list.ask),
+    );
     checks.push(...list.checks);
   }
   return checks;
