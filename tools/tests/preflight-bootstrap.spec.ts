@@ -169,6 +169,7 @@ describe('checkpoints-preflight (bootstrap)', () => {
       'the CI project',
       (state) => state.google.prefer(/v3\/projects\/acme-checkpoints-ci$/, { status: 404 }),
       'FAIL GCP: CI project acme-checkpoints-ci exists: project acme-checkpoints-ci does not exist or you cannot see it (HTTP 404: ',
+      'FAIL GCP: project acme-checkpoints-ci under organization 123456789: HTTP 404: ',
       "FAIL GCP: workload identity provider checkpoints-ci/github-actions as rendered: the CI project acme-checkpoints-ci's number, which the rendered values name, cannot be read (HTTP 404: ",
     ],
     [
@@ -213,6 +214,60 @@ describe('checkpoints-preflight (bootstrap)', () => {
     for (const line of lines) expect(out).toContain(line);
     expect(out.match(/^FAIL.*/gm)?.length).toBe(lines.length);
     expect(out).toContain('ok   GitHub environment drift');
+  });
+
+  describe('the GCP organization (bootstrap:gcp.organizationId)', () => {
+    const projects = ['acme-checkpoints-ci', 'ml-platform-dev-4821', 'ml-platform-prod-7310'];
+
+    it('checks that it answers, that every project sits under it and that its log sinks can be read', async () => {
+      const { code, out } = await preflight(world());
+      expect(code).toBe(0);
+      expect(out).toContain('ok   GCP: organization 123456789 readable: acme.example, ACTIVE');
+      for (const project of projects) {
+        expect(out).toContain(
+          `ok   GCP: project ${project} under organization 123456789: under organizations/123456789`,
+        );
+      }
+      expect(out).toContain(
+        "ok   GCP: organization 123456789's log sinks readable: 1 sink(s) on the first page",
+      );
+    });
+
+    it('fails a project under another organization, naming both', async () => {
+      const state = world();
+      state.google.prefer(/v3\/projects\/ml-platform-prod-7310$/, {
+        status: 200,
+        body: { name: 'projects/55', state: 'ACTIVE', parent: 'organizations/999' },
+      });
+      const { code, out } = await preflight(state);
+      expect(code).toBe(1);
+      expect(out).toContain(
+        'FAIL GCP: project ml-platform-prod-7310 under organization 123456789: it sits under organizations/999, not organizations/123456789',
+      );
+      expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+    });
+
+    it('fails an organization the caller cannot see, saying what to fix', async () => {
+      const state = world();
+      state.google.prefer(/v3\/organizations\/123456789$/, { status: 403 });
+      const { code, out } = await preflight(state);
+      expect(code).toBe(1);
+      expect(out).toContain(
+        'FAIL GCP: organization 123456789 readable: organizations/123456789 does not exist or you cannot see it (HTTP 403: ',
+      );
+    });
+
+    it('without the key, says what it could not check', async () => {
+      const cwd = changedRepository('aws-s3', 'prod', {
+        bootstrap: { 'bootstrap:gcp.organizationId': undefined },
+      });
+      const { code, out } = await preflight(world(), { cwd: `${cwd}/../..` });
+      expect(code).toBe(0);
+      expect(out).toContain(
+        `ok   GCP: organization (bootstrap:gcp.organizationId): not set, so not checked: that ${projects.join(', ')} sit under one organization, nor that you can read it and its log sinks`,
+      );
+      expect(out).not.toContain('under organization');
+    });
   });
 
   it('checks a reused OIDC provider by its ARN, and fails when it is gone', async () => {
