@@ -85,7 +85,10 @@ function marked(value) {
  */
 function canonical(value) {
   if (Array.isArray(value)) {
-    const items = value.map(canonical).map((item) => JSON.stringify(item));
+    const items = value
+      .map(canonical)
+      .filter((item) => item !== undefined)
+      .map((item) => JSON.stringify(item));
     return [...new Set(items)].sort().map((item) => JSON.parse(item));
   }
   if (typeof value === 'object' && value !== null) {
@@ -597,7 +600,13 @@ async function armGet(connection, url) {
     connection.httpClient ?? createDefaultHttpClient(),
     createPipelineRequest({ url, method: 'GET' }),
   );
-  const body = response.bodyAsText ? JSON.parse(response.bodyAsText) : {};
+  /** @type {any} */
+  let body = {};
+  try {
+    body = response.bodyAsText ? JSON.parse(response.bodyAsText) : {};
+  } catch {
+    body = {};
+  }
   if (response.status !== 200) {
     throw Object.assign(new Error(body?.error?.message ?? `HTTP ${response.status} for ${url}`), {
       statusCode: response.status,
