@@ -139,16 +139,21 @@ function compareItems(result, field, rendered, live, label) {
     result.skipped.push(field);
     return;
   }
-  const keyed = (/** @type {readonly unknown[]} */ items) => {
+  // Items held alike on both sides match whatever their labels; the rest pair up by label.
+  const held = (/** @type {readonly unknown[]} */ items) => new Set(items.map(shown));
+  const [renderedSet, liveSet] = [held(rendered), held(live)];
+  const keyed = (/** @type {readonly unknown[]} */ items, /** @type {Set<string>} */ other) => {
     /** @type {Map<string, string[]>} */
     const map = new Map();
-    items.forEach((item, index) => {
-      const name = label(item, index);
-      map.set(name, [...(map.get(name) ?? []), shown(item)].sort());
-    });
+    items
+      .filter((item) => !other.has(shown(item)))
+      .forEach((item, index) => {
+        const name = label(item, index);
+        map.set(name, [...(map.get(name) ?? []), shown(item)].sort());
+      });
     return map;
   };
-  const [ours, theirs] = [keyed(rendered), keyed(live)];
+  const [ours, theirs] = [keyed(rendered, liveSet), keyed(live, renderedSet)];
   for (const name of new Set([...ours.keys(), ...theirs.keys()])) {
     const [a, b] = [ours.get(name) ?? [], theirs.get(name) ?? []];
     if (a.join('\n') === b.join('\n')) continue;

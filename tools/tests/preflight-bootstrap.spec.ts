@@ -357,11 +357,14 @@ describe("checkpoints-preflight (bootstrap): the CI identities' rights as render
     (each) => each.inputs['role'] === ROLE,
   );
   const trust = ofType(render, 'aws:iam/role:Role').find((each) => each.inputs['name'] === ROLE);
+  const preview = ofType(render, 'aws:iam/role:Role').find(
+    (each) => each.inputs['name'] === 'checkpoints-ci-preview',
+  );
   const devVault = String(
     ofType(render, 'aws:backup/vault:Vault').find((each) => each.name === 'backup-vault-dev')?.inputs['name'],
   );
-  if (!inlinePolicy || !trust || !devVault)
-    throw new Error(`the render has no ${ROLE}, its inline policy or a dev vault`);
+  if (!inlinePolicy || !trust || !preview || !devVault)
+    throw new Error(`the render has no ${ROLE}, its inline policy, the preview role or a dev vault`);
 
   /** A render changed as given, written where the preflight reads it. */
   function changedRender(edit: (copy: BootstrapRender) => void): string {
@@ -447,6 +450,31 @@ describe("checkpoints-preflight (bootstrap): the CI identities' rights as render
           },
         }),
       /^FAIL AWS: CI role checkpoints-ci-deploy-prod as rendered: trust policy statement #1 changed: rendered .*"repo:acme\/checkpoint-storage:environment:prod".*, live .*"repo:acme\/checkpoint-storage:\*"/m,
+    ],
+    [
+      'a trust statement added live for another account',
+      (state) =>
+        state.aws.iam.on(GetRoleCommand, { RoleName: 'checkpoints-ci-preview' }).resolves({
+          Role: {
+            RoleName: 'checkpoints-ci-preview',
+            Arn: `arn:aws:iam::${LIVE_ACCOUNT}:role/checkpoints-ci-preview`,
+            Path: '/',
+            RoleId: 'AROAEXAMPLE',
+            CreateDate: new Date(),
+            AssumeRolePolicyDocument: iamDocument(
+              preview.inputs['assumeRolePolicy'],
+              LIVE_ACCOUNT,
+              (document) => {
+                document.Statement.push({
+                  Effect: 'Allow',
+                  Principal: { AWS: 'arn:aws:iam::999999999999:root' },
+                  Action: 'sts:AssumeRole',
+                });
+              },
+            ),
+          },
+        }),
+      /^FAIL AWS: CI role checkpoints-ci-preview as rendered: trust policy statement #1 added live: rendered \(none\), live \{"Action":\["sts:AssumeRole"\],"Effect":"Allow","Principal":\{"AWS":\["arn:aws:iam::999999999999:root"\]\}\}$/m,
     ],
     [
       'a managed policy attached live',
