@@ -15,6 +15,7 @@ import {
   GetRolePolicyCommand,
   ListAttachedRolePoliciesCommand,
   ListOpenIDConnectProvidersCommand,
+  ListRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
 import { S3Client, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { BackupClient, DescribeBackupVaultCommand } from '@aws-sdk/client-backup';
@@ -586,6 +587,21 @@ describe("checkpoints-preflight (bootstrap): the CI identities' rights as render
       expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
     },
   );
+
+  it("reads every page of a role's inline policies: one added live on the second fails", async () => {
+    const state = world(LIVE_ACCOUNT);
+    state.aws.iam
+      .on(ListRolePoliciesCommand, { RoleName: ROLE })
+      .resolves({ PolicyNames: ['checkpoint-stacks'], IsTruncated: true, Marker: 'page-2' })
+      .on(ListRolePoliciesCommand, { RoleName: ROLE, Marker: 'page-2' })
+      .resolves({ PolicyNames: ['added-by-hand'] });
+    const { code, out } = await preflight(state);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'FAIL AWS: CI role checkpoints-ci-deploy-prod as rendered: inline policy names: rendered ["checkpoint-stacks"], live ["added-by-hand","checkpoint-stacks"]',
+    );
+    expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+  });
 
   it('before the first up, says per cloud that there is nothing to compare yet', async () => {
     const { code, out } = await preflight(world(LIVE_ACCOUNT, { applied: false }));
