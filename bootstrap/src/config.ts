@@ -133,6 +133,11 @@ const schema = z.strictObject({
         .string()
         .regex(/^[1-9]\d{0,19}$/)
         .optional(),
+      // The organization every GCP project sits under, for the preflight (tools/preflight/bootstrap.cjs).
+      organizationId: z
+        .string()
+        .regex(/^[1-9]\d{0,19}$/)
+        .optional(),
     })
     .optional(),
   azure: z
@@ -155,7 +160,14 @@ type RawConfig = z.infer<typeof schema>;
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(schema.shape),
   aws: ['oidcProviderArn', 'stateBucket'],
-  gcp: ['stackProjects', 'stateBucket', 'auditExemptMembers', 'repositoryId', 'repositoryOwnerId'],
+  gcp: [
+    'stackProjects',
+    'stateBucket',
+    'auditExemptMembers',
+    'repositoryId',
+    'repositoryOwnerId',
+    'organizationId',
+  ],
   azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones'],
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
@@ -177,11 +189,13 @@ const ALLOWED: Record<string, string> = {
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
   stateBucket:
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
-  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket, auditExemptMembers, repositoryId and repositoryOwnerId',
+  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket, auditExemptMembers, repositoryId, repositoryOwnerId and organizationId',
   repositoryId:
     "the repository's numeric GitHub ID (the repository_id claim of its OIDC tokens; `gh api repos/OWNER/NAME --jq .id`), set together with repositoryOwnerId",
   repositoryOwnerId:
     "the numeric GitHub ID of the repository's owner (the repository_owner_id claim; `gh api repos/OWNER/NAME --jq .owner.id`), set together with repositoryId",
+  organizationId:
+    'the numeric ID of the GCP organization gcp:project and every stack project sit under, digits only and quoted (e.g. "123456789012", as `gcloud organizations list` prints it; not organizations/N)',
   auditExemptMembers:
     "a mapping of environments to lists of IAM members whose own data access that stack project's Data Access audit logs leave out (the stack's checkpoints:auditExemptMembers)",
   'auditExemptMembers[]':

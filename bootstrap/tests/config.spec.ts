@@ -370,6 +370,26 @@ describe('bad bootstrap config is refused before any resource, every problem nam
         },
       ],
     ],
+    ...[
+      ['organizations/123456789012', 'organizations/123456789012'],
+      ['a number, unquoted', 123456789012],
+    ].map(([what, given]): [string, Record<string, unknown>, unknown[]] => [
+      `a GCP organization ID that is ${what}`,
+      {
+        'bootstrap:gcp': {
+          stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' },
+          organizationId: given,
+        },
+      },
+      [
+        {
+          path: 'bootstrap:gcp.organizationId',
+          value: given,
+          message:
+            'allowed: the numeric ID of the GCP organization gcp:project and every stack project sit under, digits only and quoted (e.g. "123456789012", as `gcloud organizations list` prints it; not organizations/N)',
+        },
+      ],
+    ]),
     [
       'a GCP stack project that is not a project ID',
       { 'bootstrap:gcp': { stackProjects: { dev: 'acme-checkpoints-dev', prod: 'Acme Prod' } } },
@@ -425,6 +445,13 @@ describe('valid bootstrap config', () => {
         stackResourceGroups: { dev: 'rg-checkpoints-dev', prod: 'rg-checkpoints-prod' },
       },
     });
+  });
+
+  it('accepts the GCP organization ID, digits only', () => {
+    const gcp = { stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' } };
+    expect(
+      loadBootstrapConfig(configWith({ 'bootstrap:gcp': { ...gcp, organizationId: '123456789012' } })),
+    ).toEqual(loadBootstrapConfig(configWith({ 'bootstrap:gcp': gcp })));
   });
 
   it('needs no settings of the clouds it leaves out', () => {

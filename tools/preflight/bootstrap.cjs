@@ -10,11 +10,13 @@ const { checklist, missing } = require('./checks.cjs');
 const aws = require('./aws.cjs');
 const gcp = require('./gcp.cjs');
 const azure = require('./azure.cjs');
+const { awsAsRendered, azureAsRendered, gcpAsRendered } = require('./bootstrap-render.cjs');
 
 /**
  * @typedef {import('./checks.cjs').Check} Check
+ * @typedef {import('./bootstrap-render.cjs').Render} Render
  * @typedef {{
- *   aws?: () => import('./aws.cjs').AwsClients,
+ *   aws?: () => import('./aws.cjs').AwsClients & { backup: import('@aws-sdk/client-backup').BackupClient },
  *   gcp?: () => Promise<import('./gcp.cjs').GcpClient>,
  *   azure?: () => import('./azure.cjs').AzureConnection,
  * }} BootstrapClients
@@ -140,6 +142,11 @@ async function gcpQuestions(get, makeClient, config, ask) {
     );
     await requiredApis(String(project), GCP_BOOTSTRAP_STACK_PROJECT_APIS);
   }
+  const projects = [
+    ...(ciProject ? [ciProject] : []),
+    ...Object.values(mapping(settings['stackProjects'])).map(String),
+  ];
+  await organizationQuestions(get, settings['organizationId'], projects, ask);
   const stateBucket = settings['stateBucket'];
   if (typeof stateBucket === 'string') {
     await ask(
@@ -155,6 +162,61 @@ async function gcpQuestions(get, makeClient, config, ask) {
       },
     );
   }
+}
+
+/**
+ * With bootstrap:gcp.organizationId: the organization answers (organizations.get,
+ * https://cloud.google.com/resource-manager/reference/rest/v3/organizations/get), every project sits under
+ * it, through its folders (projects.get, folders.get), and its log sinks, the organization-level prerequisite
+ * the GCP stacks' preflight asks for, can be read (organizations.sinks.list,
+ * https://cloud.google.com/logging/docs/reference/v2/rest/v2/organizations.sinks/list). The bootstrap's
+ * admin needs Deny Admin and Organization Policy Administrator there: Google grants both on the organization
+ * ("Lowest-level resources where you can grant this role: Organization",
+ * https://cloud.google.com/iam/docs/roles-permissions/orgpolicy; https://cloud.google.com/iam/docs/deny-access,
+ * "Required roles"). Without the key, one line says what was not checked.
+ * @param {import('./gcp.cjs').Get} get @param {unknown} organizationId @param {readonly string[]} projects
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ */
+async function organizationQuestions(get, organizationId, projects, ask) {
+  if (typeof organizationId !== 'string') {
+    await ask(
+      'GCP: organization (bootstrap:gcp.organizationId)',
+      async () =>
+        `not set, so not checked: that ${projects.join(', ') || 'the projects'} sit under one organization, nor that you can read it and its log sinks; set it to the organization's numeric ID (gcloud organizations list)`,
+    );
+    return;
+  }
+  const organization = `organizations/${organizationId}`;
+  await ask(`GCP: organization ${organizationId} readable`, async () => {
+    try {
+      const found = await get(`https://cloudresourcemanager.googleapis.com/v3/${organization}`);
+      if (found?.state !== 'ACTIVE') {
+        return missing(`${organization} is ${found?.state ?? 'in no known state'}, not ACTIVE`);
+      }
+      return `${found.displayName ?? organization}, ACTIVE`;
+    } catch (error) {
+      const status = gcp.statusOf(error);
+      if (status === 403 || status === 404) {
+        return missing(
+          `${organization} does not exist or you cannot see it (${gcp.failure(error)}): fix bootstrap:gcp.organizationId, or get resourcemanager.organizations.get on it (Organization Viewer)`,
+        );
+      }
+      throw error;
+    }
+  });
+  for (const project of projects) {
+    await ask(`GCP: project ${project} under organization ${organizationId}`, async () => {
+      const parent = await gcp.organizationOf(get, project);
+      if (parent === organization) return `under ${organization}`;
+      return missing(
+        `it sits under ${parent ?? 'no organization'}, not ${organization}: the organization-level grants and policies do not reach it; move it, or fix bootstrap:gcp.organizationId`,
+      );
+    });
+  }
+  await ask(`GCP: organization ${organizationId}'s log sinks readable`, async () => {
+    const page = await get(`https://logging.googleapis.com/v2/${organization}/sinks`);
+    return `${(page?.sinks ?? []).length} sink(s) on the first page`;
+  });
 }
 
 /**
@@ -199,28 +261,54 @@ async function azureQuestions(connection, config, ask) {
 }
 
 /**
+ * The bootstrap applied as rendered, on one cloud: without a usable render, one failed check says why and
+ * how to get one.
+ * @param {string} cloud @param {{ render: Render } | { problem: string }} rendered
+ * @param {(name: string, question: () => Promise<string>) => Promise<void>} ask
+ * @param {(render: Render) => Promise<void>} compare
+ */
+async function asRendered(cloud, rendered, ask, compare) {
+  if ('render' in rendered) return compare(rendered.render);
+  return ask(`${cloud}: bootstrap applied as rendered`, async () => missing(rendered.problem));
+}
+
+/**
  * @param {Record<string, any>} config the bootstrap stack's config
  * @param {Required<BootstrapClients>} clients
+ * @param {{ render: Render } | { problem: string }} rendered the bootstrap's offline render, or why there is none
  * @returns {Promise<Check[]>} one check per question, in order; a failed question never stops the others
  */
-async function bootstrapPreflight(config, clients) {
+async function bootstrapPreflight(config, clients, rendered) {
   const clouds = Array.isArray(config['bootstrap:clouds']) ? config['bootstrap:clouds'] : [];
   /** @type {Check[]} */
   const checks = [];
   if (clouds.includes('aws')) {
     const list = checklist(aws.failure);
-    await awsQuestions(clients.aws(), config, list.ask);
+    const awsClients = clients.aws();
+    await awsQuestions(awsClients, config, list.ask);
+    await asRendered('AWS', rendered, list.ask, (render) => awsAsRendered(awsClients, render, list.ask));
     checks.push(...list.checks);
   }
   if (clouds.includes('gcp')) {
     const list = checklist(gcp.failure);
     const client = gcp.once(clients.gcp);
-    await gcpQuestions(gcp.gcpGet(client), client, config, list.ask);
+    const get = gcp.gcpGet(client);
+    await gcpQuestions(get, client, config, list.ask);
+    const ciProject = typeof config['gcp:project'] === 'string' ? config['gcp:project'] : undefined;
+    await asRendered('GCP', rendered, list.ask, (render) => gcpAsRendered(get, ciProject, render, list.ask));
     checks.push(...list.checks);
   }
   if (clouds.includes('azure')) {
     const list = checklist(azure.failure);
-    await azureQuestions(clients.azure(), config, list.ask);
+    const connection = clients.azure();
+    await azureQuestions(connection, config, list.ask);
+    const subscriptionId =
+      typeof config['azure-native:subscriptionId'] === 'string'
+        ? config['azure-native:subscriptionId']
+        : undefined;
+    await asRendered('Azure', rendered, list.ask, (render) =>
+      azureAsRendered(connection, subscriptionId, render, list.ask),
+    );
     checks.push(...list.checks);
   }
   return checks;

@@ -371,6 +371,7 @@ module.exports = {
   GCP_PREREQUISITES,
   GCP_STACK_APIS,
   once,
+  organizationOf,
   projectActive,
   statusOf,
 };

@@ -2,10 +2,11 @@
  * checkpoints-preflight --stack=<name>: run from a stack's folder, or from the repository root for the
  * bootstrap (its nx target's cwd), reads that project's Pulumi.<name>.yaml and asks, read-only, what its
  * first deploy needs; exit 0 when every check passes, 1 when one fails, 2 on a bad flag or a stack it
- * cannot read.
+ * cannot read. The bootstrap's is also compared with its offline render, dist/synth/bootstrap/<name>.json
+ * (`npx nx run bootstrap:synth`, which its preflight target runs first), or the one --render=PATH names.
  */
 const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { parse } = require('yaml');
 const { println } = require('../pulumi/process-io.cjs');
 const { awsAccountClients, awsAuditedObjectTypes, awsClients, awsPreflight } = require('./aws.cjs');
@@ -17,7 +18,9 @@ const {
   azureStackModules,
   stateContainerOf,
 } = require('./azure.cjs');
+const { BackupClient } = require('@aws-sdk/client-backup');
 const { bootstrapPreflight } = require('./bootstrap.cjs');
+const { readBootstrapRender } = require('./bootstrap-render.cjs');
 const { githubEnvironmentCheck } = require('./github.cjs');
 
 const PROJECTS = ['checkpoints-aws', 'checkpoints-gcp', 'checkpoints-azure', 'checkpoints-bootstrap'];
@@ -109,12 +112,19 @@ async function main(argv, io, deps = {}) {
     );
   } else if (files.project === 'checkpoints-bootstrap') {
     const region = String(config['aws:region'] ?? 'us-east-1');
+    // The render the bootstrap target's synth writes (bootstrap/project.json), unless --render names one.
+    const renderFlag = argv.find((arg) => arg.startsWith('--render='))?.slice('--render='.length);
+    const renderPath = resolve(io.cwd, renderFlag ?? join('dist', 'synth', 'bootstrap', `${stack}.json`));
     checks.push(
-      ...(await bootstrapPreflight(config, {
-        aws: () => (deps.clients ?? awsClients)(region),
-        gcp: deps.gcp ?? gcpClient,
-        azure: deps.azure ?? azureConnection,
-      })),
+      ...(await bootstrapPreflight(
+        config,
+        {
+          aws: () => ({ backup: new BackupClient({ region }), ...(deps.clients ?? awsClients)(region) }),
+          gcp: deps.gcp ?? gcpClient,
+          azure: deps.azure ?? azureConnection,
+        },
+        readBootstrapRender(renderPath, config),
+      )),
     );
     // Each deploy job's environment, and drift, which the preview identity trusts (docs/bootstrap.md).
     const listed = Array.isArray(config['bootstrap:environments']) ? config['bootstrap:environments'] : [];

@@ -127,10 +127,11 @@ describe('the preflight on every stack project and the bootstrap', () => {
     });
   });
 
-  it('bootstrap:preflight runs it in the root folder, on the ci stack', () => {
+  it('bootstrap:preflight runs it in the root folder, on the ci stack, after the render it compares with', () => {
     expect(projects['bootstrap']?.data.targets?.['preflight']).toMatchObject({
       executor: 'nx:run-commands',
       cache: false,
+      dependsOn: ['synth'],
       // nx resolves {workspaceRoot} to the empty path: the root itself.
       options: { command: 'node tools/preflight/run.mjs', cwd: '', stack: 'ci' },
       configurations: { prod: { stack: 'ci' } },

@@ -1,19 +1,28 @@
 /**
  * The bootstrap's preflight, on every cloud its stack sets up, against each SDK's own mocking hook
  * (aws-sdk-client-mock, google-auth-library's transporter, the Azure pipelines' httpClient): what it
- * reports for each missing prerequisite of the bootstrap's first up, and that every call is a read.
+ * reports for each missing prerequisite of the bootstrap's first up, each difference between the CI
+ * identities' rights in the bootstrap's render and in the cloud, and that every call is a read.
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { STSClient, GetCallerIdentityCommand } from '@aws-sdk/client-sts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   IAMClient,
   GetOpenIDConnectProviderCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  ListAttachedRolePoliciesCommand,
   ListOpenIDConnectProvidersCommand,
+  ListRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
 import { S3Client, HeadBucketCommand } from '@aws-sdk/client-s3';
+import { BackupClient, DescribeBackupVaultCommand } from '@aws-sdk/client-backup';
 import { main } from '../preflight/run.cjs';
 import { GCP_CI_APIS } from '../preflight/bootstrap.cjs';
-import { WORKSPACE } from './helpers';
+import { policyDocument } from '../preflight/bootstrap-render.cjs';
+import { tempDir, WORKSPACE } from './helpers';
 import {
   azureConnection,
   azureWorld,
@@ -25,6 +34,15 @@ import {
   SUBSCRIPTION,
   type FakeApi,
 } from './preflight-fakes';
+import {
+  awsAsRendered,
+  azureAsRendered,
+  bootstrapRender,
+  googleAsRendered,
+  iamDocument,
+  ofType,
+  type BootstrapRender,
+} from './bootstrap-render-fakes';
 
 const OIDC_ARN = 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com';
 
@@ -32,18 +50,23 @@ function awsMocks() {
   const sts = mockClient(STSClient);
   const iam = mockClient(IAMClient);
   const s3 = mockClient(S3Client);
+  const backup = mockClient(BackupClient);
   sts
     .on(GetCallerIdentityCommand)
     .resolves({ Account: '123456789012', Arn: 'arn:aws:iam::123456789012:user/admin' });
   iam.on(ListOpenIDConnectProvidersCommand).resolves({ OpenIDConnectProviderList: [] });
   s3.on(HeadBucketCommand).resolves({});
   const calls = () =>
-    [...sts.calls(), ...iam.calls(), ...s3.calls()].map((call) => call.args[0].constructor.name);
+    [...sts.calls(), ...iam.calls(), ...s3.calls(), ...backup.calls()].map(
+      (call) => call.args[0].constructor.name,
+    );
   return {
+    sts,
     iam,
+    backup,
     clients: () => ({ sts: new STSClient({}), iam: new IAMClient({}), s3: new S3Client({}) }),
     calls,
-    restore: () => [sts, iam, s3].forEach((mock) => mock.restore()),
+    restore: () => [sts, iam, s3, backup].forEach((mock) => mock.restore()),
   };
 }
 
@@ -53,11 +76,14 @@ interface World {
   aws: ReturnType<typeof awsMocks>;
 }
 
-async function preflight(world: World, { cwd = WORKSPACE, environments = ['dev', 'prod', 'drift'] } = {}) {
+async function preflight(
+  world: World,
+  { cwd = WORKSPACE, environments = ['dev', 'prod', 'drift'], render = bootstrapRender().path } = {},
+) {
   const run = output();
   const fetch = github(environments);
   try {
-    const code = await main(['--stack=ci'], run.io(cwd, { GITHUB_TOKEN: 'token' }), {
+    const code = await main(['--stack=ci', `--render=${render}`], run.io(cwd, { GITHUB_TOKEN: 'token' }), {
       clients: world.aws.clients,
       gcp: googleClient(world.google),
       azure: azureConnection(world.azure),
@@ -66,14 +92,35 @@ async function preflight(world: World, { cwd = WORKSPACE, environments = ['dev',
     // Whatever it found, the preflight only read, on every cloud.
     expect(world.google.methods().filter((method) => method !== 'GET')).toEqual([]);
     expect(world.azure.methods().filter((method) => method !== 'GET')).toEqual([]);
-    expect(world.aws.calls().every((name) => /^(Get|List|Head)/.test(name))).toBe(true);
+    expect(world.aws.calls().every((name) => /^(Get|List|Head|Describe)/.test(name))).toBe(true);
     return { code, out: run.out(), fetch };
   } finally {
     world.aws.restore();
   }
 }
 
-const world = (): World => ({ google: googleWorld(), azure: azureWorld(), aws: awsMocks() });
+/** The clouds holding what the bootstrap's first up needs, and what its render says it applied. */
+function world(account = '123456789012', { applied = true } = {}): World {
+  const state = { google: googleWorld(), azure: azureWorld(), aws: awsMocks() };
+  const { render } = bootstrapRender();
+  state.aws.sts
+    .on(GetCallerIdentityCommand)
+    .resolves({ Account: account, Arn: `arn:aws:iam::${account}:user/admin` });
+  if (!applied) {
+    // Before the first up: IAM and AWS Backup answer as for a name they do not hold; Google and Azure 404.
+    state.aws.iam
+      .on(GetRoleCommand)
+      .rejects(Object.assign(new Error('no role'), { name: 'NoSuchEntityException' }));
+    state.aws.backup
+      .on(DescribeBackupVaultCommand)
+      .rejects(Object.assign(new Error('no vault'), { name: 'ResourceNotFoundException' }));
+    return state;
+  }
+  awsAsRendered(render, state.aws, account);
+  googleAsRendered(render, state.google, '418230967154');
+  azureAsRendered(render, state.azure, SUBSCRIPTION);
+  return state;
+}
 
 describe('checkpoints-preflight (bootstrap)', () => {
   it('passes on every cloud of bootstrap:clouds when what its first up needs is there, and asks for the repository environments', async () => {
@@ -109,7 +156,8 @@ describe('checkpoints-preflight (bootstrap)', () => {
     }
   });
 
-  const missing: Array<[string, (state: World) => void, string]> = [
+  // Each with the lines it fails, one unless what is missing makes another check unanswerable.
+  const missing: Array<[string, (state: World) => void, string, ...string[]]> = [
     [
       'an existing OIDC provider the config does not reuse',
       (state) =>
@@ -122,6 +170,8 @@ describe('checkpoints-preflight (bootstrap)', () => {
       'the CI project',
       (state) => state.google.prefer(/v3\/projects\/acme-checkpoints-ci$/, { status: 404 }),
       'FAIL GCP: CI project acme-checkpoints-ci exists: project acme-checkpoints-ci does not exist or you cannot see it (HTTP 404: ',
+      'FAIL GCP: project acme-checkpoints-ci under organization 123456789: HTTP 404: ',
+      "FAIL GCP: workload identity provider checkpoints-ci/github-actions as rendered: the CI project acme-checkpoints-ci's number, which the rendered values name, cannot be read (HTTP 404: ",
     ],
     [
       'Service Usage in a stack project',
@@ -157,14 +207,68 @@ describe('checkpoints-preflight (bootstrap)', () => {
     ],
   ];
 
-  it.each(missing)('fails naming %s, and asks the rest anyway', async (_what, take, line) => {
+  it.each(missing)('fails naming %s, and asks the rest anyway', async (_what, take, ...lines) => {
     const state = world();
     take(state);
     const { code, out } = await preflight(state);
     expect(code).toBe(1);
-    expect(out).toContain(line);
-    expect(out.match(/^FAIL/gm)?.length).toBe(1);
+    for (const line of lines) expect(out).toContain(line);
+    expect(out.match(/^FAIL.*/gm)?.length).toBe(lines.length);
     expect(out).toContain('ok   GitHub environment drift');
+  });
+
+  describe('the GCP organization (bootstrap:gcp.organizationId)', () => {
+    const projects = ['acme-checkpoints-ci', 'ml-platform-dev-4821', 'ml-platform-prod-7310'];
+
+    it('checks that it answers, that every project sits under it and that its log sinks can be read', async () => {
+      const { code, out } = await preflight(world());
+      expect(code).toBe(0);
+      expect(out).toContain('ok   GCP: organization 123456789 readable: acme.example, ACTIVE');
+      for (const project of projects) {
+        expect(out).toContain(
+          `ok   GCP: project ${project} under organization 123456789: under organizations/123456789`,
+        );
+      }
+      expect(out).toContain(
+        "ok   GCP: organization 123456789's log sinks readable: 1 sink(s) on the first page",
+      );
+    });
+
+    it('fails a project under another organization, naming both', async () => {
+      const state = world();
+      state.google.prefer(/v3\/projects\/ml-platform-prod-7310$/, {
+        status: 200,
+        body: { name: 'projects/55', state: 'ACTIVE', parent: 'organizations/999' },
+      });
+      const { code, out } = await preflight(state);
+      expect(code).toBe(1);
+      expect(out).toContain(
+        'FAIL GCP: project ml-platform-prod-7310 under organization 123456789: it sits under organizations/999, not organizations/123456789',
+      );
+      expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+    });
+
+    it('fails an organization the caller cannot see, saying what to fix', async () => {
+      const state = world();
+      state.google.prefer(/v3\/organizations\/123456789$/, { status: 403 });
+      const { code, out } = await preflight(state);
+      expect(code).toBe(1);
+      expect(out).toContain(
+        'FAIL GCP: organization 123456789 readable: organizations/123456789 does not exist or you cannot see it (HTTP 403: ',
+      );
+    });
+
+    it('without the key, says what it could not check', async () => {
+      const cwd = changedRepository('aws-s3', 'prod', {
+        bootstrap: { 'bootstrap:gcp.organizationId': undefined },
+      });
+      const { code, out } = await preflight(world(), { cwd: `${cwd}/../..` });
+      expect(code).toBe(0);
+      expect(out).toContain(
+        `ok   GCP: organization (bootstrap:gcp.organizationId): not set, so not checked: that ${projects.join(', ')} sit under one organization, nor that you can read it and its log sinks`,
+      );
+      expect(out).not.toContain('under organization');
+    });
   });
 
   it('checks a reused OIDC provider by its ARN, and fails when it is gone', async () => {
@@ -243,5 +347,368 @@ describe('checkpoints-preflight (bootstrap)', () => {
     expect(run.err()).toContain(
       "--stack: '' given; allowed: a stack name such as dev or prod (--stack=prod), ci for the bootstrap",
     );
+  });
+});
+
+describe("checkpoints-preflight (bootstrap): the CI identities' rights as rendered", () => {
+  const LIVE_ACCOUNT = '210987654321';
+  const ROLE = 'checkpoints-ci-deploy-prod';
+  const { render } = bootstrapRender();
+  const inlinePolicy = ofType(render, 'aws:iam/rolePolicy:RolePolicy').find(
+    (each) => each.inputs['role'] === ROLE,
+  );
+  const trust = ofType(render, 'aws:iam/role:Role').find((each) => each.inputs['name'] === ROLE);
+  const preview = ofType(render, 'aws:iam/role:Role').find(
+    (each) => each.inputs['name'] === 'checkpoints-ci-preview',
+  );
+  const devVault = String(
+    ofType(render, 'aws:backup/vault:Vault').find((each) => each.name === 'backup-vault-dev')?.inputs['name'],
+  );
+  if (!inlinePolicy || !trust || !preview || !devVault)
+    throw new Error(`the render has no ${ROLE}, its inline policy, the preview role or a dev vault`);
+
+  /** A render changed as given, written where the preflight reads it. */
+  function changedRender(edit: (copy: BootstrapRender) => void): string {
+    const copy = JSON.parse(JSON.stringify(render)) as BootstrapRender;
+    edit(copy);
+    const path = join(tempDir('bootstrap-render-'), 'ci.json');
+    writeFileSync(path, JSON.stringify(copy));
+    return path;
+  }
+
+  it('passes when every cloud holds the rendered rights, written its own way, and says what it compared', async () => {
+    const { code, out } = await preflight(world(LIVE_ACCOUNT));
+    expect(out).not.toContain('FAIL');
+    expect(code).toBe(0);
+    for (const name of [
+      'checkpoints-ci-deploy-dev',
+      'checkpoints-ci-deploy-prod',
+      'checkpoints-ci-preview',
+    ]) {
+      expect(out).toMatch(
+        new RegExp(
+          `^ok   AWS: CI role ${name} as rendered: trust, 1 inline and \\d attached policies as rendered$`,
+          'm',
+        ),
+      );
+    }
+    expect(out).toContain(
+      'ok   AWS: CI role checkpoints-ci-deploy-prod as rendered: trust, 1 inline and 1 attached policies as rendered',
+    );
+    expect(out).toMatch(
+      /^ok {3}AWS: backup vault checkpoints-aws-prod-backup-\w+ lock as rendered: lock as rendered$/m,
+    );
+    expect(out).toContain(
+      'ok   GCP: custom role checkpointsStoreKeys in ml-platform-prod-7310 as rendered: 14 permissions as rendered',
+    );
+    expect(out).toContain(
+      'ok   GCP: deny policy checkpoints-ci-guards on cloudresourcemanager.googleapis.com/projects/ml-platform-prod-7310 as rendered: 3 rules as rendered',
+    );
+    expect(out).toContain('ok   GCP: workload identity provider checkpoints-ci/github-actions as rendered');
+    expect(out).toMatch(
+      /^ok {3}Azure: custom role checkpoints-deploy-prod-\w+ as rendered: actions, data actions and assignable scopes as rendered$/m,
+    );
+    expect(out).toContain(
+      'ok   Azure: identity checkpoints-ci-preview federated credentials as rendered: 2 federated credentials as rendered',
+    );
+  });
+
+  const mutations: Array<[string, (state: World) => void, RegExp]> = [
+    [
+      'a statement added live to an inline policy',
+      (state) =>
+        state.aws.iam.on(GetRolePolicyCommand, { RoleName: ROLE, PolicyName: 'checkpoint-stacks' }).resolves({
+          PolicyDocument: iamDocument(inlinePolicy.inputs['policy'], LIVE_ACCOUNT, (document) =>
+            document.Statement.push({
+              Sid: 'AddedLive',
+              Effect: 'Allow',
+              Action: 's3:DeleteObjectVersion',
+              Resource: '*',
+            }),
+          ),
+        }),
+      /^FAIL AWS: CI role checkpoints-ci-deploy-prod as rendered: inline policy checkpoint-stacks statement AddedLive added live: rendered \(none\), live \{"Action":\["s3:DeleteObjectVersion"\],"Effect":"Allow","Resource":\["\*"\],"Sid":"AddedLive"\}$/m,
+    ],
+    [
+      'a trust widened live to every ref of the repository',
+      (state) =>
+        state.aws.iam.on(GetRoleCommand, { RoleName: ROLE }).resolves({
+          Role: {
+            RoleName: ROLE,
+            Arn: `arn:aws:iam::${LIVE_ACCOUNT}:role/${ROLE}`,
+            Path: '/',
+            RoleId: 'AROAEXAMPLE',
+            CreateDate: new Date(),
+            AssumeRolePolicyDocument: iamDocument(
+              trust.inputs['assumeRolePolicy'],
+              LIVE_ACCOUNT,
+              (document) => {
+                const equals = document.Statement[0]?.Condition?.['StringEquals'];
+                if (!equals) throw new Error('the trust policy has no StringEquals condition');
+                equals['token.actions.githubusercontent.com:sub'] = 'repo:acme/checkpoint-storage:*';
+              },
+            ),
+          },
+        }),
+      /^FAIL AWS: CI role checkpoints-ci-deploy-prod as rendered: trust policy statement #1 changed: rendered .*"repo:acme\/checkpoint-storage:environment:prod".*, live .*"repo:acme\/checkpoint-storage:\*"/m,
+    ],
+    [
+      'a trust statement added live for another account',
+      (state) =>
+        state.aws.iam.on(GetRoleCommand, { RoleName: 'checkpoints-ci-preview' }).resolves({
+          Role: {
+            RoleName: 'checkpoints-ci-preview',
+            Arn: `arn:aws:iam::${LIVE_ACCOUNT}:role/checkpoints-ci-preview`,
+            Path: '/',
+            RoleId: 'AROAEXAMPLE',
+            CreateDate: new Date(),
+            AssumeRolePolicyDocument: iamDocument(
+              preview.inputs['assumeRolePolicy'],
+              LIVE_ACCOUNT,
+              (document) => {
+                document.Statement.push({
+                  Effect: 'Allow',
+                  Principal: { AWS: 'arn:aws:iam::999999999999:root' },
+                  Action: 'sts:AssumeRole',
+                });
+              },
+            ),
+          },
+        }),
+      /^FAIL AWS: CI role checkpoints-ci-preview as rendered: trust policy statement #1 added live: rendered \(none\), live \{"Action":\["sts:AssumeRole"\],"Effect":"Allow","Principal":\{"AWS":\["arn:aws:iam::999999999999:root"\]\}\}$/m,
+    ],
+    [
+      'a managed policy attached live',
+      (state) =>
+        state.aws.iam.on(ListAttachedRolePoliciesCommand, { RoleName: 'checkpoints-ci-preview' }).resolves({
+          AttachedPolicies: [{ PolicyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' }],
+        }),
+      /^FAIL AWS: CI role checkpoints-ci-preview as rendered: attached managed policies: rendered \(none\), live \["arn:aws:iam::aws:policy\/AdministratorAccess"\]$/m,
+    ],
+    [
+      'a vault lock left in governance mode',
+      (state) =>
+        state.aws.backup
+          .on(DescribeBackupVaultCommand, { BackupVaultName: devVault })
+          .resolves({ Locked: true, MinRetentionDays: 7 }),
+      /^FAIL AWS: backup vault checkpoints-aws-dev-backup-\w+ lock as rendered: mode: rendered "compliance", live "governance"$/m,
+    ],
+    [
+      'a permission removed from a custom role',
+      (state) =>
+        state.google.prefer(
+          /iam\.googleapis\.com\/v1\/projects\/ml-platform-dev-4821\/roles\/checkpointsStoreIdentities$/,
+          {
+            status: 200,
+            body: { includedPermissions: ['iam.serviceAccounts.get', 'iam.serviceAccounts.list'] },
+          },
+        ),
+      /^FAIL GCP: custom role checkpointsStoreIdentities in ml-platform-dev-4821 as rendered: includedPermissions: rendered \["iam.serviceAccounts.create",.*\], live \["iam.serviceAccounts.get","iam.serviceAccounts.list"\]$/m,
+    ],
+    [
+      'a deny rule narrowed live',
+      (state) =>
+        state.google.prefer(/projects\/ml-platform-dev-4821\/denypolicies\/checkpoints-ci-guards$/, {
+          status: 200,
+          body: { rules: [] },
+        }),
+      /^FAIL GCP: deny policy checkpoints-ci-guards on cloudresourcemanager.googleapis.com\/projects\/ml-platform-dev-4821 as rendered: rule "CI never touches checkpoint data" missing live: rendered \{.*\}, live \(none\)/m,
+    ],
+    [
+      "a widened workload identity provider's condition",
+      (state) =>
+        state.google.prefer(/workloadIdentityPools\/checkpoints-ci\/providers\/github-actions$/, {
+          status: 200,
+          body: { state: 'ACTIVE', attributeCondition: "assertion.repository_owner == 'acme'" },
+        }),
+      /^FAIL GCP: workload identity provider checkpoints-ci\/github-actions as rendered: attributeCondition: rendered "assertion.repository == 'acme\/checkpoint-storage' && .*", live "assertion.repository_owner == 'acme'"; attributeMapping: /m,
+    ],
+    [
+      'an action added live to a custom role definition',
+      (state) =>
+        state.azure.prefer(
+          /\/resourceGroups\/ml-network\/providers\/Microsoft\.Authorization\/roleDefinitions\//,
+          {
+            status: 200,
+            body: {
+              properties: {
+                roleName: ofType(render, 'azure-native:authorization:RoleDefinition').find(
+                  (each) => each.name === 'deploy-prod-network-role',
+                )?.inputs['roleName'],
+                permissions: [{ actions: ['Microsoft.Network/*'] }],
+                assignableScopes: [`/subscriptions/${SUBSCRIPTION}/resourceGroups/ml-network`],
+              },
+            },
+          },
+        ),
+      /^FAIL Azure: custom role checkpoints-join-subnets-prod-\w+ as rendered: actions: rendered \["Microsoft.Network\/virtualNetworks\/subnets\/join\/action",.*\], live \["Microsoft.Network\/\*"\]$/m,
+    ],
+    [
+      'a federated credential added live',
+      (state) =>
+        state.azure.prefer(
+          /userAssignedIdentities\/checkpoints-ci-deploy-prod\/federatedIdentityCredentials\?/,
+          {
+            status: 200,
+            body: {
+              value: [
+                {
+                  name: 'github-environment-prod',
+                  properties: {
+                    issuer: 'https://token.actions.githubusercontent.com',
+                    subject: 'repo:acme/checkpoint-storage:environment:prod',
+                    audiences: ['api://AzureADTokenExchange'],
+                  },
+                },
+                {
+                  name: 'any-branch',
+                  properties: {
+                    issuer: 'https://token.actions.githubusercontent.com',
+                    subject: 'repo:acme/checkpoint-storage:ref:refs/heads/main',
+                    audiences: ['api://AzureADTokenExchange'],
+                  },
+                },
+              ],
+            },
+          },
+        ),
+      /^FAIL Azure: identity checkpoints-ci-deploy-prod federated credentials as rendered: federated credential any-branch added live: rendered \(none\), live \{"audiences":\["api:\/\/AzureADTokenExchange"\],"issuer":"https:\/\/token.actions.githubusercontent.com","name":"any-branch","subject":"repo:acme\/checkpoint-storage:ref:refs\/heads\/main"\}$/m,
+    ],
+  ];
+
+  it.each(mutations)(
+    'fails on %s, naming the resource, the field and both values',
+    async (_what, take, line) => {
+      const state = world(LIVE_ACCOUNT);
+      take(state);
+      const { code, out } = await preflight(state);
+      expect(code).toBe(1);
+      expect(out).toMatch(line);
+      expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+    },
+  );
+
+  it("reads every page of a role's inline policies: one added live on the second fails", async () => {
+    const state = world(LIVE_ACCOUNT);
+    state.aws.iam
+      .on(ListRolePoliciesCommand, { RoleName: ROLE })
+      .resolves({ PolicyNames: ['checkpoint-stacks'], IsTruncated: true, Marker: 'page-2' })
+      .on(ListRolePoliciesCommand, { RoleName: ROLE, Marker: 'page-2' })
+      .resolves({ PolicyNames: ['added-by-hand'] });
+    const { code, out } = await preflight(state);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'FAIL AWS: CI role checkpoints-ci-deploy-prod as rendered: inline policy names: rendered ["checkpoint-stacks"], live ["added-by-hand","checkpoint-stacks"]',
+    );
+    expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+  });
+
+  it('before the first up, says per cloud that there is nothing to compare yet', async () => {
+    const { code, out } = await preflight(world(LIVE_ACCOUNT, { applied: false }));
+    expect(out).not.toContain('FAIL');
+    expect(code).toBe(0);
+    for (const [cloud, count] of [
+      ['AWS', 5],
+      ['GCP', 11],
+      ['Azure', 9],
+    ] as const) {
+      expect(out).toContain(
+        `ok   ${cloud}: bootstrap applied as rendered: not applied yet: none of its ${count} rendered CI identities and guards exists, nothing to compare`,
+      );
+    }
+  });
+
+  it('fails a rendered identity the cloud does not hold when others exist', async () => {
+    const state = world(LIVE_ACCOUNT);
+    state.aws.iam
+      .on(GetRoleCommand, { RoleName: 'checkpoints-ci-preview' })
+      .rejects(Object.assign(new Error('no role'), { name: 'NoSuchEntityException' }));
+    const { code, out } = await preflight(state);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'FAIL AWS: CI role checkpoints-ci-preview as rendered: no role checkpoints-ci-preview, which the render holds: apply the bootstrap (npx nx run bootstrap:admin-up)',
+    );
+    expect(out.match(/^FAIL.*/gm)?.length).toBe(1);
+  });
+
+  it('does not compare a value unknown at render, and says so', async () => {
+    const path = changedRender((copy) => {
+      const role = copy.resources.find(
+        (each) => each.type === 'aws:iam/role:Role' && each.inputs['name'] === ROLE,
+      );
+      if (role) role.inputs['assumeRolePolicy'] = '[unknown]';
+    });
+    const { code, out } = await preflight(world(LIVE_ACCOUNT), { render: path });
+    expect(code).toBe(0);
+    expect(out).toContain(
+      'ok   AWS: CI role checkpoints-ci-deploy-prod as rendered: trust, 1 inline and 1 attached policies as rendered; not compared, unknown or secret at render: trust policy',
+    );
+  });
+
+  it('fails on each cloud without a render, saying how to make one', async () => {
+    const missingPath = join(tempDir('no-render-'), 'ci.json');
+    const { code, out } = await preflight(world(), { render: missingPath });
+    expect(code).toBe(1);
+    for (const cloud of ['AWS', 'GCP', 'Azure']) {
+      expect(out).toContain(
+        `FAIL ${cloud}: bootstrap applied as rendered: no render at ${missingPath}: run npx nx run bootstrap:synth first`,
+      );
+    }
+  });
+
+  it('fails a stale render, of another placement', async () => {
+    const path = changedRender((copy) => {
+      copy.placement['aws:region'] = 'eu-west-1';
+    });
+    const { code, out } = await preflight(world(), { render: path });
+    expect(code).toBe(1);
+    expect(out).toContain(
+      `FAIL AWS: bootstrap applied as rendered: ${path} is stale: aws:region rendered eu-west-1, configured us-east-1; run npx nx run bootstrap:synth`,
+    );
+  });
+});
+
+describe('IAM policy documents compared as IAM reads them', () => {
+  it('the same rights compare equal URL-encoded, reordered, with one-element lists as strings', () => {
+    const rendered = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'A',
+          Effect: 'Allow',
+          Action: ['s3:GetObject', 's3:ListBucket'],
+          Resource: ['arn:aws:s3:::b'],
+        },
+        {
+          Sid: 'B',
+          Effect: 'Deny',
+          Action: ['s3:DeleteBucket'],
+          Resource: '*',
+          Condition: { Bool: { 'aws:SecureTransport': false } },
+        },
+      ],
+    });
+    const live = encodeURIComponent(
+      JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            Resource: '*',
+            Action: 's3:DeleteBucket',
+            Effect: 'Deny',
+            Sid: 'B',
+          },
+          {
+            Sid: 'A',
+            Effect: 'Allow',
+            Action: ['s3:ListBucket', 's3:GetObject'],
+            Resource: 'arn:aws:s3:::b',
+          },
+        ],
+      }),
+    );
+    expect(policyDocument(live)).toEqual(policyDocument(rendered));
+    expect(policyDocument(live.replace('ListBucket', 'PutObject'))).not.toEqual(policyDocument(rendered));
   });
 });

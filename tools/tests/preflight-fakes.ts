@@ -78,6 +78,10 @@ export function googleWorld(): FakeApi {
       ],
       [/cloudresourcemanager\.googleapis\.com\/v3\/folders\/42$/, { status: 200, body: { parent: GCP_ORG } }],
       [
+        /cloudresourcemanager\.googleapis\.com\/v3\/organizations\/123456789$/,
+        { status: 200, body: { name: GCP_ORG, displayName: 'acme.example', state: 'ACTIVE' } },
+      ],
+      [
         /serviceusage\.googleapis\.com\/v1\/projects\/[a-z0-9-]+\/services\//,
         { status: 200, body: { state: 'ENABLED' } },
       ],

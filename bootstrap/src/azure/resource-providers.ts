@@ -22,29 +22,88 @@ export interface ResourceProviderRegistrationArgs {
 }
 
 /**
+ * Runs the Azure CLI with the admin's login, its output captured: a failure names the command and what az
+ * said, with anything shaped like a credential (an Entra ID token is a JWT, an `eyJ`-prefixed base64url
+ * triple, https://learn.microsoft.com/entra/identity-platform/access-tokens) cut out. The dynamic provider
+ * runs in Pulumi's provider process from its serialized closure, so `node:child_process` is required here.
+ */
+function az(args: readonly string[], failed: (what: string) => string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawnSync } = require('node:child_process') as typeof ChildProcess;
+  const run = spawnSync('az', [...args], { encoding: 'utf8', env: process.env });
+  const redacted = (text: string) =>
+    text
+      .replace(/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g, '[redacted]')
+      .replace(/(bearer\s+|(?:secret|password|token)["']?\s*[:=]\s*["']?)[^\s"',]+/gi, '$1[redacted]')
+      .trim();
+  const command = `az ${args.join(' ')}`;
+  if (run.error) {
+    const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(
+      failed(
+        missing
+          ? `${command}: no az on PATH; install the Azure CLI and az login`
+          : `${command}: ${redacted(run.error.message)}`,
+      ),
+    );
+  }
+  if (run.status !== 0) {
+    const said = redacted(`${run.stderr ?? ''}\n${run.stdout ?? ''}`) || 'no output';
+    throw new Error(failed(`${command} exited ${run.status ?? run.signal}: ${said}`));
+  }
+  return run.stdout ?? '';
+}
+
+/**
+ * `az account show --subscription` first: a login of another tenant, or none, fails there with az's own
+ * words rather than half-way through the registrations ("az account show: get the details of a
+ * subscription", https://learn.microsoft.com/cli/azure/account#az-account-show). Then the registration,
+ * `az provider register --namespace --subscription --wait`, which returns once the provider is Registered and
+ * succeeds again on a provider already registered
+ * (https://learn.microsoft.com/cli/azure/provider#az-provider-register).
+ */
+function register(inputs: ResourceProviderRegistrationArgs): pulumi.dynamic.CreateResult {
+  const { namespace, subscriptionId } = inputs;
+  const failed = (what: string) =>
+    `cannot register resource provider ${namespace} in subscription ${subscriptionId}: ${what}`;
+  const account = az(['account', 'show', '--subscription', subscriptionId, '--output', 'json'], (what) =>
+    failed(`${what} (run az login, then az account set --subscription ${subscriptionId})`),
+  );
+  let shown: unknown;
+  try {
+    shown = JSON.parse(account);
+  } catch {
+    shown = undefined;
+  }
+  const { id, state } = (shown ?? {}) as { id?: unknown; state?: unknown };
+  if (id !== subscriptionId || state !== 'Enabled') {
+    throw new Error(
+      failed(
+        `az account show answered subscription ${String(id ?? 'none')} in state ${String(state ?? 'unknown')}, not ${subscriptionId} Enabled`,
+      ),
+    );
+  }
+  az(['provider', 'register', '--namespace', namespace, '--subscription', subscriptionId, '--wait'], failed);
+  return { id: `/subscriptions/${subscriptionId}/providers/${namespace}`, outs: { ...inputs } };
+}
+
+/**
  * Registration is never undone: unregistering a provider ("You can't unregister a resource provider when you
  * still have resource types from that resource provider in your subscription", same page) is not something
- * a bootstrap run should try, so a deleted registration only leaves the state.
+ * a bootstrap run should try, so a deleted registration only leaves the state. Another namespace or
+ * subscription is another registration (a replacement); the same inputs change nothing, and an update
+ * registers again, which az accepts on a registered provider.
  */
-const registrationProvider: pulumi.dynamic.ResourceProvider = {
+export const registrationProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: ResourceProviderRegistrationArgs) {
-    // Required here: the function is serialized into the state and runs in the provider process.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { execFileSync } = require('node:child_process') as typeof ChildProcess;
-    execFileSync(
-      'az',
-      [
-        'provider',
-        'register',
-        '--namespace',
-        inputs.namespace,
-        '--subscription',
-        inputs.subscriptionId,
-        '--wait',
-      ],
-      { stdio: 'inherit' },
-    );
-    return { id: `/subscriptions/${inputs.subscriptionId}/providers/${inputs.namespace}`, outs: inputs };
+    return register(inputs);
+  },
+  async diff(_id: string, olds: ResourceProviderRegistrationArgs, news: ResourceProviderRegistrationArgs) {
+    const replaces = (['namespace', 'subscriptionId'] as const).filter((key) => olds[key] !== news[key]);
+    return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  },
+  async update(_id: string, _olds: ResourceProviderRegistrationArgs, news: ResourceProviderRegistrationArgs) {
+    return { outs: register(news).outs };
   },
   async delete() {},
 };
