@@ -45,6 +45,7 @@ import { azureStateGrants, stateContainerScope } from './state';
 import { azureGuardrails } from './guardrails';
 import { registerResourceProviders } from './resource-providers';
 import { AUDIT_ARCHIVE_ENVIRONMENTS, createAuditArchive } from './audit-archive';
+import { createIndependentCopies } from './independent-copy';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -197,6 +198,10 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       azureGuardrails(settings.subscriptionId, scope, environment, this);
+      // The stores' independent copies, in a vault no CI identity holds a role on (./independent-copy).
+      const copies = settings.independentCopies?.[environment];
+      if (copies)
+        createIndependentCopies(settings, environment, copies, azureTags(args.tags(environment)), this);
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);
