@@ -119,6 +119,13 @@ describe("Azure independent copy: the bootstrap's Backup vault keeps the store o
     [bootstrap, prod] = await Promise.all([renderBootstrap(IN_EASTASIA), renderProd()]);
   });
 
+  it('registers Microsoft.DataProtection before it creates the vault', () => {
+    const registration = bootstrap.resources.find((r) => r.name === 'provider-Microsoft.DataProtection');
+    const vault = bootstrap.resources.find((r) => r.type === 'azure-native:dataprotection:BackupVault');
+    expect(registration?.inputs['namespace']).toBe('Microsoft.DataProtection');
+    expect(vault?.dependsOn).toContain(registration?.urn);
+  });
+
   it('against the deploy identity the copy keeps every checkpoint a day old or more for 29 of its 30 days', async () => {
     const grants = await grantsOf(prod, bootstrap);
     const deploy = grants.find(

@@ -10,6 +10,7 @@ import type { Environment } from '@checkpoints/config';
 import type { AzureIndependentCopies, AzureSettings } from '../config';
 import { STACK_PROJECTS } from '../names';
 import { resourceGroupId, roleAssignmentName, roleDefinitionId } from './roles';
+import { registerResourceProvider } from './resource-providers';
 
 /**
  * The datasource type of an ADLS Gen2 account's vaulted backup, in the policy and in each backup instance (Azure's
@@ -59,6 +60,9 @@ export function createIndependentCopies(
   parent: pulumi.Resource,
 ): BackupVault {
   const opts = { parent, protect: true, retainOnDelete: true };
+  // The stacks use no Microsoft.DataProtection type, so registerResourceProviders leaves it out; a fresh
+  // subscription refuses a Backup vault until it is registered (./resource-providers).
+  const provider = registerResourceProvider(settings.subscriptionId, 'Microsoft.DataProtection', parent);
   const group = new ResourceGroup(
     `backup-${environment}`,
     { resourceGroupName: azureBackup.resourceGroup(environment), location: settings.location, tags },
@@ -80,7 +84,7 @@ export function createIndependentCopies(
       },
       tags,
     },
-    opts,
+    { ...opts, dependsOn: [provider] },
   );
   // CanNotDelete: nobody deletes the vault, nor (a lock applies to the children of its scope) a backup instance,
   // until an administrator lifts the lock (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources).

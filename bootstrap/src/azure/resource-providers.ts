@@ -57,11 +57,19 @@ class ResourceProviderRegistration extends pulumi.dynamic.Resource {
 
 /** Every resource provider the Azure stack's resource types come from, registered in its subscription. */
 export function registerResourceProviders(subscriptionId: string, parent: pulumi.Resource): void {
-  for (const namespace of AZURE_RESOURCE_PROVIDERS) {
-    new ResourceProviderRegistration(
-      `provider-${namespace}`,
-      { subscriptionId, namespace },
-      { parent, retainOnDelete: true },
-    );
-  }
+  for (const namespace of AZURE_RESOURCE_PROVIDERS)
+    registerResourceProvider(subscriptionId, namespace, parent);
+}
+
+/** One resource provider registered in the subscription, for a resource of the bootstrap's own to wait for. */
+export function registerResourceProvider(
+  subscriptionId: string,
+  namespace: string,
+  parent: pulumi.Resource,
+): pulumi.Resource {
+  return new ResourceProviderRegistration(
+    `provider-${namespace}`,
+    { subscriptionId, namespace },
+    { parent, retainOnDelete: true },
+  );
 }
