@@ -381,6 +381,23 @@ describe('Azure mutations of the independent copy', () => {
       ],
     ],
     [
+      'another principal made Contributor on the backup resource group by the bootstrap',
+      (r) =>
+        addResource(r.bootstrap, ASSIGNMENT, 'backup-group-operator', {
+          principalId: '7c1d2e3f-0000-4000-8000-00000000abcd',
+          principalType: 'User',
+          roleAssignmentName: '1b9a8d2c-0000-4000-8000-000000000007',
+          roleDefinitionId: ROLE('b24988ac-6180-42a0-ab88-20f7382dd24c'),
+          scope: BACKUP_GROUP,
+        }),
+      [
+        'ci-prod-no-destroy',
+        STORE,
+        '7c1d2e3f-0000-4000-8000-00000000abcd can lift the independent copy',
+        'Microsoft.DataProtection/backupVaults/backupPolicies/write',
+      ],
+    ],
+    [
       'the deploy identity given Backup MUA Operator on the vault: it may restore the copy anywhere',
       (r) =>
         addResource(
