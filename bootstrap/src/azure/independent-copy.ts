@@ -86,8 +86,9 @@ export function createIndependentCopies(
     },
     { ...opts, dependsOn: [provider] },
   );
-  // CanNotDelete: nobody deletes the vault, nor (a lock applies to the children of its scope) a backup instance,
-  // until an administrator lifts the lock (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources).
+  // CanNotDelete: nobody deletes the vault until an administrator lifts the lock
+  // (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources); its recovery points are
+  // the immutability's to keep.
   new ManagementLockByScope(
     `backup-vault-${environment}-lock`,
     {
