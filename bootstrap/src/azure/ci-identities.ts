@@ -114,7 +114,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       },
       { parent: this },
     );
-    registerResourceProviders(settings.subscriptionId, this);
+    const registrations = registerResourceProviders(settings.subscriptionId, this);
 
     const writerRole = this.createWriterRole(settings, args.environments);
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
@@ -200,8 +200,16 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       azureGuardrails(settings.subscriptionId, scope, environment, this);
       // The stores' independent copies, in a vault no CI identity holds a role on (./independent-copy).
       const copies = settings.independentCopies?.[environment];
-      if (copies)
-        createIndependentCopies(settings, environment, copies, azureTags(args.tags(environment)), this);
+      if (copies) {
+        createIndependentCopies(
+          settings,
+          environment,
+          copies,
+          azureTags(args.tags(environment)),
+          this,
+          registrations.get('Microsoft.DataProtection'),
+        );
+      }
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);

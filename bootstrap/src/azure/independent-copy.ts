@@ -10,7 +10,6 @@ import type { Environment } from '@checkpoints/config';
 import type { AzureIndependentCopies, AzureSettings } from '../config';
 import { STACK_PROJECTS } from '../names';
 import { resourceGroupId, roleAssignmentName, roleDefinitionId } from './roles';
-import { registerResourceProvider } from './resource-providers';
 
 /**
  * The datasource type of an ADLS Gen2 account's vaulted backup, in the policy and in each backup instance (Azure's
@@ -58,11 +57,10 @@ export function createIndependentCopies(
   copies: AzureIndependentCopies,
   tags: Record<string, string>,
   parent: pulumi.Resource,
+  /** The subscription's registration for Microsoft.DataProtection, which a Backup vault needs first (./resource-providers). */
+  registration: pulumi.Resource | undefined,
 ): BackupVault {
   const opts = { parent, protect: true, retainOnDelete: true };
-  // The stacks use no Microsoft.DataProtection type, so registerResourceProviders leaves it out; a fresh
-  // subscription refuses a Backup vault until it is registered (./resource-providers).
-  const provider = registerResourceProvider(settings.subscriptionId, 'Microsoft.DataProtection', parent);
   const group = new ResourceGroup(
     `backup-${environment}`,
     { resourceGroupName: azureBackup.resourceGroup(environment), location: settings.location, tags },
@@ -84,7 +82,7 @@ export function createIndependentCopies(
       },
       tags,
     },
-    { ...opts, dependsOn: [provider] },
+    { ...opts, dependsOn: registration ? [registration] : [] },
   );
   // CanNotDelete: nobody deletes the vault until an administrator lifts the lock
   // (https://learn.microsoft.com/azure/azure-resource-manager/management/lock-resources); its recovery points are

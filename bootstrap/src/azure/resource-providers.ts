@@ -55,21 +55,22 @@ class ResourceProviderRegistration extends pulumi.dynamic.Resource {
   }
 }
 
-/** Every resource provider the Azure stack's resource types come from, registered in its subscription. */
-export function registerResourceProviders(subscriptionId: string, parent: pulumi.Resource): void {
-  for (const namespace of AZURE_RESOURCE_PROVIDERS)
-    registerResourceProvider(subscriptionId, namespace, parent);
-}
-
-/** One resource provider registered in the subscription, for a resource of the bootstrap's own to wait for. */
-export function registerResourceProvider(
+/**
+ * Every resource provider the Azure stack's and the bootstrap's resource types come from, registered in its
+ * subscription; by namespace, for a resource of the bootstrap's own to wait for.
+ */
+export function registerResourceProviders(
   subscriptionId: string,
-  namespace: string,
   parent: pulumi.Resource,
-): pulumi.Resource {
-  return new ResourceProviderRegistration(
-    `provider-${namespace}`,
-    { subscriptionId, namespace },
-    { parent, retainOnDelete: true },
+): ReadonlyMap<string, pulumi.Resource> {
+  return new Map(
+    AZURE_RESOURCE_PROVIDERS.map((namespace) => [
+      namespace,
+      new ResourceProviderRegistration(
+        `provider-${namespace}`,
+        { subscriptionId, namespace },
+        { parent, retainOnDelete: true },
+      ),
+    ]),
   );
 }
