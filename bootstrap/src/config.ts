@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import {
+  AZURE_ADLS_VAULTED_BACKUP_REGIONS,
+  AZURE_VAULTED_BACKUP_DAYS,
   CLOUDS,
   closestKey,
   ConfigError,
   ENVIRONMENTS,
   gcpAuditExemptionIssues,
+  STORE_NAME_PATTERN,
   valueAt,
   type Cloud,
   type ConfigIssue,
@@ -59,6 +62,15 @@ export interface AzureSettings {
   subnets?: Partial<Record<Environment, string[]>>;
   /** Per environment, the private DNS zones its stores name (network.privateDnsZones): joined there alone. */
   privateDnsZones?: Partial<Record<Environment, string[]>>;
+  /** Per environment, the stores whose accounts its Backup vault protects (recovery.independentCopy). */
+  independentCopies?: Partial<Record<Environment, AzureIndependentCopies>>;
+}
+
+/** The stores of one environment with an independent copy, and how long the vault keeps each recovery point. */
+export interface AzureIndependentCopies {
+  /** Store names as their stack created them (the first name: a renamed store keeps its account). */
+  stores: string[];
+  retentionDays: number;
 }
 
 export interface AzureStateContainer {
@@ -145,6 +157,19 @@ const schema = z.strictObject({
       stackResourceGroups: perEnvironment(z.string()),
       subnets: z.record(z.string(), z.array(z.string().regex(SUBNET_ID))).optional(),
       privateDnsZones: z.record(z.string(), z.array(z.string().regex(PRIVATE_DNS_ZONE_ID))).optional(),
+      independentCopies: z
+        .record(
+          z.string(),
+          z.strictObject({
+            stores: z.array(z.string().regex(STORE_NAME_PATTERN)).min(1),
+            retentionDays: z
+              .number()
+              .int()
+              .min(AZURE_VAULTED_BACKUP_DAYS.min)
+              .max(AZURE_VAULTED_BACKUP_DAYS.max),
+          }),
+        )
+        .optional(),
       stateContainer: z
         .strictObject({
           storageAccountId: z.string().regex(STORAGE_ACCOUNT_ID),
@@ -168,7 +193,13 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'repositoryOwnerId',
     'organizationId',
   ],
-  azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones'],
+  azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones', 'independentCopies'],
+  ...Object.fromEntries(
+    ENVIRONMENTS.map((environment) => [
+      `azure.independentCopies.${environment}`,
+      ['stores', 'retentionDays'],
+    ]),
+  ),
   'azure.stateContainer': ['storageAccountId', 'container'],
 };
 
@@ -207,7 +238,14 @@ const ALLOWED: Record<string, string> = {
   'stackProjects[]':
     'a GCP project ID: 6-30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen',
   azure:
-    'a mapping with the key stackResourceGroups and the optional keys stateContainer, subnets and privateDnsZones',
+    'a mapping with the key stackResourceGroups and the optional keys stateContainer, subnets, privateDnsZones and independentCopies',
+  independentCopies:
+    "a mapping of environments to the stores whose independent copy (recovery.independentCopy of stacks/azure-adls/Pulumi.<env>.yaml) that environment's Backup vault keeps",
+  'independentCopies[]': `a mapping with the keys stores (the store names) and retentionDays (${AZURE_VAULTED_BACKUP_DAYS.min} to ${AZURE_VAULTED_BACKUP_DAYS.max})`,
+  stores:
+    'a non-empty list of the store names, as stacks/azure-adls/Pulumi.<env>.yaml names them (the first name of a renamed store, whose account keeps it)',
+  'stores[]': `a store name matching ${STORE_NAME_PATTERN.source}`,
+  retentionDays: `a whole number of days from ${AZURE_VAULTED_BACKUP_DAYS.min} to ${AZURE_VAULTED_BACKUP_DAYS.max}: how long the vault keeps each daily recovery point (Azure Backup keeps a daily vaulted recovery point at most ${AZURE_VAULTED_BACKUP_DAYS.max} days); at least the longest recovery.independentCopy.retentionDays of the listed stores`,
   subnets:
     'a mapping of environments to the subnets their Azure stores name (network.subnets and network.privateEndpointSubnet of stacks/azure-adls/Pulumi.<env>.yaml): the deploy identity may join those subnets alone',
   'subnets[]':
@@ -278,7 +316,7 @@ export function loadBootstrapConfig(allConfig: Record<string, string>, source?: 
   }
   const issues = [
     ...duplicateIssues(parsed.data),
-    ...settingsIssues(parsed.data, allConfig['gcp:project']),
+    ...settingsIssues(parsed.data, allConfig['gcp:project'], allConfig['azure-native:location']),
     ...providerIssues,
   ];
   if (issues.length > 0) throw new ConfigError(issues, source);
@@ -345,7 +383,12 @@ function allowedKey(segments: readonly (string | number)[]): string {
     return 'privateDnsZones[]';
   }
   if (typeof last === 'number') return `${String(parent)}[]`;
-  if (parent === 'stackProjects' || parent === 'stackResourceGroups' || parent === 'auditExemptMembers') {
+  if (
+    parent === 'stackProjects' ||
+    parent === 'stackResourceGroups' ||
+    parent === 'auditExemptMembers' ||
+    parent === 'independentCopies'
+  ) {
     return `${parent}[]`;
   }
   return String(last ?? '');
@@ -406,7 +449,11 @@ function repositoryIdIssues(raw: RawConfig): ConfigIssue[] {
 }
 
 /** Settings of a cloud that is not enabled are a mistake; those of an enabled cloud must fit the environments. */
-function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIssue[] {
+function settingsIssues(
+  raw: RawConfig,
+  ciProject: string | undefined,
+  azureLocation: string | undefined,
+): ConfigIssue[] {
   const enabled = new Set(raw.clouds);
   const notEnabled = CLOUDS.filter((cloud) => !enabled.has(cloud) && raw[cloud] !== undefined).map(
     (cloud) => ({
@@ -440,7 +487,8 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
             true,
           ),
           ...resourceGroupNameIssues(raw.azure?.stackResourceGroups ?? {}),
-          ...(['subnets', 'privateDnsZones'] as const).flatMap((list) =>
+          ...independentCopyIssues(raw, azureLocation),
+          ...(['subnets', 'privateDnsZones', 'independentCopies'] as const).flatMap((list) =>
             Object.keys(raw.azure?.[list] ?? {})
               .filter((key) => !raw.environments.includes(key as Environment))
               .map((key) => ({
@@ -452,6 +500,41 @@ function settingsIssues(raw: RawConfig, ciProject: string | undefined): ConfigIs
         ]
       : []),
   ];
+}
+
+/**
+ * A store listed twice has one backup instance; and the Backup vault must be in the stores' region (the
+ * bootstrap's location, which the stacks share), where Azure Backup must offer vaulted backup of ADLS
+ * (AZURE_ADLS_VAULTED_BACKUP_REGIONS).
+ */
+function independentCopyIssues(raw: RawConfig, location: string | undefined): ConfigIssue[] {
+  const copies = Object.entries(raw.azure?.independentCopies ?? {});
+  const duplicates = copies.flatMap(([environment, { stores }]) =>
+    stores.flatMap((store, index) =>
+      stores.indexOf(store) === index
+        ? []
+        : [
+            {
+              path: formatPath(['azure', 'independentCopies', environment, 'stores', index]),
+              value: store,
+              message: 'is listed twice',
+            },
+          ],
+    ),
+  );
+  const region = (location ?? '').toLowerCase();
+  const [first] = copies;
+  const unsupported =
+    first === undefined || AZURE_ADLS_VAULTED_BACKUP_REGIONS.includes(region)
+      ? []
+      : [
+          {
+            path: formatPath(['azure', 'independentCopies', first[0]]),
+            value: first[1],
+            message: `cannot be honoured in azure-native:location ${location ?? '(unset)'}: the Backup vault must be in the stores' region, and Azure Backup offers vaulted backup of ADLS (a limited preview) in ${AZURE_ADLS_VAULTED_BACKUP_REGIONS.join(', ')} only (https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-support-matrix); remove independentCopies or bootstrap in one of those regions`,
+          },
+        ];
+  return [...duplicates, ...unsupported];
 }
 
 /**
@@ -578,6 +661,15 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
     if (subnets) config.azure.subnets = perEnvironmentLists(raw.environments, subnets);
     if (privateDnsZones)
       config.azure.privateDnsZones = perEnvironmentLists(raw.environments, privateDnsZones);
+    const copies = raw.azure?.independentCopies;
+    if (copies) {
+      config.azure.independentCopies = Object.fromEntries(
+        raw.environments.flatMap((env) => {
+          const copy = copies[env];
+          return copy ? [[env, { stores: [...copy.stores], retentionDays: copy.retentionDays }]] : [];
+        }),
+      );
+    }
   }
   return config;
 }

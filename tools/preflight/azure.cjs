@@ -41,6 +41,7 @@ const { checklist, missing } = require('./checks.cjs');
 // libs/render's AZURE_MODULE_PROVIDERS, which this plain-Node script cannot import; a test holds them equal.
 const AZURE_NATIVE_PROVIDERS = {
   authorization: 'Microsoft.Authorization',
+  dataprotection: 'Microsoft.DataProtection',
   keyvault: 'Microsoft.KeyVault',
   managedidentity: 'Microsoft.ManagedIdentity',
   monitor: 'Microsoft.Insights',
@@ -79,6 +80,7 @@ function azureStackModules({ environment, stores }) {
  */
 const AZURE_BOOTSTRAP_MODULES = /** @type {const} */ ([
   'authorization',
+  'dataprotection',
   'managedidentity',
   'resources',
   'storage',

@@ -45,6 +45,7 @@ import { azureStateGrants, stateContainerScope } from './state';
 import { azureGuardrails } from './guardrails';
 import { registerResourceProviders } from './resource-providers';
 import { AUDIT_ARCHIVE_ENVIRONMENTS, createAuditArchive } from './audit-archive';
+import { createIndependentCopies } from './independent-copy';
 
 export interface AzureCiIdentitiesArgs extends CiIdentityArgs {
   settings: AzureSettings;
@@ -113,7 +114,7 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       },
       { parent: this },
     );
-    registerResourceProviders(settings.subscriptionId, this);
+    const registrations = registerResourceProviders(settings.subscriptionId, this);
 
     const writerRole = this.createWriterRole(settings, args.environments);
     // Reader on each stack's group, not on the subscription: every resource the stacks manage lives in
@@ -197,6 +198,18 @@ export class AzureCiIdentities extends pulumi.ComponentResource implements CiIde
       ];
       for (const grant of grants) this.assignRole(args, deployPurpose(environment), deploy, grant);
       azureGuardrails(settings.subscriptionId, scope, environment, this);
+      // The stores' independent copies, in a vault no CI identity holds a role on (./independent-copy).
+      const copies = settings.independentCopies?.[environment];
+      if (copies) {
+        createIndependentCopies(
+          settings,
+          environment,
+          copies,
+          azureTags(args.tags(environment)),
+          this,
+          registrations.get('Microsoft.DataProtection'),
+        );
+      }
       this.variables[outputNames.azureDeployClientId(environment)] = deploy.clientId;
     }
     this.registerOutputs(this.variables);

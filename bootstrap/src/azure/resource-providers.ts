@@ -114,13 +114,22 @@ class ResourceProviderRegistration extends pulumi.dynamic.Resource {
   }
 }
 
-/** Every resource provider the Azure stack's resource types come from, registered in its subscription. */
-export function registerResourceProviders(subscriptionId: string, parent: pulumi.Resource): void {
-  for (const namespace of AZURE_RESOURCE_PROVIDERS) {
-    new ResourceProviderRegistration(
-      `provider-${namespace}`,
-      { subscriptionId, namespace },
-      { parent, retainOnDelete: true },
-    );
-  }
+/**
+ * Every resource provider the Azure stack's and the bootstrap's resource types come from, registered in its
+ * subscription; by namespace, for a resource of the bootstrap's own to wait for.
+ */
+export function registerResourceProviders(
+  subscriptionId: string,
+  parent: pulumi.Resource,
+): ReadonlyMap<string, pulumi.Resource> {
+  return new Map(
+    AZURE_RESOURCE_PROVIDERS.map((namespace) => [
+      namespace,
+      new ResourceProviderRegistration(
+        `provider-${namespace}`,
+        { subscriptionId, namespace },
+        { parent, retainOnDelete: true },
+      ),
+    ]),
+  );
 }

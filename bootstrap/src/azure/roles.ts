@@ -11,6 +11,10 @@ export const AZURE_ROLES = {
   'Storage Blob Data Contributor': 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
   'Storage Blob Data Reader': '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1',
   'Key Vault Crypto Service Encryption User': 'e147488a-f6f5-4113-8e2d-b22465e65bf6',
+  // What a Backup vault's identity needs on an account it backs up ("These permissions are bundled into the
+  // Storage Account Backup Contributor role",
+  // https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-overview#backup-management).
+  'Storage Account Backup Contributor': 'e5e2a7ff-d759-4cd2-bb51-3152d37e2eb1',
 } as const;
 
 export type AzureRole = keyof typeof AZURE_ROLES;

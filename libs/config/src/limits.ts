@@ -38,6 +38,14 @@ export const MAX_CONTINUOUS_BACKUP_DAYS = 35;
  * so no store may ask for less.
  */
 export const AWS_BACKUP_VAULT_LOCK_MIN_DAYS = 7;
+/**
+ * Days an Azure Backup vaulted backup of an ADLS Gen2 account may keep a daily recovery point: at most 3,650
+ * ("Maximum retention of daily recovery points: 3,650 days",
+ * https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-support-matrix#retention-limits), at
+ * least 7 (the vault-tier default retention's `@minValue(7)` of Azure's own ADLS backup template,
+ * https://github.com/Azure/azure-quickstart-templates/blob/master/quickstarts/microsoft.dataprotection/backup-create-adls-storage-account-enable-protection/main.bicep).
+ */
+export const AZURE_VAULTED_BACKUP_DAYS = { min: 7, max: 3_650 } as const;
 /** Highest key generation: a store re-keyed this often is better migrated to a new store. */
 export const MAX_KEY_GENERATION = 99;
 /** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
@@ -249,8 +257,14 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     path: 'recovery.independentCopy.retentionDays',
     integer: true,
     unit: 'days',
-    what: "(the backup vault's lock keeps at least 7; continuous backup at most 35)",
-    common: days(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_CONTINUOUS_BACKUP_DAYS),
+    common: days(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_CONTINUOUS_BACKUP_DAYS, {
+      note: "the backup vault's lock keeps at least 7; continuous backup at most 35",
+    }),
+    clouds: {
+      azure: days(AZURE_VAULTED_BACKUP_DAYS.min, AZURE_VAULTED_BACKUP_DAYS.max, {
+        note: `Azure Backup keeps a daily vaulted recovery point ${AZURE_VAULTED_BACKUP_DAYS.min} to ${AZURE_VAULTED_BACKUP_DAYS.max} days`,
+      }),
+    },
   },
   {
     path: 'keyGeneration',

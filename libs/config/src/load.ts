@@ -55,6 +55,12 @@ export interface CloudRules {
    * `checkpoints:externalPrincipals` lists it.
    */
   outsider?(principal: string): string | undefined;
+  /**
+   * How the cloud's independent copy (`recovery.independentCopy`) departs from the default: whether a restricted
+   * prod store gets one without asking (absent: yes, when `storeKeys` lists the key), and the days it keeps
+   * when the spec names none (absent: the store's version window, within the AWS range).
+   */
+  independentCopy?: { byDefault: boolean; defaultDays(spec: StoreSpec): number };
 }
 
 export interface LoadOptions {
@@ -608,11 +614,13 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
     (environment === 'prod' &&
       spec.dataClassification === 'restricted' &&
       tier === 'standard' &&
-      rules.storeKeys?.includes('recovery.independentCopy') === true);
+      rules.storeKeys?.includes('recovery.independentCopy') === true &&
+      rules.independentCopy?.byDefault !== false);
   if (copied) {
     spec.recovery.independentCopy = {
       retentionDays:
         independentCopy?.retentionDays ??
+        rules.independentCopy?.defaultDays(spec) ??
         Math.min(
           Math.max(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, spec.retention.noncurrentExpireDays),
           MAX_CONTINUOUS_BACKUP_DAYS,

@@ -86,8 +86,8 @@ export const CLOUD_STORE_KEYS = {
   'recovery.turboReplication': { clouds: ['gcp'], words: 'gcp' },
   'recovery.readableReplica': { clouds: ['azure'], words: 'azure' },
   'recovery.independentCopy': {
-    clouds: ['aws'],
-    words: 'aws (GCP and Azure: not built yet, docs/gcp.md and docs/azure.md "Independent copy")',
+    clouds: ['aws', 'azure'],
+    words: 'aws and azure (GCP: not built yet, docs/gcp.md "Independent copy")',
   },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
 
@@ -408,15 +408,17 @@ function recoverySchema(cloud: Cloud | undefined) {
   const independentCopy = z.strictObject({
     enabled: doc(z.boolean(), {
       type: 'boolean',
-      default: '`true` (without the block: on for `restricted` stores in prod, standard tier)',
+      default:
+        '`true` (without the block: on for `restricted` stores in prod, AWS standard tier; off on Azure)',
       meaning: 'Keep the independent copy; `false` turns the default copy of a restricted prod store off.',
       allowed: 'true or false',
     }).optional(),
     retentionDays: numeric('recovery.independentCopy.retentionDays', cloud, {
       type: 'whole number of days',
-      default: "the store's recovery window (`retention.noncurrentExpireDays`), within 7 to 35",
+      default:
+        "the store's recovery window: AWS `retention.noncurrentExpireDays` within 7 to 35; Azure `retention.softDeleteDays` within 7 to 3650",
       meaning:
-        "Days the copy keeps every checkpoint after it changed or was deleted in the store: the continuous backup's retention and the vault lock's minimum retention.",
+        "Days the copy keeps every checkpoint after it changed or was deleted in the store. AWS: the continuous backup's retention and the vault lock's minimum retention. Azure: the least retention the bootstrap's vaulted backup policy must keep (bootstrap `azure.independentCopies`); a checkpoint younger than the last daily backup is not in the copy yet.",
     }).optional(),
   });
   const keys = z.strictObject({
@@ -450,9 +452,10 @@ function recoverySchema(cloud: Cloud | undefined) {
     }).optional(),
     independentCopy: doc(independentCopy, {
       type: '`{ enabled, retentionDays? }`',
-      default: 'on for `restricted` stores in prod (AWS standard tier), else off',
+      default:
+        'on for `restricted` stores in prod (AWS standard tier), else off (always off by default on Azure)',
       meaning:
-        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP, Azure:** refused, not built yet.",
+        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **Azure:** Azure Backup vaulted backup (preview) of the store's account, once a day, into the environment's Backup vault, which the admin-run bootstrap creates in a resource group of its own, immutable, with soft delete always on, and protects the listed stores in (bootstrap `azure.independentCopies`; deploy the stack first, then the bootstrap); CI holds no role there. Standard tier only, no `replicaRegion` (vaulted backup takes LRS, ZRS and GRS accounts), in a region vaulted backup of ADLS is offered in; opt-in, since the preview needs enrolment (docs/azure.md, \"Independent copy\"). **GCP:** refused, not built yet.",
       allowed:
         'a block { enabled, retentionDays? }, e.g. independentCopy: { enabled: true, retentionDays: 14 }',
     }).optional(),

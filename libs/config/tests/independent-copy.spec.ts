@@ -1,4 +1,12 @@
-import { awsRules, azureRules, ConfigError, gcpRules, loadStackSpec, type CloudRules } from '../src';
+import {
+  awsRules,
+  azureIndependentCopyIssues,
+  azureRules,
+  ConfigError,
+  gcpRules,
+  loadStackSpec,
+  type CloudRules,
+} from '../src';
 
 function config(stores: unknown[], environment = 'prod'): Record<string, string> {
   return {
@@ -92,15 +100,62 @@ describe('recovery.independentCopy', () => {
     expect(loadStackSpec(config([fast]), aws).stores[0]?.recovery.independentCopy).toBeUndefined();
   });
 
-  it.each([
-    ['gcp', gcpRules()],
-    ['azure', azureRules],
-  ])('is refused on %s, which do not build it yet, and is off there by default', (cloud, rules) => {
-    const issues = issuesOf([restricted({ recovery: { independentCopy: { enabled: true } } })], rules);
+  it('is refused on gcp, which does not build it yet', () => {
+    const issues = issuesOf([restricted({ recovery: { independentCopy: { enabled: true } } })], gcpRules());
     const copy = issues.filter((issue) => issue.path.endsWith('recovery.independentCopy'));
     expect(copy).toHaveLength(1);
-    expect(copy[0]?.message).toMatch(
-      new RegExp(`is not used on ${cloud}; it applies on aws .*not built yet`),
+    expect(copy[0]?.message).toMatch(/is not used on gcp; it applies on aws and azure .*not built yet/);
+  });
+});
+
+describe('recovery.independentCopy on Azure', () => {
+  const asked = (extra: Record<string, unknown> = {}, copy: Record<string, unknown> = {}) =>
+    restricted({ recovery: { independentCopy: { enabled: true, ...copy } }, ...extra });
+
+  it('is off by default, even for a restricted prod store (the preview needs enrolment)', () => {
+    expect(
+      loadStackSpec(config([restricted()]), azureRules).stores[0]?.recovery.independentCopy,
+    ).toBeUndefined();
+  });
+
+  it("keeps the store's soft-delete window when asked without days, at least the vaulted backup's 7", () => {
+    const spec = loadStackSpec(config([asked({ retention: { softDeleteDays: 30 } })]), azureRules);
+    expect(spec.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 30 });
+    const short = loadStackSpec(config([asked({ retention: { softDeleteDays: 7 } })]), azureRules);
+    expect(short.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 7 });
+  });
+
+  it('takes up to 3650 days and refuses more, naming key, value and range', () => {
+    const spec = loadStackSpec(config([asked({}, { retentionDays: 3650 })]), azureRules);
+    expect(spec.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 3650 });
+    const [issue, ...more] = issuesOf([asked({}, { retentionDays: 3651 })], azureRules);
+    expect(more).toEqual([]);
+    expect(issue?.path).toBe('checkpoints:stores[0].recovery.independentCopy.retentionDays');
+    expect(issue?.value).toBe(3651);
+    expect(issue?.message).toMatch(/7 to 3650/);
+  });
+
+  it('refuses it on a premium account and beside a geo-zone-redundant replica, saying why', () => {
+    const fast = issuesOf([asked({ tier: 'high-throughput' })], azureRules);
+    expect(fast.map((issue) => issue.path)).toContain('checkpoints:stores[0].recovery.independentCopy');
+    expect(fast.find((issue) => issue.path.endsWith('independentCopy'))?.message).toMatch(
+      /standard general-purpose v2 accounts only/,
     );
+    const replicated = issuesOf(
+      [asked({ recovery: { replicaRegion: 'southeastasia', independentCopy: { enabled: true } } })],
+      azureRules,
+    );
+    expect(replicated.find((issue) => issue.path.endsWith('independentCopy'))?.message).toMatch(
+      /LRS, ZRS and GRS accounts only/,
+    );
+  });
+
+  it('is refused outside the regions vaulted backup of ADLS is offered in', () => {
+    const spec = loadStackSpec(config([asked()]), azureRules);
+    expect(azureIndependentCopyIssues(spec.stores, 'eastasia')).toEqual([]);
+    const [issue, ...more] = azureIndependentCopyIssues(spec.stores, 'eastus2');
+    expect(more).toEqual([]);
+    expect(issue?.path).toBe('checkpoints:stores[0].recovery.independentCopy');
+    expect(issue?.message).toMatch(/cannot be honoured in eastus2: .*eastasia, centralindia only/);
   });
 });

@@ -1,4 +1,4 @@
 export { stableHash } from './hash';
-export { auditArchive, names } from './names';
+export { auditArchive, azureBackup, names } from './names';
 export type { IdentityPurpose, NameContext, NameKind, StackNameContext } from './names';
 export { nameRules } from './rules';

@@ -206,3 +206,29 @@ export const auditArchive = {
     return `/subscriptions/${subscriptionId}/resourceGroups/${auditArchive.resourceGroup(environment)}/providers/Microsoft.Storage/storageAccounts/${auditArchive.account(subscriptionId, environment)}`;
   },
 };
+
+/**
+ * The Backup vault that holds an environment's independent copies on Azure, created by the bootstrap in a resource
+ * group of its own and read by the analyses: one per subscription and environment. Backup vault names are 2-50
+ * "Alphanumerics and hyphens. Start with letter." (Microsoft.DataProtection backupVaults,
+ * https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules#microsoftdataprotection).
+ */
+export const azureBackup = {
+  vault(subscriptionId: string, environment: string): string {
+    const env = dashed.sanitise(environment).slice(0, 16);
+    return `ckpt-backup-${env}-${stableHash([subscriptionId.toLowerCase(), environment, 'backup'])}`;
+  },
+
+  /** Its resource group: the bootstrap's, outside the stack's group and out of CI's reach. */
+  resourceGroup(environment: string): string {
+    return `rg-checkpoints-backup-${dashed.sanitise(environment)}`;
+  },
+
+  /** The vault's one backup policy for ADLS accounts: daily, into the vault tier. */
+  policy: 'checkpoints-adls-daily',
+
+  /** A store account's backup instance, named after the account as Azure's own templates do. */
+  instance(accountName: string): string {
+    return accountName;
+  },
+};

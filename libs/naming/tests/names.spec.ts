@@ -1,4 +1,4 @@
-import { names, stableHash, type NameContext } from '../src/index';
+import { azureBackup, names, stableHash, type NameContext } from '../src/index';
 
 const aws: NameContext = { project: 'checkpoints-aws', stack: 'prod', store: 'llm-pretrain' };
 const gcp: NameContext = { project: 'checkpoints-gcp', stack: 'dev', store: 'vision-ft' };
@@ -195,5 +195,21 @@ describe('input checks', () => {
 
   it.each(['us-east-1a', 'use1', 'use1-az4--x', 'USE1-AZ4'])('rejects the AZ ID %p', (azId) => {
     expect(() => names.s3DirectoryBucket(aws, azId)).toThrow(`'${azId}' is not an AWS availability zone ID`);
+  });
+});
+
+describe('azureBackup', () => {
+  const subscription = '00000000-0000-4000-a000-000000000001';
+
+  it('names one vault per subscription and environment, within the Backup vault rule', () => {
+    const prod = azureBackup.vault(subscription, 'prod');
+    expect(prod).toMatch(/^[A-Za-z][-A-Za-z0-9]{1,49}$/);
+    expect(azureBackup.vault(subscription.toUpperCase(), 'prod')).toBe(prod);
+    expect(azureBackup.vault(subscription, 'dev')).not.toBe(prod);
+    expect(azureBackup.vault('00000000-0000-4000-a000-000000000002', 'prod')).not.toBe(prod);
+  });
+
+  it("keeps the vault out of the stacks' resource groups", () => {
+    expect(azureBackup.resourceGroup('prod')).toBe('rg-checkpoints-backup-prod');
   });
 });

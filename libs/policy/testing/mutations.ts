@@ -31,14 +31,29 @@ export interface Renders {
   stack: SynthRender;
 }
 
-/** Synth of the bootstrap's `ci` stack and of `project`'s `stack` (a folder under stacks/) against it. */
-export function synthRenders(project: string, stack: string): Renders {
+/** Stack config files to synth in place of the shipped `Pulumi.<stack>.yaml` files (`--config-file`). */
+export interface ConfigFiles {
+  bootstrap?: string;
+  stack?: string;
+}
+
+/**
+ * Synth of the bootstrap's `ci` stack and of `project`'s `stack` (a folder under stacks/) against it, from the
+ * shipped stack files or from `files`.
+ */
+export function synthRenders(project: string, stack: string, files: ConfigFiles = {}): Renders {
   const dir = mkdtempSync(join(tmpdir(), 'mutations-'));
+  const configFile = (path: string | undefined) => (path === undefined ? [] : [`--config-file=${path}`]);
   try {
-    synth(['--stack=ci', `--out=${join(dir, 'bootstrap')}`], ROOT);
+    synth(['--stack=ci', `--out=${join(dir, 'bootstrap')}`, ...configFile(files.bootstrap)], ROOT);
     const bootstrapPath = join(dir, 'bootstrap', 'ci.json');
     synth(
-      [`--stack=${stack}`, `--bootstrap=${bootstrapPath}`, `--out=${join(dir, project)}`],
+      [
+        `--stack=${stack}`,
+        `--bootstrap=${bootstrapPath}`,
+        `--out=${join(dir, project)}`,
+        ...configFile(files.stack),
+      ],
       join(ROOT, 'stacks', project),
     );
     const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as SynthRender;

@@ -8,6 +8,8 @@
  */
 export const AZURE_MODULE_PROVIDERS: Readonly<Record<string, string>> = {
   authorization: 'Microsoft.Authorization',
+  // The bootstrap's Backup vault of the independent copies (bootstrap/src/azure/independent-copy.ts).
+  dataprotection: 'Microsoft.DataProtection',
   keyvault: 'Microsoft.KeyVault',
   managedidentity: 'Microsoft.ManagedIdentity',
   monitor: 'Microsoft.Insights',
@@ -24,7 +26,10 @@ export function azureResourceProvider(type: string): string | undefined {
   return provider === 'azure-native' && module !== undefined ? AZURE_MODULE_PROVIDERS[module] : undefined;
 }
 
-/** Every resource provider the Azure stack's types come from: what the bootstrap registers in the subscription. */
+/**
+ * Every resource provider the Azure stack's and the bootstrap's types come from: what the bootstrap registers in the
+ * subscription.
+ */
 export const AZURE_RESOURCE_PROVIDERS: readonly string[] = [
   ...new Set(Object.values(AZURE_MODULE_PROVIDERS)),
 ].sort();

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { getClientConfigOutput } from '@pulumi/azure-native/authorization/getClientConfig';
 import { ResourceGroup } from '@pulumi/azure-native/resources/resourceGroup';
 import {
+  azureIndependentCopyIssues,
   azureLocationIssues,
   azurePrivateDnsIssues,
   azurePrivateOnlyIssues,
@@ -83,6 +84,8 @@ function loadAzureConfig(): AzureStackConfig {
   if (spec) issues.push(...azurePrivateDnsIssues(spec.stores, spec.environment));
   if (spec) issues.push(...azurePrivateOnlyIssues(spec.stores, spec.environment));
   if (spec && location && issues.length === 0) issues.push(...azureReplicaIssues(spec.stores, location));
+  if (spec && location && issues.length === 0)
+    issues.push(...azureIndependentCopyIssues(spec.stores, location));
   if (spec && location && issues.length === 0) {
     issues.push(
       ...replacementIssues(

@@ -157,6 +157,18 @@ describe('config a user could get wrong', () => {
     expect(registered.filter((resource) => resource.custom)).toEqual([]);
   });
 
+  it('refuses an independent copy where Azure Backup offers no vaulted backup of ADLS, before any resource', async () => {
+    const copied = { ...store, recovery: { independentCopy: { enabled: true } } };
+    const { issues, registered } = await refusal(stackConfig({ location: 'eastus2', stores: [copied] }));
+    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [
+        'checkpoints:stores[0].recovery.independentCopy',
+        expect.stringMatching(/^cannot be honoured in eastus2: Azure Backup offers vaulted backup of ADLS/),
+      ],
+    ]);
+    expect(registered.filter((resource) => resource.custom)).toEqual([]);
+  });
+
   it('reports problems of the cloud keys and the store spec together, naming the file', async () => {
     const { issues, message, registered } = await refusal(
       stackConfig({ location: undefined, stores: [{ ...store, retention: { noncurrentExpireDays: 7 } }] }),

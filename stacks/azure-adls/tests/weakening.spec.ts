@@ -69,6 +69,23 @@ describe('weakening on ADLS Gen2: judged by the retention replay, the diagnostic
     },
   );
 
+  it.each([
+    ['a shorter independent copy', { independentCopy: { enabled: true, retentionDays: 7 } }, 7],
+    ['the independent copy turned off', {}, 0],
+  ])('%s (the days the spec holds the bootstrap copy to): weakening', async (_, recovery, after) => {
+    const copied = { ...store, recovery: { independentCopy: { enabled: true, retentionDays: 30 } } };
+    // Where Azure Backup offers vaulted backup of ADLS.
+    const values = { location: 'eastasia' };
+    const plan = planChanges(
+      await renderOf([copied], values),
+      await renderOf([{ ...store, recovery }], values),
+    );
+    expect(weakeningRows(plan)).toEqual([
+      ['llm', 'recovery', 'recovery window of the independent copy', 30, after],
+    ]);
+    expect(planVerdict(plan)).toBe('weakening');
+  });
+
   it('soft delete off, as a hand edit of the blob service would render it', async () => {
     const base = await renderOf([store]);
     const next = editedRender(base, T.blobService, (inputs) => {

@@ -12,6 +12,8 @@ import {
   type RendersInput,
   type StoreAccessOf,
 } from './model';
+import { statementOf } from '../retention';
+import { AZURE_COPY_RESTORE, azureIndependentCopyOf } from '../retention/azure-copy';
 import {
   azureConfigurationWrites,
   configurationContextOf,
@@ -217,6 +219,8 @@ interface AzureRenderAccess {
   lockOf(resource: string): Lock | undefined;
   principalsOf(store: AzureStore, resources: readonly string[]): Principal[];
   configuration: ConfigurationContext;
+  /** The bootstrap's resources, where the stores' independent copies live (none without its render). */
+  bootstrap: readonly RenderedResource[];
 }
 
 /** An Azure scope as `under` compares it: lowercased, without a trailing slash. */
@@ -273,7 +277,10 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
     scopeKeysHolding(resource)
       .flatMap((key) => locksByScope.get(key)?.[0] ?? [])
       .sort((a, b) => a.order - b.order)[0]?.lock;
-  const ciPrincipals = ciPrincipalsOf(bootstrap?.resources ?? []);
+  const ciPrincipals = new Map([
+    ...ciPrincipalsOf(bootstrap?.resources ?? []),
+    ...backupVaultPrincipalsOf(bootstrap?.resources ?? []),
+  ]);
   const firstAssignment = new Map<string, number>();
   assignments.forEach(({ assignment }, order) => {
     if (!firstAssignment.has(assignment.principalId)) firstAssignment.set(assignment.principalId, order);
@@ -313,6 +320,7 @@ function azureRenderAccess({ render, bootstrap }: RendersInput): AzureRenderAcce
     },
     lockOf,
     configuration: configurationContextOf(render.resources, everything),
+    bootstrap: bootstrap?.resources ?? [],
     principalsOf: (store, resources) => {
       const reaching = new Set(
         resources.flatMap((resource) =>
@@ -334,11 +342,30 @@ export function azureAccessOf(input: RendersInput): StoreAccessOf {
 
 function azureStoreGrants(
   store: RenderedStore,
-  { subscription, roles, grantOf, assignerOf, lockOf, principalsOf, configuration }: AzureRenderAccess,
+  {
+    subscription,
+    roles,
+    grantOf,
+    assignerOf,
+    lockOf,
+    principalsOf,
+    configuration,
+    bootstrap,
+  }: AzureRenderAccess,
 ): AccessGrant[] {
   const target = azureStore(store.resources, subscription);
   if (target === undefined) return [];
   const ids = resourceIds(target);
+  const component = configuration.components.get(store.urn);
+  const copy = azureIndependentCopyOf(
+    {
+      id: ids.account,
+      filesystem: target.container,
+      resourceGroup: `/subscriptions/${target.subscription}/resourceGroups/${target.resourceGroup}`,
+    },
+    bootstrap,
+    statementOf(component)?.copyDays ?? 0,
+  );
   const retentionLock = immutabilityPolicyOf(store.resources, target.container)
     ? `${ids.container}/immutabilityPolicies/default`
     : undefined;
@@ -351,6 +378,7 @@ function azureStoreGrants(
     ...(ids.vault ? [ids.vault] : []),
     ...(ids.key ? [ids.key] : []),
     ...target.identities.map((identity) => identity.resource),
+    ...(copy ? [copy.vaultId] : []),
   ]);
   const grants: AccessGrant[] = [];
   const because = (a: Assignment, action: string) =>
@@ -398,9 +426,10 @@ function azureStoreGrants(
     for (const grant of azureConfigurationWrites({
       principal,
       resources: store.resources,
-      component: configuration.components.get(store.urn),
+      component,
       account: ids.account,
       container: ids.container,
+      ...(copy ? { copy } : {}),
       on: (action, resource = ids.account) => {
         const a = grantOf(principal.id, resource, action);
         return a && because(a, action);
@@ -408,6 +437,23 @@ function azureStoreGrants(
       guards: configuration.azureGuards,
     }))
       grants.push(grant);
+    // Azure Backup copies the filesystem's blobs into the vault as the vault's identity ("Object replication
+    // asynchronously copies block blobs from a source storage account to a destination backup storage account",
+    // https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-overview).
+    if (copy?.vaultPrincipal === principal.id) {
+      add(
+        'read',
+        `Azure Backup copies every blob of ${target.container} into Backup vault ${copy.vault} as the vault's identity, once a day`,
+      );
+    }
+    // A restore writes the copy into an account of the caller's choosing: a read of the data.
+    const restore = copy && grantOf(principal.id, copy.instanceId, AZURE_COPY_RESTORE);
+    if (copy && restore) {
+      add(
+        'read',
+        `can restore the independent copy in Backup vault ${copy.vault} to an account of its choosing: ${because(restore, AZURE_COPY_RESTORE)}`,
+      );
+    }
     const keys = grantOf(principal.id, ids.account, LIST_KEYS);
     const enable = grantOf(principal.id, ids.account, 'Microsoft.Storage/storageAccounts/write');
     if (keys && (target.allowSharedKeyAccess || enable)) {
@@ -740,7 +786,22 @@ function ciPrincipalsOf(bootstrap: readonly RenderedResource[]): Map<string, Pri
 }
 
 /**
- * A store's principals, in this order: CI's, the store's identities, the subscription's owners and
+ * The identities of the bootstrap's Backup vaults, by the description of their role on an account they back up
+ * (`Backup vault <name> backs up store <store>`): shown under the vault's name.
+ */
+function backupVaultPrincipalsOf(bootstrap: readonly RenderedResource[]): Map<string, Principal> {
+  const principals = new Map<string, Principal>();
+  for (const a of bootstrap) {
+    if (a.type !== 'azure-native:authorization:RoleAssignment') continue;
+    const vault = /^Backup vault (\S+) backs up /.exec(stringInput(a, 'description') ?? '')?.[1];
+    const id = stringInput(a, 'principalId');
+    if (vault && id) principals.set(id, { id, label: `backup vault ${vault}`, kind: 'declared' });
+  }
+  return principals;
+}
+
+/**
+ * A store's principals, in this order: CI's (and the backup vaults' identities), the store's identities, the subscription's owners and
  * contributors, then the principals of `declared` (assignment order) not already listed.
  */
 function storePrincipals(

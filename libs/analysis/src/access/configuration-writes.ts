@@ -26,6 +26,7 @@ import { GCS_RECOVERY } from '../retention/gcp';
 import { ADLS_RECOVERY } from '../retention/azure';
 import { record } from '../retention/values';
 import { AWS_COPY_LIFTS, AWS_COPY_SHORTEN, type AwsIndependentCopy } from '../retention/aws-copy';
+import { AZURE_COPY_LIFTS, AZURE_VAULT_WRITE, type AzureIndependentCopy } from '../retention/azure-copy';
 import type { AccessGrant, ConfigurationWrite, CopyEffect, Principal } from './model';
 
 /** What a write does: deletes by itself (lifecycle), or takes a recovery away from what lifecycle deletes. */
@@ -201,7 +202,7 @@ function destroyGrant(
   const copy = outcome.copy;
   const summary =
     copy && copy.days > 0
-      ? `${describeReplay(outcome.storeReplay ?? replay, outcome.lockDays)} in the store, every checkpoint still recoverable from the independent copy (${copy.where}) for ${copy.days} days after the write`
+      ? `${describeReplay(outcome.storeReplay ?? replay, outcome.lockDays)} in the store, ${copy.holds ?? 'every checkpoint'} still recoverable from the independent copy (${copy.where}) for ${copy.days} days after the write`
       : describeReplay(replay, outcome.lockDays);
   const writes: ConfigurationWrite[] = held.map(({ entry, reason }) => ({
     setting: entry.setting,
@@ -307,7 +308,11 @@ export interface AwsWriteAnswers {
  */
 async function awsCopyEffect(input: AwsWriteAnswers, promisedDays: number): Promise<CopyEffect | undefined> {
   const { copy } = input;
-  if (copy === undefined) return promisedDays > 0 ? missingCopy(promisedDays) : undefined;
+  if (copy === undefined) {
+    return promisedDays > 0
+      ? missingCopy(promisedDays, "no backup selection of the store's bucket is rendered")
+      : undefined;
+  }
   const lifts: ConfigurationWrite[] = [];
   for (const { action, on } of AWS_COPY_LIFTS) {
     const reason = await input.onCopy(action, on);
@@ -326,21 +331,27 @@ async function awsCopyEffect(input: AwsWriteAnswers, promisedDays: number): Prom
   };
 }
 
-function missingCopy(promisedDays: number): CopyEffect {
+function missingCopy(promisedDays: number, missing: string): CopyEffect {
   return {
     where: 'none rendered',
     days: 0,
     promisedDays,
     lifts: [],
-    broken:
-      "the spec promises an independent copy, but no backup selection of the store's bucket is rendered",
+    broken: `the spec promises an independent copy, but ${missing}`,
   };
 }
 
-/** The replay with the copy's days: a checkpoint in the copy is recoverable from it that long after the write. */
-function withCopy(replay: WriteReplay, days: number): WriteReplay {
+/**
+ * The replay with the copy's days: a checkpoint in the copy is recoverable from it that long after the write. A copy
+ * taken once a day may not hold a checkpoint written just before the write (`oldOnly`): only old ones gain.
+ */
+function withCopy(replay: WriteReplay, days: number, oldOnly = false): WriteReplay {
   const held = (gone: number | null) => (gone === null ? null : Math.max(gone, days));
-  return { ...replay, freshDays: held(replay.freshDays), oldDays: held(replay.oldDays) };
+  return {
+    ...replay,
+    freshDays: oldOnly ? replay.freshDays : held(replay.freshDays),
+    oldDays: held(replay.oldDays),
+  };
 }
 
 export async function awsConfigurationWrites(input: AwsWriteAnswers): Promise<AccessGrant[]> {
@@ -564,6 +575,53 @@ export interface AzureWriteAnswers {
   on(action: string, resource?: string): string | undefined;
   container: string;
   guards: readonly AzureGuard[];
+  /** The store's independent copy in the bootstrap's Backup vault, if it has one (../retention/azure-copy). */
+  copy?: AzureIndependentCopy;
+}
+
+/**
+ * What the copy still keeps against the principal: nothing if it may lift it (or the render breaks it), else a day
+ * less than the policy's retention. One backup a day ("Maximum number of scheduled backups per day: 1",
+ * https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-support-matrix#backup-limits): a checkpoint
+ * in the store a day before the write is in a recovery point taken at most a day before it, kept `retentionDays`
+ * from then; one written since may be in none.
+ */
+function azureCopyEffect(input: AzureWriteAnswers, promisedDays: number): CopyEffect | undefined {
+  const { copy } = input;
+  if (copy === undefined) {
+    return promisedDays > 0
+      ? missingCopy(
+          promisedDays,
+          "no backup instance of the store's account is rendered (the bootstrap's azure.independentCopies must list the store; deploy the stack, then the bootstrap)",
+        )
+      : undefined;
+  }
+  const resourceOf = { vault: copy.vaultId, policy: copy.policyId, instance: copy.instanceId };
+  const lifts: ConfigurationWrite[] = AZURE_COPY_LIFTS.flatMap(({ action, on }) => {
+    const reason = input.on(action, resourceOf[on]);
+    return reason === undefined ? [] : [{ setting: 'independent copy', permission: action, reason }];
+  });
+  const reversible = [
+    ...(copy.immutability === 'Locked' ? [] : [`immutability (${copy.immutability})`]),
+    ...(copy.softDelete === 'AlwaysOn' ? [] : [`soft delete (${copy.softDelete})`]),
+  ];
+  const vaultWrite = reversible.length > 0 ? input.on(AZURE_VAULT_WRITE, copy.vaultId) : undefined;
+  if (vaultWrite !== undefined) {
+    lifts.push({
+      setting: 'independent copy',
+      permission: AZURE_VAULT_WRITE,
+      reason: `${vaultWrite}, which turns off the vault's ${reversible.join(' and ')}`,
+    });
+  }
+  const days = copy.broken !== undefined || lifts.length > 0 ? 0 : Math.max(0, copy.retentionDays - 1);
+  return {
+    where: `Backup vault ${copy.vault}`,
+    days,
+    promisedDays,
+    lifts,
+    holds: 'every checkpoint a day old or more',
+    ...(copy.broken === undefined ? {} : { broken: copy.broken }),
+  };
 }
 
 export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[] {
@@ -581,7 +639,9 @@ export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[
   const policyMinimum = Math.max(0, ...holding.map((guard) => guard.days));
   const softDeleteMin = turnsOffSoftDelete ? policyMinimum : Math.max(policyMinimum, account.softDeleteDays);
   const lockHolds = account.lockDays > 0 && liftsLock === undefined;
-  const replay = adlsWorstWrite(account, softDeleteMin, lockHolds);
+  const storeReplay = adlsWorstWrite(account, softDeleteMin, lockHolds);
+  const copy = azureCopyEffect(input, statementOf(input.component)?.copyDays ?? 0);
+  const replay = copy && copy.days > 0 ? withCopy(storeReplay, copy.days, true) : storeReplay;
   const guardrails = [
     ...(policyMinimum > 0
       ? [
@@ -590,6 +650,11 @@ export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[
       : []),
     ...(lockHolds
       ? [`the container immutability policy (${account.lockDays} days) keeps lifecycle from deleting`]
+      : []),
+    ...(copy && copy.days > 0
+      ? [
+          `the independent copy in ${copy.where} keeps ${copy.holds} ${copy.days} days after the write (daily vaulted backup, immutable vault, soft delete)`,
+        ]
       : []),
   ];
   const audit = AZURE_AUDIT_WRITES.flatMap((permission) => {
@@ -628,6 +693,7 @@ export function azureConfigurationWrites(input: AzureWriteAnswers): AccessGrant[
       lockDays: lockHolds ? account.lockDays : 0,
       guardrails,
       guardsFreshOnly: false,
+      ...(copy ? { copy, storeReplay } : {}),
     }),
     ...blindGrant(
       input.principal,

@@ -95,7 +95,7 @@ export interface ConfigurationEffect {
 
 /** What the store's independent copy still keeps against a principal's worst write. */
 export interface CopyEffect {
-  /** Where the copy lives (an AWS Backup vault). */
+  /** Where the copy lives (an AWS Backup vault, an Azure Backup vault). */
   where: string;
   /** Days after the write the copy still holds every checkpoint that was in the store; 0: none. */
   days: number;
@@ -105,6 +105,8 @@ export interface CopyEffect {
   lifts: ConfigurationWrite[];
   /** Why the copy holds nothing whoever asks, as rendered (fail closed). */
   broken?: string;
+  /** Which of the store's checkpoints the copy holds, when not every one (a copy taken once a day). */
+  holds?: string;
 }
 
 export interface StoreAccess {

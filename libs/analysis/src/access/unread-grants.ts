@@ -64,6 +64,10 @@ const NOT_GRANTS: ReadonlyMap<string, string> = new Map([
   // Retention and lifecycle rules (libs/analysis retention reads them): they keep or delete data, for no one.
   ['azure-native:storage:BlobContainerImmutabilityPolicy', 'holds blobs immutable'],
   ['azure-native:storage:ManagementPolicy', 'is a lifecycle policy'],
+  // https://learn.microsoft.com/azure/backup/azure-data-lake-storage-configure-backup: a backup policy "defines
+  // the schedule and frequency for backing up"; the vault reaches the account through its role assignment
+  // (read above), and ../retention/azure-copy reads the policy's retention.
+  ['azure-native:dataprotection:BackupPolicy', 'schedules and keeps backups'],
 ]);
 
 /** The cloud a type token belongs to, or undefined (a component, the stack). */

@@ -130,12 +130,17 @@ function retentionWeakening(pair: StorePair): Finding[] {
 }
 
 /**
- * The days the store's independent copy keeps a deleted checkpoint, as each render's backup plan states them
- * (../retention/aws-copy; 0: no copy): shorter, or the copy gone, is a shorter recovery window outside CI's reach.
+ * The days the store's independent copy keeps a deleted checkpoint, as each render states them (0: no copy): on AWS
+ * the rendered backup plan (../retention/aws-copy); on Azure, whose vault and policy are the bootstrap's, the days
+ * the store's spec promises, which the analyses hold the bootstrap's copy to. Shorter, or the copy gone, is a
+ * shorter recovery window outside CI's reach. GCP builds no copy.
  */
 function copyWeakening(pair: StorePair): Finding[] {
-  if (pair.next.cloud !== 'aws') return [];
+  if (pair.next.cloud === 'gcp') return [];
   const days = (store: RenderedStore, resources: readonly RenderedResource[]) => {
+    if (pair.next.cloud === 'azure') {
+      return statementOf(resources.find((resource) => resource.urn === store.urn))?.copyDays ?? 0;
+    }
     const bucket = awsBucketArn(store, resources);
     const own = resources.filter((resource) => resource.parent === store.urn);
     return (bucket && awsIndependentCopyOf(own, { arn: bucket, region: undefined }, [])?.retentionDays) ?? 0;

@@ -231,24 +231,39 @@ function finished(lines: Lines, cloud: Cloud, workload: StoreBill['workload']) {
 }
 
 /**
- * The independent copy's storage. AWS Backup "backs up and stores all unexpired versions of your S3 data"
- * (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html) and keeps what the store deleted for the
- * copy's days: its size is taken as every version the store holds plus every version written in the copy's days
- * (an upper bound: versions in both are counted twice), priced at AWS Backup's S3 backup storage rate
- * (https://aws.amazon.com/backup/pricing/). Only AWS builds a copy (libs/config); another cloud's copy is a missing
- * price, never a zero.
+ * The independent copy's storage, taken as every version the store holds plus every version written in the copy's
+ * days (an upper bound: versions in both are counted twice).
+ * - AWS: AWS Backup "backs up and stores all unexpired versions of your S3 data"
+ *   (https://docs.aws.amazon.com/aws-backup/latest/devguide/s3-backups.html) and keeps what the store deleted for
+ *   the copy's days, priced at AWS Backup's S3 backup storage rate (https://aws.amazon.com/backup/pricing/).
+ * - Azure: a vaulted backup is billed as a protected instance fee plus the backup storage it holds
+ *   (https://azure.microsoft.com/pricing/details/backup/); neither figure for vaulted backup of ADLS (a preview) could
+ *   be read from the pricing page or the Retail Prices API, so both items stay out of the price table and the bill
+ *   lists them as missing, never as zero.
+ * - GCP builds no copy (libs/config).
  */
 function copyBill(inputs: BillInputs, volume: Volume, workload: StoreBill['workload']): StoreBill {
   const location = inputs.location ?? '';
   const lines = new Lines(inputs.cloud, location);
   const storedGiB = Object.values(inputs.bytesByClass).reduce((sum, bytes) => sum + bytes, 0) / GIB;
   const deletedGiB = (volume.writtenGiB / DAYS_PER_MONTH) * inputs.copyDays;
-  lines.add(
-    'independent copy: AWS Backup S3 backup storage',
-    'backup/S3',
-    storedGiB + deletedGiB,
-    `every version the store holds (${fixed(storedGiB)} GiB) plus what it writes in the copy's ${inputs.copyDays} days (${fixed(deletedGiB)} GiB): an upper bound`,
-  );
+  const held = `every version the store holds (${fixed(storedGiB)} GiB) plus what it writes in the copy's ${inputs.copyDays} days (${fixed(deletedGiB)} GiB): an upper bound`;
+  if (inputs.cloud === 'azure') {
+    lines.add(
+      'independent copy: Azure Backup protected instance (vaulted backup of ADLS)',
+      'backup/ADLS_PROTECTED_INSTANCE',
+      1,
+      "the store's account, one backup instance",
+    );
+    lines.add(
+      'independent copy: Azure Backup vault storage',
+      'backup/ADLS_VAULT_STORAGE',
+      storedGiB + deletedGiB,
+      held,
+    );
+  } else {
+    lines.add('independent copy: AWS Backup S3 backup storage', 'backup/S3', storedGiB + deletedGiB, held);
+  }
   return { ...finished(lines, inputs.cloud, workload), independentCopy: null };
 }
 

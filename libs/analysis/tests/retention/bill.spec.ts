@@ -97,6 +97,28 @@ describe('the whole bill: the lines the configuration adds', () => {
     expect(logs.price.item).toBe('loganalytics/ingestion');
   });
 
+  it("an Azure store's independent copy is billed with its prices missing, never as zero", () => {
+    const account = child('account', 'azure-native:storage:StorageAccount', {
+      isHnsEnabled: true,
+      sku: { name: 'Standard_ZRS' },
+      accessTier: 'Hot',
+    });
+    const bill = billOf('azure', [account], {
+      tier: 'standard',
+      retention,
+      location: 'eastasia',
+      workload,
+      independentCopy: { retentionDays: 30 },
+    });
+    const copy = bill.independentCopy!;
+    expect(copy.lines.map((each) => each.what)).toEqual([]);
+    expect(copy.missing).toEqual([
+      'azure eastasia backup/ADLS_PROTECTED_INSTANCE',
+      'azure eastasia backup/ADLS_VAULT_STORAGE',
+    ]);
+    expect(copy.total).toBeNull();
+  });
+
   it('GCS Data Access logs are billed only where the spec turns audit on', () => {
     const gcs = [child('bucket', 'gcp:storage/bucket:Bucket', {})];
     const component = { tier: 'standard', retention, location: 'us-central1', workload };

@@ -1,4 +1,5 @@
 import {
+  AZURE_ADLS_VAULTED_BACKUP_REGIONS,
   AZURE_GZRS_REGIONS,
   AZURE_IP_RULE_PRIVATE_RANGES,
   AZURE_REGION_PAIRS,
@@ -8,7 +9,7 @@ import {
   AZURE_ZONAL_REGIONS,
 } from '../facts/azure';
 import { PRIVATE_DNS_MANAGED_BY_POLICY } from '../schema';
-import { ADLS_NO_ACCESS_TIERS } from '../limits';
+import { ADLS_NO_ACCESS_TIERS, AZURE_VAULTED_BACKUP_DAYS } from '../limits';
 import { nearestValues, type ConfigIssue } from '../issues';
 import type { CloudRules, Report } from '../load';
 import type { RawStore } from '../schema';
@@ -41,8 +42,19 @@ export const azureRules: CloudRules = {
     'network.privateEndpointSubnet',
     'network.privateDnsZones',
     'recovery.readableReplica',
+    'recovery.independentCopy',
   ],
   retentionDefaults: azureRetentionDefaults,
+  // Opt-in: ADLS vaulted backup is a limited preview a subscription enrols in, offered in a few regions only
+  // (AZURE_ADLS_VAULTED_BACKUP_REGIONS). Its days default to the store's own window, soft delete's.
+  independentCopy: {
+    byDefault: false,
+    defaultDays: (spec) =>
+      Math.min(
+        Math.max(AZURE_VAULTED_BACKUP_DAYS.min, spec.retention.softDeleteDays),
+        AZURE_VAULTED_BACKUP_DAYS.max,
+      ),
+  },
   checkStore(store, raw, report) {
     checkRetention(store.tier, raw.retention ?? {}, report);
     checkLifecycleNotEmpty(store, report);
@@ -264,6 +276,56 @@ function checkRecovery(store: StoreSpec, report: Report): void {
     );
   }
   checkRetentionLock(store, report);
+  checkIndependentCopy(store, report);
+}
+
+const ADLS_BACKUP_MATRIX =
+  'https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-support-matrix';
+
+/**
+ * Azure Backup's vaulted backup of ADLS takes "Only block blobs in a standard general-purpose v2 HNS-enabled
+ * storage account" with "Locally redundant storage (LRS), Zone-redundant storage (ZRS), Geo-redundant storage (GRS)"
+ * (ADLS_BACKUP_MATRIX, "Supported storage accounts"): not a premium block blob account, nor the geo-zone-redundant
+ * account a `replicaRegion` makes.
+ */
+function checkIndependentCopy(store: StoreSpec, report: Report): void {
+  const copy = store.recovery.independentCopy;
+  if (copy === undefined) return;
+  if (store.tier === 'high-throughput') {
+    report(
+      'recovery.independentCopy',
+      copy,
+      `cannot apply to tier 'high-throughput': Azure Backup's vaulted backup of ADLS takes standard general-purpose v2 accounts only, not premium block blob accounts (${ADLS_BACKUP_MATRIX}); remove recovery.independentCopy, or keep the checkpoints to be copied in a standard store`,
+    );
+  } else if (store.recovery.replicaRegion !== undefined) {
+    report(
+      'recovery.independentCopy',
+      copy,
+      `cannot apply beside recovery.replicaRegion: the replica makes the account geo-zone-redundant (GZRS), and Azure Backup's vaulted backup of ADLS takes LRS, ZRS and GRS accounts only (${ADLS_BACKUP_MATRIX}); remove one of the two`,
+    );
+  }
+}
+
+/**
+ * Problems of the stores' independent copies against the stack's location: the Backup vault must be in the
+ * account's region ("ensure you have a Backup Vault in the same region",
+ * https://learn.microsoft.com/azure/backup/azure-data-lake-storage-configure-backup), and vaulted backup of ADLS
+ * is offered in AZURE_ADLS_VAULTED_BACKUP_REGIONS only. Run once the location itself is known to be valid.
+ */
+export function azureIndependentCopyIssues(stores: readonly StoreSpec[], location: string): ConfigIssue[] {
+  const region = location.toLowerCase().replace(/\s+/g, '');
+  if (AZURE_ADLS_VAULTED_BACKUP_REGIONS.includes(region)) return [];
+  return stores.flatMap((store, index) =>
+    store.recovery.independentCopy === undefined
+      ? []
+      : [
+          {
+            path: `checkpoints:stores[${index}].recovery.independentCopy`,
+            value: store.recovery.independentCopy,
+            message: `cannot be honoured in ${location}: Azure Backup offers vaulted backup of ADLS (a limited preview) in ${AZURE_ADLS_VAULTED_BACKUP_REGIONS.join(', ')} only (${ADLS_BACKUP_MATRIX}); deploy the stack in one of them or remove recovery.independentCopy`,
+          },
+        ],
+  );
 }
 
 const CONTAINER_WORM =

@@ -8,6 +8,7 @@ export {
 } from './aws';
 export { gcpAuditExemptionIssues, gcpProjectIssues, gcpRules, type AuditExemptionContext } from './gcp';
 export {
+  azureIndependentCopyIssues,
   azureLocationIssues,
   azurePrivateDnsIssues,
   azurePrivateOnlyIssues,

@@ -153,6 +153,21 @@ export const AZURE_REGION_PAIRS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Regions where Azure Backup offers vaulted backup of ADLS Gen2 accounts, a limited preview. Source: "Support
+ * matrix for Azure Data Lake Storage vaulted backup (preview)", "Supported regions: France South, India West, West
+ * Central US, East Asia, India Central" and "This feature is currently in limited preview ... To enroll in this
+ * preview feature, fill this form", https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-support-matrix
+ * (ms.date 06/04/2025), as ARM location names.
+ */
+export const AZURE_ADLS_VAULTED_BACKUP_REGIONS: readonly string[] = [
+  'francesouth',
+  'westindia',
+  'westcentralus',
+  'eastasia',
+  'centralindia',
+];
+
+/**
  * Regions where a standard general-purpose v2 account can be geo-zone-redundant (GZRS, RA-GZRS). Source:
  * "Azure regions that support geo-zone-redundant storage (GZRS)",
  * https://learn.microsoft.com/azure/storage/common/redundancy-regions-gzrs ("GZRS is available for a

@@ -9,6 +9,8 @@ export function azureMocks(config: Record<string, string>): CloudMocks {
   const groupId = (group: string) => `/subscriptions/${subscription}/resourceGroups/${group}`;
   const accountId = (inputs: Record<string, unknown>, account: string) =>
     `${groupId(str(inputs['resourceGroupName'], 'rg'))}/providers/Microsoft.Storage/storageAccounts/${account}`;
+  const backupVaultId = (inputs: Record<string, unknown>, vault: string) =>
+    `${groupId(str(inputs['resourceGroupName'], 'rg'))}/providers/Microsoft.DataProtection/backupVaults/${vault}`;
 
   return {
     resources: {
@@ -91,6 +93,29 @@ export function azureMocks(config: Record<string, string>): CloudMocks {
             keyUriWithVersion: `${keyUri}/${guid('azure-key-version', id).replace(/-/g, '')}`,
           },
         };
+      },
+      // A Backup vault's system-assigned identity, which its role assignments name, as Azure returns it.
+      'azure-native:dataprotection:BackupVault': ({ name, inputs }) => {
+        const id = backupVaultId(inputs, str(inputs['vaultName'], name));
+        const identity = (inputs['identity'] ?? {}) as Record<string, unknown>;
+        return {
+          id,
+          state: {
+            ...inputs,
+            name: str(inputs['vaultName'], name),
+            identity: { ...identity, principalId: guid('azure-principal', id), tenantId: AZURE_TENANT_ID },
+          },
+        };
+      },
+      'azure-native:dataprotection:BackupPolicy': ({ name, inputs }) => {
+        const policy = str(inputs['backupPolicyName'], name);
+        const id = `${backupVaultId(inputs, str(inputs['vaultName'], 'vault'))}/backupPolicies/${policy}`;
+        return { id, state: { ...inputs, name: policy } };
+      },
+      'azure-native:dataprotection:BackupInstance': ({ name, inputs }) => {
+        const instance = str(inputs['backupInstanceName'], name);
+        const id = `${backupVaultId(inputs, str(inputs['vaultName'], 'vault'))}/backupInstances/${instance}`;
+        return { id, state: { ...inputs, name: instance } };
       },
       'azure-native:authorization:RoleAssignment': ({ name, inputs }) => {
         const assignment = str(inputs['roleAssignmentName'], guid('azure-role-assignment', name));

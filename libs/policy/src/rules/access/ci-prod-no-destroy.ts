@@ -4,12 +4,19 @@ import { accessRule } from './analysis';
 export const ciProdNoDestroy = accessRule({
   name: 'ci-prod-no-destroy',
   description:
-    "In prod, no CI identity can delete a data-holding resource, destroy a key, or make checkpoints unrecoverable through configuration before the store's promised recovery window ends: that is a break-glass action for an administrator",
+    "In prod, no CI identity can delete a data-holding resource, destroy a key, or make checkpoints unrecoverable through configuration before the store's promised recovery window ends, and no principal the renders grant (CI or another) can lift a store's independent copy: that is a break-glass action for an administrator",
   source:
     'Checkpoint security baseline (data never lost to a deploy) and CI rights; AWS Well-Architected REL09 (back up and protect data)',
   needsBootstrap: true,
   judge: (grant, store) => {
-    if (!isCi(grant.principal) || store.environment !== 'prod') return undefined;
+    if (store.environment !== 'prod') return undefined;
+    // The copy answers to the administrators who hold the subscription alone: a principal the renders grant a
+    // lift on it (a declared one included) is as much a way around it as CI.
+    if (!isCi(grant.principal)) {
+      return grant.principal.kind === 'declared' && grant.operation === 'destroy-by-config'
+        ? copyLifted(grant.configuration?.copy, true)
+        : undefined;
+    }
     if (grant.operation === 'delete-store') return 'can delete a data-holding resource in prod';
     if (grant.operation === 'destroy-key') return 'can destroy a key in prod';
     if (grant.operation === 'destroy-by-config') return destroysInsideWindow(grant, store);
@@ -48,14 +55,14 @@ function destroysInsideWindow(grant: AccessGrant, store: StoreAccess): string | 
  * store's own guardrails do. A CI identity that may rewrite the backup plan still leaves every checkpoint in the
  * copy for the vault lock's minimum: that figure is in the grant.
  */
-function copyLifted(copy: CopyEffect | undefined): string | undefined {
+function copyLifted(copy: CopyEffect | undefined, liftsOnly = false): string | undefined {
   if (copy === undefined || copy.promisedDays === 0) return undefined;
   if (copy.lifts.length > 0) {
     return `can lift the independent copy in ${copy.where}: ${copy.lifts
       .map((lift) => `${lift.permission} by ${lift.reason}`)
       .join('; ')}`;
   }
-  if (copy.broken !== undefined) {
+  if (copy.broken !== undefined && !liftsOnly) {
     return `faces no independent copy although the spec promises ${days(copy.promisedDays)}: ${copy.broken}`;
   }
   return undefined;

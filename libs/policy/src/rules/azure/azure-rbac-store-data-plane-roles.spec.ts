@@ -46,6 +46,23 @@ describe('azure-rbac-store-data-plane-roles', () => {
     ]);
   });
 
+  it("takes Storage Account Backup Contributor on an account from a Backup vault's identity alone", async () => {
+    const vault: ResourceUnderTest = {
+      type: 'azure-native:dataprotection:BackupVault',
+      name: 'backup-vault-prod',
+      props: {},
+    };
+    const backup = { ...role(ROLES.storageAccountBackupContributor.id), scope: ACCOUNT_ID };
+    const fromVault: ResourceUnderTest = {
+      ...assignment('backup', backup),
+      propertyDependencies: { principalId: [`urn:pulumi:test::spec::${vault.type}::${vault.name}`] },
+    };
+    expect(await violationsOf(azureRbacStoreDataPlaneRoles, [vault, fromVault])).toEqual([]);
+    expect(await violationsOf(azureRbacStoreDataPlaneRoles, [assignment('backup', backup)])).toEqual([
+      `RoleAssignment 'backup': grants Storage Account Backup Contributor (e5e2a7ff-d759-4cd2-bb51-3152d37e2eb1) on a storage account scope; ${expectedOnStorage}`,
+    ]);
+  });
+
   it("passes bootstrap's control-plane grants on resource groups", async () => {
     expect(
       await violationsOf(azureRbacStoreDataPlaneRoles, [

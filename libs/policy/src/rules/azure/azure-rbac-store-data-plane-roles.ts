@@ -30,6 +30,20 @@ function writerRoleOf(roleDefinitionId: unknown): string | undefined {
       : undefined;
   return subscription === undefined ? undefined : checkpointWriterRoleGuid(subscription);
 }
+/**
+ * What a Backup vault's own identity may hold on an account it backs up: "The Backup vault's managed identity needs
+ * specific permissions on storage accounts for backup and restore operations. These permissions are bundled into the
+ * Storage Account Backup Contributor role" (https://learn.microsoft.com/azure/backup/azure-data-lake-storage-backup-overview#backup-management).
+ * Only for a principal that is a vault's identity (its `principalId` comes from a Backup vault): the role's lock and
+ * object replication rights are for Azure Backup, not for a person or a CI identity.
+ */
+const BACKUP_VAULT_ROLE = ROLES.storageAccountBackupContributor;
+
+const fromBackupVault = (grant: PolicyResource) =>
+  (grant.propertyDependencies['principalId'] ?? []).some(
+    (dependency) => dependency.type === 'azure-native:dataprotection:BackupVault',
+  );
+
 /** What the account's encryption identity may hold on its key vault or key. */
 export const VAULT_SCOPE_ROLES: readonly Role[] = [ROLES.keyVaultCryptoServiceEncryptionUser];
 /** Data-plane roles: granted on a store's own account, filesystem, vault or key, never on anything broader. */
@@ -80,7 +94,7 @@ function grantedRole(roleDefinitionId: unknown): string {
 
 export const azureRbacStoreDataPlaneRoles = stackRule({
   name: 'azure-rbac-store-data-plane-roles',
-  description: `Role grants on a storage account or anything in it (filesystem, directory) use only ${oneOf(STORAGE_SCOPE_ROLES)}; on a key vault or key only ${oneOf(VAULT_SCOPE_ROLES)}; and those data-plane roles are never granted on a broader scope (resource group, subscription), where they would reach every store in it`,
+  description: `Role grants on a storage account or anything in it (filesystem, directory) use only ${oneOf(STORAGE_SCOPE_ROLES)} (and ${BACKUP_VAULT_ROLE.name} for a Backup vault's own identity, which backs the account up); on a key vault or key only ${oneOf(VAULT_SCOPE_ROLES)}; and those data-plane roles are never granted on a broader scope (resource group, subscription), where they would reach every store in it`,
   source:
     'Microsoft Learn: Assign an Azure role for access to blob data (narrowest scope); Microsoft Learn: Customer-managed keys for Azure Storage encryption (Key Vault Crypto Service Encryption User); Microsoft cloud security benchmark PA-7',
   validate: (args, report) => {
@@ -95,6 +109,7 @@ export const azureRbacStoreDataPlaneRoles = stackRule({
         const allowed = kind === 'storage' ? STORAGE_SCOPE_ROLES : VAULT_SCOPE_ROLES;
         if (typeof role === 'string' && allowed.some((candidate) => candidate.id === role)) continue;
         if (kind === 'storage' && typeof role === 'string' && role === writerRoleOf(roleId)) continue;
+        if (kind === 'storage' && role === BACKUP_VAULT_ROLE.id && fromBackupVault(grant)) continue;
         report(
           `${label}: grants ${grantedRole(roleId)} on ${SCOPE_NAMES[kind]}; expected ${oneOf(allowed)} only`,
           grant.urn,

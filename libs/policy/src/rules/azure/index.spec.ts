@@ -5,7 +5,16 @@ import { T } from './support';
 const SDK = {
   package: '@pulumi/azure-native',
   // azure-native is large: the modules the rules read.
-  modules: ['storage', 'keyvault', 'authorization', 'resources', 'managedidentity', 'monitor', 'network'],
+  modules: [
+    'storage',
+    'keyvault',
+    'authorization',
+    'resources',
+    'managedidentity',
+    'monitor',
+    'network',
+    'dataprotection',
+  ],
 };
 
 describe('azurePolicies', () => {

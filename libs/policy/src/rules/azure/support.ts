@@ -190,6 +190,10 @@ export const ROLES = {
     name: 'Key Vault Crypto Service Encryption User',
     id: 'e147488a-f6f5-4113-8e2d-b22465e65bf6',
   },
+  storageAccountBackupContributor: {
+    name: 'Storage Account Backup Contributor',
+    id: 'e5e2a7ff-d759-4cd2-bb51-3152d37e2eb1',
+  },
 } as const;
 
 export interface Role {
