@@ -11,7 +11,7 @@ export {
   type Report,
 } from './load';
 export { CI_RUNNER_KINDS, MAX_FORMER_NAMES, PRIVATE_DNS_MANAGED_BY_POLICY, type RawStore } from './schema';
-export { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_DAYS, MAX_KEY_GENERATION } from './limits';
+export { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, GCP_COPY_DAYS, MAX_DAYS, MAX_KEY_GENERATION } from './limits';
 export * from './clouds';
 export * from './facts/aws';
 export * from './facts/gcp';

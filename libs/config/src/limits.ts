@@ -38,6 +38,12 @@ export const MAX_CONTINUOUS_BACKUP_DAYS = 35;
  * so no store may ask for less.
  */
 export const AWS_BACKUP_VAULT_LOCK_MIN_DAYS = 7;
+/**
+ * The GCP copy bucket's soft delete keeps what its lifecycle deletes after the locked retention as long again,
+ * and a bucket's soft delete keeps objects 7 to 90 days (https://cloud.google.com/storage/docs/soft-delete#retention-duration):
+ * the copy's days are both, so they stay within that range.
+ */
+export const GCP_COPY_DAYS = { min: 7, max: 90 } as const;
 /** Highest key generation: a store re-keyed this often is better migrated to a new store. */
 export const MAX_KEY_GENERATION = 99;
 /** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
@@ -249,8 +255,14 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     path: 'recovery.independentCopy.retentionDays',
     integer: true,
     unit: 'days',
-    what: "(the backup vault's lock keeps at least 7; continuous backup at most 35)",
-    common: days(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_CONTINUOUS_BACKUP_DAYS),
+    common: days(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, MAX_CONTINUOUS_BACKUP_DAYS, {
+      note: "the backup vault's lock keeps at least 7; continuous backup at most 35",
+    }),
+    clouds: {
+      gcp: days(GCP_COPY_DAYS.min, GCP_COPY_DAYS.max, {
+        note: "the copy bucket's soft delete keeps objects 7 to 90 days",
+      }),
+    },
   },
   {
     path: 'keyGeneration',

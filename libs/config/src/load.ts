@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
-import { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, isAbsent, limitOf, MAX_CONTINUOUS_BACKUP_DAYS } from './limits';
+import { isAbsent, limitOf, numericKey } from './limits';
 import {
   allowedWords,
   CLOUD_STACK_KEYS,
@@ -603,23 +603,30 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   };
   if (replicaRegion !== undefined) spec.recovery.replicaRegion = replicaRegion;
   if (retentionLock !== undefined) spec.recovery.retentionLock = { ...retentionLock };
+  // By default a restricted prod store gets a copy where its cloud builds one for it; on GCP not behind an
+  // enabled IP filter, which refuses the transfer's service agent (the explicit ask is refused there, saying why).
   const copied =
     (independentCopy && (independentCopy.enabled ?? true)) ??
     (environment === 'prod' &&
       spec.dataClassification === 'restricted' &&
       tier === 'standard' &&
+      !(rules.cloud === 'gcp' && spec.network !== undefined && !spec.network.public) &&
       rules.storeKeys?.includes('recovery.independentCopy') === true);
   if (copied) {
     spec.recovery.independentCopy = {
       retentionDays:
-        independentCopy?.retentionDays ??
-        Math.min(
-          Math.max(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, spec.retention.noncurrentExpireDays),
-          MAX_CONTINUOUS_BACKUP_DAYS,
-        ),
+        independentCopy?.retentionDays ?? copyDaysFor(spec.retention.noncurrentExpireDays, rules),
     };
   }
   return spec;
+}
+
+/** The store's recovery window, within what the cloud's copy keeps. */
+function copyDaysFor(windowDays: number, rules: CloudRules): number {
+  const key = numericKey('recovery.independentCopy.retentionDays');
+  const limit = key && limitOf(key, rules.limits);
+  if (!limit || isAbsent(limit)) return windowDays;
+  return Math.min(Math.max(limit.min, windowDays), limit.max);
 }
 
 function otherCloudKeyIssue(rules: CloudRules, path: string, value: unknown, appliesOn: string): ConfigIssue {

@@ -86,8 +86,8 @@ export const CLOUD_STORE_KEYS = {
   'recovery.turboReplication': { clouds: ['gcp'], words: 'gcp' },
   'recovery.readableReplica': { clouds: ['azure'], words: 'azure' },
   'recovery.independentCopy': {
-    clouds: ['aws'],
-    words: 'aws (GCP and Azure: not built yet, docs/gcp.md and docs/azure.md "Independent copy")',
+    clouds: ['aws', 'gcp'],
+    words: 'aws and gcp (Azure: not built yet, docs/azure.md "Independent copy")',
   },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
 
@@ -414,9 +414,10 @@ function recoverySchema(cloud: Cloud | undefined) {
     }).optional(),
     retentionDays: numeric('recovery.independentCopy.retentionDays', cloud, {
       type: 'whole number of days',
-      default: "the store's recovery window (`retention.noncurrentExpireDays`), within 7 to 35",
+      default:
+        "the store's recovery window (`retention.noncurrentExpireDays`), within 7 to 35 (AWS) or 7 to 90 (GCP)",
       meaning:
-        "Days the copy keeps every checkpoint after it changed or was deleted in the store: the continuous backup's retention and the vault lock's minimum retention.",
+        "Days the copy keeps every checkpoint after it changed or was deleted in the store. AWS: the continuous backup's retention and the vault lock's minimum retention. GCP: the copy bucket's locked retention, its lifecycle age and its soft delete.",
     }).optional(),
   });
   const keys = z.strictObject({
@@ -450,9 +451,10 @@ function recoverySchema(cloud: Cloud | undefined) {
     }).optional(),
     independentCopy: doc(independentCopy, {
       type: '`{ enabled, retentionDays? }`',
-      default: 'on for `restricted` stores in prod (AWS standard tier), else off',
+      default:
+        'on for `restricted` stores in prod (standard tier; on GCP without an enabled IP filter), else off',
       meaning:
-        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP, Azure:** refused, not built yet.",
+        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP:** an hourly Storage Transfer Service job of the bootstrap's copy project (`gcp.independentCopy` in docs/bootstrap.md) copies the store's bucket into that project's copy bucket, whose retention policy of `retentionDays` is locked (nobody can shorten or remove it, nor delete a copied checkpoint younger than that); the copy bucket's lifecycle deletes a copied checkpoint once it is that old and its soft delete keeps it as long again, so every checkpoint the store held is kept at least `retentionDays` after it is gone from the store. No CI identity holds a right in the copy project. Refused beside an enabled IP filter (`network` without `public: true`): the filter refuses the transfer's service agent. **Azure:** refused, not built yet.",
       allowed:
         'a block { enabled, retentionDays? }, e.g. independentCopy: { enabled: true, retentionDays: 14 }',
     }).optional(),

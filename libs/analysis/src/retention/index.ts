@@ -16,6 +16,7 @@ export { HOURS_PER_DAY, replay, replayLifecycle } from './replay';
 export type { JobEvent, JobOutcome, KeyTrace, LifecycleModel, StoredObject, StoredVersion } from './replay';
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
 export { awsIndependentCopyOf, type AwsIndependentCopy } from './aws-copy';
+export { gcpIndependentCopyOf, type GcpIndependentCopy } from './gcp-copy';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
 export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
 export {

@@ -1,0 +1,174 @@
+import * as pulumi from '@pulumi/pulumi';
+import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
+import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
+import type { Service } from '@pulumi/gcp/projects/service';
+import { Bucket } from '@pulumi/gcp/storage/bucket';
+import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
+import { getTransferProjectServiceAccountOutput } from '@pulumi/gcp/storage/getTransferProjectServiceAccount';
+import { TransferJob } from '@pulumi/gcp/storage/transferJob';
+import type { Environment } from '@checkpoints/config';
+import { names } from '@checkpoints/naming';
+import type { GcpIndependentCopySettings } from '../config';
+import { STACK_PROJECTS } from '../names';
+import { enableApis } from './services';
+import { bucketResourceName, objectResourceName } from './state';
+
+const SECONDS_PER_DAY = 86_400;
+
+/**
+ * The APIs of the copy project: Cloud Storage (the copy bucket) and the Storage Transfer API (its jobs; the
+ * service agent is created on its first googleServiceAccounts.get,
+ * https://cloud.google.com/storage-transfer/docs/sink-cloud-storage).
+ */
+export const GCP_COPY_APIS = ['storage.googleapis.com', 'storagetransfer.googleapis.com'] as const;
+
+/** The custom role the copy project's transfer agent holds in a stack project, on the copied store buckets alone. */
+export const GCP_COPY_SOURCE_ROLE = {
+  roleId: 'checkpointsCopySource',
+  title: 'Checkpoints independent copy source',
+  description: "What the copy project's Storage Transfer Service agent reads in a copied store's bucket",
+  // A Cloud Storage source needs storage.buckets.get, storage.objects.list and storage.objects.get
+  // (https://cloud.google.com/storage-transfer/docs/source-cloud-storage). Reading a CMEK-encrypted object takes
+  // nothing more of the reader: the bucket's Cloud Storage service agent decrypts it with the key it already holds
+  // (https://cloud.google.com/storage/docs/encryption/customer-managed-keys).
+  permissions: ['storage.buckets.get', 'storage.objects.get', 'storage.objects.list'],
+} as const;
+
+/**
+ * On the copy bucket the agent needs storage.buckets.get, storage.objects.create and storage.objects.list, and
+ * storage.objects.delete only to overwrite or delete in the sink, which the job never does
+ * (https://cloud.google.com/storage-transfer/docs/sink-cloud-storage): roles/storage.objectCreator
+ * (storage.objects.create) and roles/storage.legacyBucketReader (storage.buckets.get, storage.objects.list)
+ * (https://cloud.google.com/storage/docs/access-control/iam-roles).
+ */
+export const GCP_COPY_SINK_ROLES = [
+  'roles/storage.objectCreator',
+  'roles/storage.legacyBucketReader',
+] as const;
+
+/** Hourly: the shortest interval a transfer job repeats at ("may not be less than 1 hour", @pulumi/gcp TransferJobSchedule). */
+export const GCP_COPY_REPEAT_SECONDS = 3_600;
+
+/** The copy bucket of one environment's GCP stack, named as the analyses look it up. */
+export function copyBucketName(environment: Environment): string {
+  return names.gcsCopyBucket({ project: STACK_PROJECTS.gcp, stack: environment });
+}
+
+/** The bucket of a store of one environment's GCP stack, as the stack names it. */
+export function storeBucketName(environment: Environment, store: string): string {
+  return names.gcsBucket({ project: STACK_PROJECTS.gcp, stack: environment, store });
+}
+
+/**
+ * One environment's independent copy: in the copy project (which holds no CI identity's right), a bucket whose
+ * retention policy of `retentionDays` is locked, and one Storage Transfer Service job per listed store, run by the
+ * copy project's own transfer agent, copying the store's bucket into `<store>/` of the copy bucket every hour.
+ *
+ * The copy bucket. "When a bucket retention policy is set, objects in the bucket can only be deleted or replaced
+ * once their age is greater than the retention period"; once locked, "you cannot remove it or reduce the retention
+ * period", and "you cannot delete a bucket with a locked policy unless every object in the bucket has met the
+ * retention period" (https://cloud.google.com/storage/docs/bucket-lock). A retention policy excludes object
+ * versioning (same page), so the bucket is unversioned. Its lifecycle deletes a copied checkpoint once it is
+ * `retentionDays` old, and its soft delete keeps what lifecycle deletes `retentionDays` more days (soft delete
+ * "preserves objects ... that get deleted", lifecycle included, https://cloud.google.com/storage/docs/soft-delete):
+ * a checkpoint gone from the store at any time is thus kept at least `retentionDays` after, live and then
+ * soft-deleted. Uniform bucket-level access and public access prevention, as every checkpoint bucket.
+ *
+ * The jobs. Here and not in the stack: a job names its source, and a CI identity that could write one could point
+ * the agent at any bucket the agent reads and copy it to a bucket of its choosing. Each job copies new objects
+ * only (overwriteWhen NEVER: the lock refuses to replace a copied object younger than the retention anyway),
+ * deletes nothing from the source and nothing unique in the sink (@pulumi/gcp TransferJobTransferSpecTransferOptions).
+ * `deletionPolicy: PREVENT` and `protect` keep a bootstrap run from deleting a job or the bucket.
+ *
+ * The agent reads the store buckets through a custom role granted in the stack project on their names alone: the
+ * bootstrap runs before the stacks create the buckets, and a grant on the project with an IAM Condition on the
+ * bucket's resource name holds before the bucket exists (https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-name).
+ */
+export function createIndependentCopy(
+  parent: pulumi.Resource,
+  args: {
+    environment: Environment;
+    stackProject: string;
+    copy: GcpIndependentCopySettings;
+    labels: Record<string, string>;
+    apis: Map<string, Service>;
+  },
+): { bucket: Bucket; jobs: TransferJob[] } {
+  const { environment, stackProject, copy, labels } = args;
+  const services = enableApis(parent, copy.project, GCP_COPY_APIS, args.apis);
+  const seconds = copy.retentionDays * SECONDS_PER_DAY;
+  const bucket = new Bucket(
+    `copy-${environment}`,
+    {
+      project: copy.project,
+      name: copyBucketName(environment),
+      location: copy.location,
+      storageClass: 'STANDARD',
+      uniformBucketLevelAccess: true,
+      publicAccessPrevention: 'enforced',
+      retentionPolicy: { retentionPeriod: String(seconds), isLocked: true },
+      softDeletePolicy: { retentionDurationSeconds: seconds },
+      lifecycleRules: [{ action: { type: 'Delete' }, condition: { age: copy.retentionDays } }],
+      forceDestroy: false,
+      labels,
+    },
+    { parent, protect: true, dependsOn: services },
+  );
+  const agent = getTransferProjectServiceAccountOutput({ project: copy.project }, { parent });
+  const member = pulumi.interpolate`serviceAccount:${agent.email}`;
+  const sinkGrants = GCP_COPY_SINK_ROLES.map(
+    (role) =>
+      new BucketIAMMember(
+        `copy-${environment}-sink-${role.replace(/^roles\/storage\./, '')}`,
+        { bucket: bucket.name, role, member },
+        { parent },
+      ),
+  );
+  const sourceRole = new IAMCustomRole(
+    `copy-${environment}-${GCP_COPY_SOURCE_ROLE.roleId}`,
+    { project: stackProject, ...GCP_COPY_SOURCE_ROLE, permissions: [...GCP_COPY_SOURCE_ROLE.permissions] },
+    { parent },
+  );
+  const jobs = copy.stores.map((store) => {
+    const source = storeBucketName(environment, store);
+    const sourceGrant = new ProjectIAMMember(
+      `copy-${environment}-source-${store}`,
+      {
+        project: stackProject,
+        role: pulumi.interpolate`projects/${stackProject}/roles/${sourceRole.roleId}`,
+        member,
+        condition: {
+          title: `copy source ${store}`,
+          description: `The ${environment} store ${store}'s bucket and its objects, which the copy job reads`,
+          expression: `resource.name == '${bucketResourceName(source)}' || resource.name.startsWith('${objectResourceName(source, '')}')`,
+        },
+      },
+      { parent },
+    );
+    return new TransferJob(
+      `copy-${environment}-${store}`,
+      {
+        project: copy.project,
+        description: `Independent copy of the ${environment} store ${store} (checkpoints)`,
+        transferSpec: {
+          gcsDataSource: { bucketName: source },
+          gcsDataSink: { bucketName: bucket.name, path: `${store}/` },
+          transferOptions: {
+            overwriteWhen: 'NEVER',
+            deleteObjectsUniqueInSink: false,
+            deleteObjectsFromSourceAfterTransfer: false,
+          },
+        },
+        // A start date in the past runs the job from the following day on (TransferJobSchedule.scheduleStartDate).
+        schedule: {
+          scheduleStartDate: { year: 2026, month: 1, day: 1 },
+          repeatInterval: `${GCP_COPY_REPEAT_SECONDS}s`,
+        },
+        status: 'ENABLED',
+        deletionPolicy: 'PREVENT',
+      },
+      { parent, protect: true, dependsOn: [...sinkGrants, sourceGrant] },
+    );
+  });
+  return { bucket, jobs };
+}
