@@ -1,9 +1,8 @@
 import { gcpIndependentCopyOf, type GcpIndependentCopy } from '@checkpoints/analysis';
-import gcpRoles from '@checkpoints/analysis/data/gcp-roles.json';
 import { names } from '@checkpoints/naming';
 import type { RenderedResource, Snapshot } from '@checkpoints/synth';
 import { loadBootstrapConfig } from '../src/config';
-import { GCP_COPY_SOURCE_ROLE } from '../src/gcp/independent-copy';
+import { GCP_COPY_SINK_ROLE, GCP_COPY_SOURCE_ROLE } from '../src/gcp/independent-copy';
 import { configWith, renderBootstrap } from './helpers';
 
 /**
@@ -11,7 +10,6 @@ import { configWith, renderBootstrap } from './helpers';
  * libs/analysis (retention/gcp-copy): what it keeps of a store, and that nobody but the copy project's transfer
  * agent holds a right on it. What a CI identity can do to it from the stack is libs/policy mutations-gcp.
  */
-const PREDEFINED: Record<string, readonly string[]> = gcpRoles.roles;
 const STACK_PROJECTS = { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' };
 const COPY_PROJECT = 'acme-checkpoints-copy';
 const STORE = 'llm-secret';
@@ -157,7 +155,8 @@ describe('the GCP independent copy of a prod store', () => {
   it('holds nothing when a CI identity is granted a right on the copy bucket', () => {
     const resources = JSON.parse(JSON.stringify(snapshot.resources)) as RenderedResource[];
     resources.push({
-      ...resources.find((resource) => resource.name === 'copy-prod-sink-objectCreator')!,
+      ...resources.find((resource) => resource.name === 'copy-prod-sink')!,
+      type: 'gcp:storage/bucketIAMMember:BucketIAMMember',
       name: 'copy-prod-deploy',
       urn: 'urn:pulumi:ci::checkpoints-bootstrap::gcp:storage/bucketIAMMember:BucketIAMMember::copy-prod-deploy',
       inputs: {
@@ -185,15 +184,32 @@ describe('the GCP independent copy of a prod store', () => {
     expect(condition).not.toMatch(new RegExp(`buckets/${STORE_BUCKET}'\\)`));
   });
 
-  it('the transfer agent can write and list in the copy bucket but never delete or change it', () => {
+  it('the transfer agent can add and list objects in the copy bucket alone, never delete or change them', () => {
     const copyBucket = names.gcsCopyBucket({ project: 'checkpoints-gcp', stack: 'prod' });
-    const permissions = bindings(snapshot)
-      .filter((binding) => binding.scope === `buckets/${copyBucket}`)
-      .flatMap((binding) => PREDEFINED[binding.role] ?? ['unknown role']);
+    const sink = snapshot.resources.filter((r) => r.name === 'copy-prod-sink');
+    expect(sink).toHaveLength(1);
+    const role = snapshot.resources.find(
+      (r) =>
+        r.type === 'gcp:projects/iAMCustomRole:IAMCustomRole' &&
+        r.name === `copy-prod-${GCP_COPY_SINK_ROLE.roleId}`,
+    );
+    const permissions = (role?.inputs['permissions'] as string[] | undefined) ?? ['no role'];
     expect(permissions).toEqual(
       expect.arrayContaining(['storage.objects.create', 'storage.objects.list', 'storage.buckets.get']),
     );
-    expect(permissions.filter((p) => /delete|update|setIamPolicy|unknown/.test(p))).toEqual([]);
+    expect(permissions.filter((p) => /delete|update|setIamPolicy|no role/.test(p))).toEqual([]);
+    expect(sink[0]!.inputs['project']).toBe(COPY_PROJECT);
+    const condition = String((sink[0]!.inputs['condition'] as Record<string, unknown>)['expression']);
+    expect(condition).toContain(`projects/_/buckets/${copyBucket}/objects/`);
+  });
+
+  it('holds nothing when the copy bucket is in the CI project', () => {
+    const resources = edited(snapshot, 'copy-prod', (inputs) => {
+      inputs['project'] = 'acme-checkpoints-ci';
+    });
+    const job = resources.find((r) => r.name === `copy-prod-${STORE}`)!;
+    job.inputs['project'] = 'acme-checkpoints-ci';
+    expect(copyOf(snapshot, 14, resources)?.broken).toMatch(/where the CI service accounts live/);
   });
 });
 

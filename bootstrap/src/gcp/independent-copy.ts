@@ -3,7 +3,6 @@ import { IAMCustomRole } from '@pulumi/gcp/projects/iamcustomRole';
 import { IAMMember as ProjectIAMMember } from '@pulumi/gcp/projects/iammember';
 import type { Service } from '@pulumi/gcp/projects/service';
 import { Bucket } from '@pulumi/gcp/storage/bucket';
-import { BucketIAMMember } from '@pulumi/gcp/storage/bucketIAMMember';
 import { getTransferProjectServiceAccountOutput } from '@pulumi/gcp/storage/getTransferProjectServiceAccount';
 import { TransferJob } from '@pulumi/gcp/storage/transferJob';
 import type { Environment } from '@checkpoints/config';
@@ -35,19 +34,30 @@ export const GCP_COPY_SOURCE_ROLE = {
 } as const;
 
 /**
- * On the copy bucket the agent needs storage.buckets.get, storage.objects.create and storage.objects.list, and
- * storage.objects.delete only to overwrite or delete in the sink, which the job never does
- * (https://cloud.google.com/storage-transfer/docs/sink-cloud-storage): roles/storage.objectCreator
- * (storage.objects.create) and roles/storage.legacyBucketReader (storage.buckets.get, storage.objects.list)
- * (https://cloud.google.com/storage/docs/access-control/iam-roles).
+ * The custom role the copy project's transfer agent holds in the copy project, on the copy bucket alone. A sink
+ * needs storage.buckets.get, storage.objects.create and storage.objects.list, and storage.objects.delete only to
+ * overwrite or delete in the sink, which the job never does (https://cloud.google.com/storage-transfer/docs/sink-cloud-storage).
+ * No predefined object role holds storage.buckets.get, and a bucket's IAM takes object roles only
+ * (gcp-gcs-bucket-object-roles): granted on the project with an IAM Condition on the bucket's name, as the source.
  */
-export const GCP_COPY_SINK_ROLES = [
-  'roles/storage.objectCreator',
-  'roles/storage.legacyBucketReader',
-] as const;
+export const GCP_COPY_SINK_ROLE = {
+  roleId: 'checkpointsCopySink',
+  title: 'Checkpoints independent copy sink',
+  description:
+    "What the copy project's Storage Transfer Service agent does in the copy bucket: add objects, never delete",
+  permissions: ['storage.buckets.get', 'storage.objects.create', 'storage.objects.list'],
+} as const;
 
 /** Hourly: the shortest interval a transfer job repeats at ("may not be less than 1 hour", @pulumi/gcp TransferJobSchedule). */
 export const GCP_COPY_REPEAT_SECONDS = 3_600;
+
+/**
+ * An IAM Condition admitting one bucket and its objects: a bucket's resource.name is projects/_/buckets/<bucket>, an
+ * object's projects/_/buckets/<bucket>/objects/<object> (https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-name).
+ */
+function onBucket(bucket: string): string {
+  return `resource.name == '${bucketResourceName(bucket)}' || resource.name.startsWith('${objectResourceName(bucket, '')}')`;
+}
 
 /** The copy bucket of one environment's GCP stack, named as the analyses look it up. */
 export function copyBucketName(environment: Environment): string {
@@ -82,7 +92,7 @@ export function storeBucketName(environment: Environment, store: string): string
  *
  * The agent reads the store buckets through a custom role granted in the stack project on their names alone: the
  * bootstrap runs before the stacks create the buckets, and a grant on the project with an IAM Condition on the
- * bucket's resource name holds before the bucket exists (https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-name).
+ * bucket's resource name holds before the bucket exists; it writes the copy bucket likewise (https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-name).
  */
 export function createIndependentCopy(
   parent: pulumi.Resource,
@@ -108,7 +118,11 @@ export function createIndependentCopy(
       publicAccessPrevention: 'enforced',
       retentionPolicy: { retentionPeriod: String(seconds), isLocked: true },
       softDeletePolicy: { retentionDurationSeconds: seconds },
-      lifecycleRules: [{ action: { type: 'Delete' }, condition: { age: copy.retentionDays } }],
+      lifecycleRules: [
+        { action: { type: 'Delete' }, condition: { age: copy.retentionDays } },
+        // Parts of an upload a transfer left incomplete are billed until aborted, as on every bucket here.
+        { action: { type: 'AbortIncompleteMultipartUpload' }, condition: { age: 1 } },
+      ],
       forceDestroy: false,
       labels,
     },
@@ -116,13 +130,24 @@ export function createIndependentCopy(
   );
   const agent = getTransferProjectServiceAccountOutput({ project: copy.project }, { parent });
   const member = pulumi.interpolate`serviceAccount:${agent.email}`;
-  const sinkGrants = GCP_COPY_SINK_ROLES.map(
-    (role) =>
-      new BucketIAMMember(
-        `copy-${environment}-sink-${role.replace(/^roles\/storage\./, '')}`,
-        { bucket: bucket.name, role, member },
-        { parent },
-      ),
+  const sinkRole = new IAMCustomRole(
+    `copy-${environment}-${GCP_COPY_SINK_ROLE.roleId}`,
+    { project: copy.project, ...GCP_COPY_SINK_ROLE, permissions: [...GCP_COPY_SINK_ROLE.permissions] },
+    { parent, dependsOn: services },
+  );
+  const sinkGrant = new ProjectIAMMember(
+    `copy-${environment}-sink`,
+    {
+      project: copy.project,
+      role: pulumi.interpolate`projects/${copy.project}/roles/${sinkRole.roleId}`,
+      member,
+      condition: {
+        title: 'copy sink',
+        description: `The ${environment} copy bucket and its objects, which the copy jobs write`,
+        expression: onBucket(copyBucketName(environment)),
+      },
+    },
+    { parent },
   );
   const sourceRole = new IAMCustomRole(
     `copy-${environment}-${GCP_COPY_SOURCE_ROLE.roleId}`,
@@ -140,7 +165,7 @@ export function createIndependentCopy(
         condition: {
           title: `copy source ${store}`,
           description: `The ${environment} store ${store}'s bucket and its objects, which the copy job reads`,
-          expression: `resource.name == '${bucketResourceName(source)}' || resource.name.startsWith('${objectResourceName(source, '')}')`,
+          expression: onBucket(source),
         },
       },
       { parent },
@@ -167,7 +192,7 @@ export function createIndependentCopy(
         status: 'ENABLED',
         deletionPolicy: 'PREVENT',
       },
-      { parent, protect: true, dependsOn: [...sinkGrants, sourceGrant] },
+      { parent, protect: true, dependsOn: [sinkGrant, sourceGrant] },
     );
   });
   return { bucket, jobs };

@@ -31,14 +31,27 @@ export interface Renders {
   stack: SynthRender;
 }
 
-/** Synth of the bootstrap's `ci` stack and of `project`'s `stack` (a folder under stacks/) against it. */
-export function synthRenders(project: string, stack: string): Renders {
+/**
+ * Synth of the bootstrap's `ci` stack and of `project`'s `stack` (a folder under stacks/) against it; `configFiles`
+ * replaces the shipped config file of either (a test's own config, e.g. a store the shipped stacks do not have).
+ */
+export function synthRenders(
+  project: string,
+  stack: string,
+  configFiles: { bootstrap?: string; stack?: string } = {},
+): Renders {
   const dir = mkdtempSync(join(tmpdir(), 'mutations-'));
+  const configFile = (path: string | undefined) => (path === undefined ? [] : [`--config-file=${path}`]);
   try {
-    synth(['--stack=ci', `--out=${join(dir, 'bootstrap')}`], ROOT);
+    synth(['--stack=ci', ...configFile(configFiles.bootstrap), `--out=${join(dir, 'bootstrap')}`], ROOT);
     const bootstrapPath = join(dir, 'bootstrap', 'ci.json');
     synth(
-      [`--stack=${stack}`, `--bootstrap=${bootstrapPath}`, `--out=${join(dir, project)}`],
+      [
+        `--stack=${stack}`,
+        ...configFile(configFiles.stack),
+        `--bootstrap=${bootstrapPath}`,
+        `--out=${join(dir, project)}`,
+      ],
       join(ROOT, 'stacks', project),
     );
     const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as SynthRender;

@@ -125,6 +125,12 @@ function brokenReason(
   if (copy.project === store.project) {
     return `the copy bucket ${copy.bucket} is in the store's own project ${store.project}, where the stack's CI holds its project roles`;
   }
+  const ciProject = [...iam.ciMembers]
+    .map((member) => /@([a-z][a-z0-9-]{4,28}[a-z0-9])\.iam\.gserviceaccount\.com$/.exec(member)?.[1])
+    .find((project) => project === copy.project);
+  if (ciProject !== undefined) {
+    return `the copy bucket ${copy.bucket} is in project ${ciProject}, where the CI service accounts live: whoever administers them reaches the copy`;
+  }
   if (copy.lockedDays <= 0) {
     return `the copy bucket ${copy.bucket} has no locked retention policy: whoever may change the bucket may delete every copy`;
   }
