@@ -132,10 +132,15 @@ function retentionWeakening(pair: StorePair): Finding[] {
 /**
  * The days the store's independent copy keeps a deleted checkpoint, as each render's backup plan states them
  * (../retention/aws-copy; 0: no copy): shorter, or the copy gone, is a shorter recovery window outside CI's reach.
+ * On GCP the copy is the bootstrap's, out of the stack's render: what each render states is the store's promise
+ * of it (the days the copy model holds the bootstrap's copy to), shorter or dropped.
  */
 function copyWeakening(pair: StorePair): Finding[] {
-  if (pair.next.cloud !== 'aws') return [];
+  if (pair.next.cloud !== 'aws' && pair.next.cloud !== 'gcp') return [];
   const days = (store: RenderedStore, resources: readonly RenderedResource[]) => {
+    if (store.cloud === 'gcp') {
+      return statementOf(resources.find((resource) => resource.urn === store.urn))?.copyDays ?? 0;
+    }
     const bucket = awsBucketArn(store, resources);
     const own = resources.filter((resource) => resource.parent === store.urn);
     return (bucket && awsIndependentCopyOf(own, { arn: bucket, region: undefined }, [])?.retentionDays) ?? 0;
