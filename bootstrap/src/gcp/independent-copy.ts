@@ -128,7 +128,11 @@ export function createIndependentCopy(
     },
     { parent, protect: true, dependsOn: services },
   );
-  const agent = getTransferProjectServiceAccountOutput({ project: copy.project }, { parent });
+  // googleServiceAccounts.get is a Storage Transfer API call: on a fresh copy project it waits for the API.
+  const agent = getTransferProjectServiceAccountOutput(
+    { project: copy.project },
+    { parent, dependsOn: services },
+  );
   const member = pulumi.interpolate`serviceAccount:${agent.email}`;
   const sinkRole = new IAMCustomRole(
     `copy-${environment}-${GCP_COPY_SINK_ROLE.roleId}`,
