@@ -325,8 +325,8 @@ describe("GCP mutations of a prod store's independent copy", () => {
     expect(write?.configuration?.copy).toMatchObject({ days: 14, promisedDays: 14, lifts: [] });
     expect(write?.configuration?.guardedGoneAfterDays).toBeGreaterThanOrEqual(14);
     // The copy's transfer agent reads the store, and is no CI identity.
-    const agent = grants.filter((grant) => grant.principal.id.includes('@storage-transfer-service.'));
-    expect(agent.map((grant) => grant.operation)).toContain('read');
+    const agent = grants.filter((grant) => grant.principal.label.startsWith('copy transfer agent project-'));
+    expect(agent.map((grant) => grant.operation)).toEqual(['read']);
     expect(agent.every((grant) => !grant.principal.kind.startsWith('ci-'))).toBe(true);
   }, 120_000);
 

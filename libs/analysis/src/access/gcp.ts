@@ -18,7 +18,7 @@ import {
   type ConfigurationContext,
 } from './configuration-writes';
 import { statementOf } from '../retention';
-import { gcpIndependentCopyOf } from '../retention/gcp-copy';
+import { GCP_TRANSFER_AGENT, gcpIndependentCopyOf } from '../retention/gcp-copy';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
 export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
@@ -660,9 +660,15 @@ function principalsOf(
       principals.set(binding.member, pool);
       continue;
     }
+    // A Storage Transfer Service agent is granted by the bootstrap's independent copy alone.
+    const agent = GCP_TRANSFER_AGENT.test(binding.member);
     principals.set(binding.member, {
       id: binding.member,
-      label: holder ? `project ${holder.slice('project'.length).toLowerCase()}s` : binding.member,
+      label: holder
+        ? `project ${holder.slice('project'.length).toLowerCase()}s`
+        : agent
+          ? `copy transfer agent ${binding.member.slice('serviceAccount:'.length)}`
+          : binding.member,
       kind: holder ? 'cloud-default' : 'declared',
     });
   }

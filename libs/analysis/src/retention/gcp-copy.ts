@@ -9,7 +9,8 @@ import { list, numberOr, record } from './values';
 const SECONDS_PER_DAY = 86_400;
 
 /** The Storage Transfer Service agent of a project: project-<number>@storage-transfer-service.iam.gserviceaccount.com. */
-const TRANSFER_AGENT = /^serviceAccount:project-\d+@storage-transfer-service\.iam\.gserviceaccount\.com$/;
+export const GCP_TRANSFER_AGENT =
+  /^serviceAccount:project-\d+@storage-transfer-service\.iam\.gserviceaccount\.com$/;
 
 /**
  * Whoever holds one of these on the copy bucket or its project can lift the copy: delete a copied checkpoint the
@@ -24,6 +25,8 @@ export const GCP_COPY_LIFTS: readonly { permission: string; on: 'bucket' | 'proj
   { permission: 'storage.buckets.update', on: 'bucket' },
   { permission: 'storage.buckets.delete', on: 'bucket' },
   { permission: 'storage.buckets.setIamPolicy', on: 'bucket' },
+  // A job of its own runs as the copy project's agent, which reads the copied stores: into a bucket of its choosing.
+  { permission: 'storagetransfer.jobs.create', on: 'project' },
   { permission: 'storagetransfer.jobs.update', on: 'project' },
   { permission: 'storagetransfer.jobs.delete', on: 'project' },
   { permission: 'resourcemanager.projects.delete', on: 'project' },
@@ -144,7 +147,7 @@ function brokenReason(
   // project roles, shows as one of them.
   const stranger = iam
     .bindingsOn([`buckets/${copy.bucket}`, `projects/${copy.project}`])
-    .find((grant) => !TRANSFER_AGENT.test(grant.member));
+    .find((grant) => !GCP_TRANSFER_AGENT.test(grant.member));
   if (stranger !== undefined) {
     const who = iam.ciMembers.has(stranger.member) ? `the CI identity ${stranger.member}` : stranger.member;
     return `${stranger.source} grants ${who} ${stranger.role} on the copy (${copy.project}): only the copy project's transfer agent may hold a right there`;
