@@ -60,12 +60,12 @@ function onBucket(bucket: string): string {
 }
 
 /** The copy bucket of one environment's GCP stack, named as the analyses look it up. */
-export function copyBucketName(environment: Environment): string {
+function copyBucketName(environment: Environment): string {
   return names.gcsCopyBucket({ project: STACK_PROJECTS.gcp, stack: environment });
 }
 
 /** The bucket of a store of one environment's GCP stack, as the stack names it. */
-export function storeBucketName(environment: Environment, store: string): string {
+function storeBucketName(environment: Environment, store: string): string {
   return names.gcsBucket({ project: STACK_PROJECTS.gcp, stack: environment, store });
 }
 
@@ -103,7 +103,7 @@ export function createIndependentCopy(
     labels: Record<string, string>;
     apis: Map<string, Service>;
   },
-): { bucket: Bucket; jobs: TransferJob[] } {
+): void {
   const { environment, stackProject, copy, labels } = args;
   const services = enableApis(parent, copy.project, GCP_COPY_APIS, args.apis);
   const seconds = copy.retentionDays * SECONDS_PER_DAY;
@@ -158,7 +158,7 @@ export function createIndependentCopy(
     { project: stackProject, ...GCP_COPY_SOURCE_ROLE, permissions: [...GCP_COPY_SOURCE_ROLE.permissions] },
     { parent },
   );
-  const jobs = copy.stores.map((store) => {
+  for (const store of copy.stores) {
     const source = storeBucketName(environment, store);
     const sourceGrant = new ProjectIAMMember(
       `copy-${environment}-source-${store}`,
@@ -174,7 +174,7 @@ export function createIndependentCopy(
       },
       { parent },
     );
-    return new TransferJob(
+    new TransferJob(
       `copy-${environment}-${store}`,
       {
         project: copy.project,
@@ -198,6 +198,5 @@ export function createIndependentCopy(
       },
       { parent, protect: true, dependsOn: [sinkGrant, sourceGrant] },
     );
-  });
-  return { bucket, jobs };
+  }
 }

@@ -16,7 +16,8 @@ export const GCP_TRANSFER_AGENT =
  * Whoever holds one of these on the copy bucket or its project can lift the copy: delete a copied checkpoint the
  * lock no longer holds or change the bucket (its soft delete, lifecycle, IAM: storage.buckets.update,
  * setIamPolicy), delete the bucket once every object has met the lock, point the job elsewhere or delete it, or
- * delete the project with the bucket (https://cloud.google.com/storage/docs/access-control/iam-permissions,
+ * delete the project with the bucket (the Bucket Lock page does not say that a locked bucket holds its project's
+ * deletion back: fail closed) (https://cloud.google.com/storage/docs/access-control/iam-permissions,
  * https://cloud.google.com/storage-transfer/docs/access-control, https://cloud.google.com/resource-manager/docs/access-control-proj).
  * Asked on the copy bucket (`bucket`) or on the copy project (`project`), as each permission is authorised.
  */
@@ -44,8 +45,6 @@ export interface GcpIndependentCopy {
   bucket: string;
   /** The copy bucket's project. */
   project: string;
-  /** The copy bucket's location, if rendered. */
-  location: string | undefined;
   /** The copy bucket's locked retention, in days (0: none, or not locked). */
   lockedDays: number;
   /**
@@ -79,7 +78,6 @@ export function gcpIndependentCopyOf(
     (each) => each.inputs['name'] === sinkName,
   );
   const project = String(sink?.inputs['project'] ?? '');
-  const location = typeof sink?.inputs['location'] === 'string' ? sink.inputs['location'] : undefined;
   const policy = record(sink?.inputs['retentionPolicy']);
   const lockedDays =
     policy['isLocked'] === true ? Number(policy['retentionPeriod'] ?? 0) / SECONDS_PER_DAY || 0 : 0;
@@ -89,7 +87,7 @@ export function gcpIndependentCopyOf(
     (rule) => record(record(rule)['action'])['type'] === 'Delete',
   );
   const heldDays = lifecycleDelete ? softDeleteDays : Math.max(lockedDays, softDeleteDays);
-  const copy: GcpIndependentCopy = { bucket: sinkName, project, location, lockedDays, heldDays };
+  const copy: GcpIndependentCopy = { bucket: sinkName, project, lockedDays, heldDays };
   const broken = brokenReason(job, sink, copy, bucket, promisedDays, iam);
   if (broken !== undefined) copy.broken = broken;
   return copy;
