@@ -394,6 +394,20 @@ describe("GCP mutations of a prod store's independent copy", () => {
       refused('deletes objects'),
     ],
     [
+      "the copy bucket's soft delete shorter than the store promises (what lifecycle deletes goes sooner)",
+      (r) => {
+        copyBucket(r).inputs['softDeletePolicy'] = { retentionDurationSeconds: 7 * 86_400 };
+      },
+      refused('keeps a checkpoint the lifecycle deletes 7 days'),
+    ],
+    [
+      'a job that overwrites copies with what the store holds now',
+      (r) => {
+        options(r)['overwriteWhen'] = 'ALWAYS';
+      },
+      refused('overwrites copied checkpoints (overwriteWhen ALWAYS)'),
+    ],
+    [
       "an IP filter on the store's bucket that refuses the transfer agent",
       (r) => {
         const bucket = r.stack.resources.find(
