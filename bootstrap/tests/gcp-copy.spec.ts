@@ -2,7 +2,7 @@ import { gcpIndependentCopyOf, type GcpIndependentCopy } from '@checkpoints/anal
 import { names } from '@checkpoints/naming';
 import type { RenderedResource, Snapshot } from '@checkpoints/synth';
 import { loadBootstrapConfig } from '../src/config';
-import { GCP_COPY_SINK_ROLE, GCP_COPY_SOURCE_ROLE } from '../src/gcp/independent-copy';
+import { GCP_COPY_APIS, GCP_COPY_SINK_ROLE, GCP_COPY_SOURCE_ROLE } from '../src/gcp/independent-copy';
 import { configWith, renderBootstrap } from './helpers';
 
 /**
@@ -210,6 +210,21 @@ describe('the GCP independent copy of a prod store', () => {
     const job = resources.find((r) => r.name === `copy-prod-${STORE}`)!;
     job.inputs['project'] = 'acme-checkpoints-ci';
     expect(copyOf(snapshot, 14, resources)?.broken).toMatch(/where the CI service accounts live/);
+  });
+});
+
+describe("the copy project's first deploy", () => {
+  it('enables Cloud Storage and Storage Transfer there, and the bucket and sink role wait for them', async () => {
+    const snapshot = await renderBootstrap(gcpWith({ independentCopy: { prod: COPY } }));
+    const apis = snapshot.resources.filter(
+      (r) => r.type === 'gcp:projects/service:Service' && r.inputs['project'] === COPY_PROJECT,
+    );
+    expect(apis.map((api) => api.inputs['service']).sort()).toEqual([...GCP_COPY_APIS].sort());
+    const apiUrns = new Set(apis.map((api) => api.urn));
+    for (const name of ['copy-prod', `copy-prod-${GCP_COPY_SINK_ROLE.roleId}`]) {
+      const resource = snapshot.resources.find((r) => r.name === name)!;
+      expect(resource.dependsOn.filter((urn) => apiUrns.has(urn))).toHaveLength(apis.length);
+    }
   });
 });
 
