@@ -170,6 +170,21 @@ describe('the GCP independent copy of a prod store', () => {
     );
   });
 
+  it("holds nothing when another project's transfer agent is granted on the copy too", () => {
+    const resources = JSON.parse(JSON.stringify(snapshot.resources)) as RenderedResource[];
+    const sink = resources.find((resource) => resource.name === 'copy-prod-sink')!;
+    resources.push({
+      ...sink,
+      name: 'copy-prod-sink-other',
+      urn: `${sink.urn}-other`,
+      inputs: {
+        ...sink.inputs,
+        member: 'serviceAccount:project-999999999999@storage-transfer-service.iam.gserviceaccount.com',
+      },
+    });
+    expect(copyOf(snapshot, 14, resources)?.broken).toMatch(/2 transfer agents hold rights on the copy/);
+  });
+
   it("the copy project's transfer agent reads the store's bucket and nothing else of the stack project", () => {
     const source = snapshot.resources.filter((r) => r.name === `copy-prod-source-${STORE}`);
     expect(source).toHaveLength(1);

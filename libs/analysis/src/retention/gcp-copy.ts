@@ -143,12 +143,17 @@ function brokenReason(
   }
   // The bootstrap's and the stack's grants on the copy bucket and its project: a stack project, where CI holds its
   // project roles, shows as one of them.
-  const stranger = iam
-    .bindingsOn([`buckets/${copy.bucket}`, `projects/${copy.project}`])
-    .find((grant) => !GCP_TRANSFER_AGENT.test(grant.member));
+  const grants = iam.bindingsOn([`buckets/${copy.bucket}`, `projects/${copy.project}`]);
+  const stranger = grants.find((grant) => !GCP_TRANSFER_AGENT.test(grant.member));
   if (stranger !== undefined) {
     const who = iam.ciMembers.has(stranger.member) ? `the CI identity ${stranger.member}` : stranger.member;
     return `${stranger.source} grants ${who} ${stranger.role} on the copy (${copy.project}): only the copy project's transfer agent may hold a right there`;
+  }
+  // Each project has one transfer agent: a second one is another project's, whose jobs that project's admins (the
+  // stack's, if it is a stack project) write.
+  const agents = [...new Set(grants.map((grant) => grant.member))];
+  if (agents.length > 1) {
+    return `${agents.length} transfer agents hold rights on the copy (${agents.join(', ')}): only the copy project's own may`;
   }
   const filter = record(store.ipFilter);
   if (filter['mode'] === 'Enabled' && filter['allowAllServiceAgentAccess'] !== true) {
