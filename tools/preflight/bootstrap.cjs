@@ -140,6 +140,13 @@ async function gcpQuestions(get, makeClient, config, ask) {
     );
     await requiredApis(String(project), GCP_BOOTSTRAP_STACK_PROJECT_APIS);
   }
+  // The independent copies' projects: the bootstrap enables Cloud Storage and Storage Transfer there through
+  // Service Usage and grants the transfer agent through Resource Manager, as in a stack project.
+  for (const [environment, copy] of Object.entries(mapping(settings['independentCopy']))) {
+    const project = String(mapping(copy)['project']);
+    await ask(`GCP: copy project ${project} (${environment}) exists`, () => gcp.projectActive(get, project));
+    await requiredApis(project, GCP_BOOTSTRAP_CI_PROJECT_APIS);
+  }
   const stateBucket = settings['stateBucket'];
   if (typeof stateBucket === 'string') {
     await ask(
