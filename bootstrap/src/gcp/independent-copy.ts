@@ -77,8 +77,9 @@ function storeBucketName(environment: Environment, store: string): string {
  * The copy bucket. "When a bucket retention policy is set, objects in the bucket can only be deleted or replaced
  * once their age is greater than the retention period"; once locked, "you cannot remove it or reduce the retention
  * period", and "you cannot delete a bucket with a locked policy unless every object in the bucket has met the
- * retention period" (https://cloud.google.com/storage/docs/bucket-lock). A retention policy excludes object
- * versioning (same page), so the bucket is unversioned. Its lifecycle deletes a copied checkpoint once it is
+ * retention period" (https://cloud.google.com/storage/docs/bucket-lock). Cloud Storage does not allow Object
+ * Versioning beside a retention policy (same page; google/exposure-notifications-verification-server#877 "Retention
+ * policy and versioning are mutually exclusive"), so the bucket is unversioned. Its lifecycle deletes a copied checkpoint once it is
  * `retentionDays` old, and its soft delete keeps what lifecycle deletes `retentionDays` more days (soft delete
  * "preserves objects ... that get deleted", lifecycle included, https://cloud.google.com/storage/docs/soft-delete):
  * a checkpoint gone from the store at any time is thus kept at least `retentionDays` after, live and then
