@@ -6,6 +6,7 @@ import {
   closestKey,
   ConfigError,
   ENVIRONMENTS,
+  GCP_COPY_DAYS,
   gcpAuditExemptionIssues,
   STORE_NAME_PATTERN,
   valueAt,
@@ -49,6 +50,19 @@ export interface GcpSettings {
    * these IDs only, so a repository that takes the name after a rename or transfer is refused.
    */
   repositoryIds?: { repository: string; owner: string };
+  /** Per environment, where its stores' independent copies live (`recovery.independentCopy` of the GCP stack). */
+  independentCopy: Partial<Record<Environment, GcpIndependentCopySettings>>;
+}
+
+export interface GcpIndependentCopySettings {
+  /** The copy project: none of `project` and `stackProjects`, so no CI identity holds a right there. */
+  project: string;
+  /** The copy bucket's location, a region. */
+  location: string;
+  /** The copy bucket's locked retention, lifecycle age and soft delete, in days. */
+  retentionDays: number;
+  /** The stores of that environment's GCP stack that get a copy: each store's copy is its own transfer job. */
+  stores: string[];
 }
 
 export interface AzureSettings {
@@ -116,6 +130,10 @@ const PRIVATE_DNS_ZONE_ID =
 // (https://learn.microsoft.com/en-us/rest/api/storageservices/naming-and-referencing-containers--blobs--and-metadata).
 const BLOB_CONTAINER = /^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+// A Google Cloud region, e.g. us-central1 (https://cloud.google.com/storage/docs/locations#available-locations).
+const GCP_REGION = /^[a-z]+-[a-z]+[0-9]+$/;
+// A store name of the stack config (checkpoints:stores[].name).
+const STORE_NAME = /^[a-z][a-z0-9-]{1,30}$/;
 const AZURE_SUBSCRIPTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const perEnvironment = (value: z.ZodString) => z.record(z.string(), value);
@@ -149,6 +167,17 @@ const schema = z.strictObject({
       organizationId: z
         .string()
         .regex(/^[1-9]\d{0,19}$/)
+        .optional(),
+      independentCopy: z
+        .record(
+          z.string(),
+          z.strictObject({
+            project: z.string().regex(GCP_PROJECT_ID),
+            location: z.string().regex(GCP_REGION),
+            retentionDays: z.number().int().min(GCP_COPY_DAYS.min).max(GCP_COPY_DAYS.max),
+            stores: z.array(z.string().regex(STORE_NAME)).min(1).max(100),
+          }),
+        )
         .optional(),
     })
     .optional(),
@@ -192,6 +221,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'repositoryId',
     'repositoryOwnerId',
     'organizationId',
+    'independentCopy',
   ],
   azure: ['stackResourceGroups', 'stateContainer', 'subnets', 'privateDnsZones', 'independentCopies'],
   ...Object.fromEntries(
@@ -220,7 +250,20 @@ const ALLOWED: Record<string, string> = {
     "the ARN of the account's existing GitHub OIDC provider: arn:aws:iam::<12-digit account>:oidc-provider/token.actions.githubusercontent.com",
   stateBucket:
     "the name of the S3 bucket of the AWS stacks' self-managed Pulumi state backend (s3://<bucket>): 3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
-  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket, auditExemptMembers, repositoryId, repositoryOwnerId and organizationId',
+  gcp: 'a mapping with the key stackProjects and the optional keys stateBucket, auditExemptMembers, repositoryId, repositoryOwnerId, organizationId and independentCopy',
+  independentCopy:
+    'a mapping of environments to the copy of their GCP stores: { project, location, retentionDays, stores }',
+  'independentCopy[]':
+    'a mapping with the keys project, location, retentionDays and stores (the copy project, its region, the locked retention in days, the store names copied)',
+  'gcp.independentCopy.project':
+    'the ID of the copy project: 6-30 lowercase letters, digits and hyphens, starting with a letter; neither gcp:project nor a stackProjects entry',
+  'gcp.independentCopy.location':
+    'the region of the copy bucket, e.g. us-central1 (a region: no multi- or dual-region)',
+  'gcp.independentCopy.retentionDays': `a whole number of days from ${GCP_COPY_DAYS.min} to ${GCP_COPY_DAYS.max}: the copy bucket's locked retention, lifecycle age and soft delete (soft delete keeps objects 7 to 90 days)`,
+  'gcp.independentCopy.stores':
+    "a list of 1 to 100 store names of that environment's GCP stack (checkpoints:stores[].name): lowercase letters, digits and hyphens, starting with a letter, 2-31 characters",
+  'gcp.independentCopy.stores[]':
+    "a store name of that environment's GCP stack (checkpoints:stores[].name): lowercase letters, digits and hyphens, starting with a letter, 2-31 characters",
   repositoryId:
     "the repository's numeric GitHub ID (the repository_id claim of its OIDC tokens; `gh api repos/OWNER/NAME --jq .id`), set together with repositoryOwnerId",
   repositoryOwnerId:
@@ -382,6 +425,14 @@ function allowedKey(segments: readonly (string | number)[]): string {
   if (segments[0] === 'azure' && segments[1] === 'privateDnsZones' && segments.length > 2) {
     return 'privateDnsZones[]';
   }
+  if (segments[0] === 'gcp' && segments[1] === 'independentCopy') {
+    if (segments.length === 3) return 'independentCopy[]';
+    if (segments.length > 3) {
+      return typeof last === 'number'
+        ? 'gcp.independentCopy.stores[]'
+        : `gcp.independentCopy.${String(segments[3])}`;
+    }
+  }
   if (typeof last === 'number') return `${String(parent)}[]`;
   if (
     parent === 'stackProjects' ||
@@ -476,6 +527,13 @@ function settingsIssues(
           ),
           ...auditExemptionIssues(raw),
           ...repositoryIdIssues(raw),
+          ...environmentMapIssues(
+            ['gcp', 'independentCopy'],
+            raw.gcp?.independentCopy,
+            raw.environments,
+            false,
+          ),
+          ...copyProjectIssues(raw, ciProject),
         ]
       : []),
     ...(enabled.has('azure')
@@ -566,6 +624,47 @@ function sharedProjectIssues(projects: Record<string, string>, ciProject: string
   });
 }
 
+/**
+ * The copy is out of CI's reach only in a project where no CI identity holds a right: not the CI project, where
+ * the CI service accounts live, nor a stack project, where the deploy account holds its project-wide roles.
+ */
+function copyProjectIssues(raw: RawConfig, ciProject: string | undefined): ConfigIssue[] {
+  const stackProjects = Object.entries(raw.gcp?.stackProjects ?? {});
+  return Object.entries(raw.gcp?.independentCopy ?? {}).flatMap(([environment, copy]): ConfigIssue[] => {
+    const path = formatPath(['gcp', 'independentCopy', environment, 'project']);
+    if (copy.project === ciProject) {
+      return [
+        {
+          path,
+          value: copy.project,
+          message:
+            'is gcp:project, where the CI service accounts live: the copy needs a project where no CI identity holds a right',
+        },
+      ];
+    }
+    const stack = stackProjects.find(([, project]) => project === copy.project);
+    if (stack !== undefined) {
+      return [
+        {
+          path,
+          value: copy.project,
+          message: `is the stack project of ${stack[0]} (gcp.stackProjects), where its deploy account holds project-wide roles: the copy needs a project where no CI identity holds a right`,
+        },
+      ];
+    }
+    const duplicate = copy.stores.findIndex((store, index) => copy.stores.indexOf(store) !== index);
+    return duplicate < 0
+      ? []
+      : [
+          {
+            path: formatPath(['gcp', 'independentCopy', environment, 'stores', duplicate]),
+            value: copy.stores[duplicate],
+            message: 'is listed twice',
+          },
+        ];
+  });
+}
+
 function resourceGroupNameIssues(groups: Record<string, string>): ConfigIssue[] {
   return Object.entries(groups).flatMap(([environment, group]) => {
     const problem = nameRules.resourceGroup(group);
@@ -642,8 +741,15 @@ function toBootstrapConfig(raw: RawConfig, allConfig: Record<string, string>): B
       auditExemptMembers: Object.fromEntries(
         raw.environments.map((env) => [env, [...(raw.gcp?.auditExemptMembers?.[env] ?? [])]]),
       ),
+      independentCopy: {},
     };
     if (raw.gcp?.stateBucket) config.gcp.stateBucket = raw.gcp.stateBucket;
+    config.gcp.independentCopy = Object.fromEntries(
+      raw.environments.flatMap((env) => {
+        const copy = raw.gcp?.independentCopy?.[env];
+        return copy ? [[env, { ...copy, stores: [...copy.stores] }]] : [];
+      }),
+    );
     if (raw.gcp?.repositoryId && raw.gcp.repositoryOwnerId)
       config.gcp.repositoryIds = { repository: raw.gcp.repositoryId, owner: raw.gcp.repositoryOwnerId };
   }

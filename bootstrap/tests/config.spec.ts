@@ -438,6 +438,7 @@ describe('valid bootstrap config', () => {
         project: 'acme-checkpoints-ci',
         stackProjects: { dev: 'acme-checkpoints-dev', prod: 'acme-checkpoints-prod' },
         auditExemptMembers: { dev: [], prod: [] },
+        independentCopy: {},
       },
       azure: {
         subscriptionId: SUBSCRIPTION,

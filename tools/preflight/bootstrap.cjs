@@ -145,8 +145,16 @@ async function gcpQuestions(get, makeClient, config, ask) {
   const projects = [
     ...(ciProject ? [ciProject] : []),
     ...Object.values(mapping(settings['stackProjects'])).map(String),
+    ...Object.values(mapping(settings['independentCopy'])).map((copy) => String(mapping(copy)['project'])),
   ];
   await organizationQuestions(get, settings['organizationId'], projects, ask);
+  // The independent copies' projects: the bootstrap enables Cloud Storage and Storage Transfer there through
+  // Service Usage and grants the transfer agent through Resource Manager, as in a stack project.
+  for (const [environment, copy] of Object.entries(mapping(settings['independentCopy']))) {
+    const project = String(mapping(copy)['project']);
+    await ask(`GCP: copy project ${project} (${environment}) exists`, () => gcp.projectActive(get, project));
+    await requiredApis(project, GCP_BOOTSTRAP_CI_PROJECT_APIS);
+  }
   const stateBucket = settings['stateBucket'];
   if (typeof stateBucket === 'string') {
     await ask(

@@ -324,6 +324,38 @@ describe('checkpoints-preflight (bootstrap)', () => {
     });
   });
 
+  describe('with an independent copy of the prod GCP stores', () => {
+    const cwd = () =>
+      `${changedRepository('aws-s3', 'prod', {
+        bootstrap: {
+          'bootstrap:gcp.independentCopy': {
+            prod: {
+              project: 'ml-platform-copies-2291',
+              location: 'us-central1',
+              retentionDays: 14,
+              stores: ['llm-secret'],
+            },
+          },
+        },
+      })}/../..`;
+
+    it('asks that the copy project exists with the APIs the bootstrap calls there', async () => {
+      const { code, out } = await preflight(world(), { cwd: cwd() });
+      expect(out).not.toContain('FAIL');
+      expect(code).toBe(0);
+      expect(out).toContain('ok   GCP: copy project ml-platform-copies-2291 (prod) exists');
+      expect(out).toContain('ok   GCP: API serviceusage.googleapis.com enabled in ml-platform-copies-2291');
+    });
+
+    it('fails a copy project that does not exist', async () => {
+      const state = world();
+      state.google.prefer(/v3\/projects\/ml-platform-copies-2291$/, { status: 404 });
+      const { code, out } = await preflight(state, { cwd: cwd() });
+      expect(code).toBe(1);
+      expect(out).toContain('FAIL GCP: copy project ml-platform-copies-2291 (prod) exists');
+    });
+  });
+
   it('fails naming the missing drift environment', async () => {
     const { code, out } = await preflight(world(), { environments: ['dev', 'prod'] });
     expect(code).toBe(1);

@@ -35,6 +35,7 @@ import { exportDataAccessLog } from './audit-sink';
 import { GCP_CI_APIS, GCP_STACK_APIS, enableApis } from './services';
 import { gcpStateGrants } from './state';
 import { softDeleteFloor } from './guardrails';
+import { createIndependentCopy } from './independent-copy';
 
 export interface GcpCiIdentitiesArgs extends CiIdentityArgs {
   settings: GcpSettings;
@@ -150,6 +151,17 @@ export class GcpCiIdentities extends pulumi.ComponentResource implements CiIdent
       );
       this.grantState(settings, deployPurpose(environment), deploy, environment);
       softDeleteFloor(project, environment, this);
+      const copy = settings.independentCopy[environment];
+      if (copy !== undefined) {
+        createIndependentCopy(this, {
+          environment,
+          stackProject: project,
+          copy,
+          // It holds copies of the environment's restricted stores.
+          labels: { ...gcpLabels(args.tags(environment)), 'data-classification': 'restricted' },
+          apis,
+        });
+      }
       deployAccounts.push([environment, deploy]);
       this.variables[outputNames.gcpDeployServiceAccount(environment)] = deploy.email;
     }

@@ -46,6 +46,13 @@ export const AWS_BACKUP_VAULT_LOCK_MIN_DAYS = 7;
  * https://github.com/Azure/azure-quickstart-templates/blob/master/quickstarts/microsoft.dataprotection/backup-create-adls-storage-account-enable-protection/main.bicep).
  */
 export const AZURE_VAULTED_BACKUP_DAYS = { min: 7, max: 3_650 } as const;
+
+/**
+ * The GCP copy bucket's soft delete keeps what its lifecycle deletes after the locked retention as long again,
+ * and a bucket's soft delete keeps objects 7 to 90 days (https://cloud.google.com/storage/docs/soft-delete#retention-duration):
+ * the copy's days are both, so they stay within that range.
+ */
+export const GCP_COPY_DAYS = { min: 7, max: 90 } as const;
 /** Highest key generation: a store re-keyed this often is better migrated to a new store. */
 export const MAX_KEY_GENERATION = 99;
 /** Most GiB one checkpoint may state: a pebibyte, far beyond any model's checkpoint. */
@@ -263,6 +270,9 @@ export const NUMERIC_KEYS: readonly NumericKey[] = [
     clouds: {
       azure: days(AZURE_VAULTED_BACKUP_DAYS.min, AZURE_VAULTED_BACKUP_DAYS.max, {
         note: `Azure Backup keeps a daily vaulted recovery point ${AZURE_VAULTED_BACKUP_DAYS.min} to ${AZURE_VAULTED_BACKUP_DAYS.max} days`,
+      }),
+      gcp: days(GCP_COPY_DAYS.min, GCP_COPY_DAYS.max, {
+        note: "the copy bucket's soft delete keeps objects 7 to 90 days",
       }),
     },
   },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { closestKey, ConfigError, valueAt, type ConfigIssue } from './issues';
-import { AWS_BACKUP_VAULT_LOCK_MIN_DAYS, isAbsent, limitOf, MAX_CONTINUOUS_BACKUP_DAYS } from './limits';
+import { isAbsent, limitOf, numericKey } from './limits';
 import {
   allowedWords,
   CLOUD_STACK_KEYS,
@@ -58,9 +58,9 @@ export interface CloudRules {
   /**
    * How the cloud's independent copy (`recovery.independentCopy`) departs from the default: whether a restricted
    * prod store gets one without asking (absent: yes, when `storeKeys` lists the key), and the days it keeps
-   * when the spec names none (absent: the store's version window, within the AWS range).
+   * when the spec names none (absent: the store's version window, within the cloud's range of the key).
    */
-  independentCopy?: { byDefault: boolean; defaultDays(spec: StoreSpec): number };
+  independentCopy?: { byDefault?(spec: StoreSpec): boolean; defaultDays?(spec: StoreSpec): number };
 }
 
 export interface LoadOptions {
@@ -609,25 +609,31 @@ function storeWithDefaults(store: RawStore, environment: Environment, rules: Clo
   };
   if (replicaRegion !== undefined) spec.recovery.replicaRegion = replicaRegion;
   if (retentionLock !== undefined) spec.recovery.retentionLock = { ...retentionLock };
+  // By default a restricted prod store gets a copy where its cloud builds one for it (CloudRules.independentCopy).
   const copied =
     (independentCopy && (independentCopy.enabled ?? true)) ??
     (environment === 'prod' &&
       spec.dataClassification === 'restricted' &&
       tier === 'standard' &&
       rules.storeKeys?.includes('recovery.independentCopy') === true &&
-      rules.independentCopy?.byDefault !== false);
+      rules.independentCopy?.byDefault?.(spec) !== false);
   if (copied) {
     spec.recovery.independentCopy = {
       retentionDays:
         independentCopy?.retentionDays ??
-        rules.independentCopy?.defaultDays(spec) ??
-        Math.min(
-          Math.max(AWS_BACKUP_VAULT_LOCK_MIN_DAYS, spec.retention.noncurrentExpireDays),
-          MAX_CONTINUOUS_BACKUP_DAYS,
-        ),
+        rules.independentCopy?.defaultDays?.(spec) ??
+        copyDaysFor(spec.retention.noncurrentExpireDays, rules),
     };
   }
   return spec;
+}
+
+/** The store's recovery window, within what the cloud's copy keeps. */
+function copyDaysFor(windowDays: number, rules: CloudRules): number {
+  const key = numericKey('recovery.independentCopy.retentionDays');
+  const limit = key && limitOf(key, rules.limits);
+  if (!limit || isAbsent(limit)) return windowDays;
+  return Math.min(Math.max(limit.min, windowDays), limit.max);
 }
 
 function otherCloudKeyIssue(rules: CloudRules, path: string, value: unknown, appliesOn: string): ConfigIssue {

@@ -86,8 +86,8 @@ export const CLOUD_STORE_KEYS = {
   'recovery.turboReplication': { clouds: ['gcp'], words: 'gcp' },
   'recovery.readableReplica': { clouds: ['azure'], words: 'azure' },
   'recovery.independentCopy': {
-    clouds: ['aws', 'azure'],
-    words: 'aws and azure (GCP: not built yet, docs/gcp.md "Independent copy")',
+    clouds: ['aws', 'gcp', 'azure'],
+    words: 'aws, gcp and azure',
   },
 } as const satisfies Record<string, { clouds: readonly Cloud[]; words: string }>;
 
@@ -416,9 +416,9 @@ function recoverySchema(cloud: Cloud | undefined) {
     retentionDays: numeric('recovery.independentCopy.retentionDays', cloud, {
       type: 'whole number of days',
       default:
-        "the store's recovery window: AWS `retention.noncurrentExpireDays` within 7 to 35; Azure `retention.softDeleteDays` within 7 to 3650",
+        "the store's recovery window, within the cloud's range: AWS `retention.noncurrentExpireDays` within 7 to 35; GCP `retention.noncurrentExpireDays` within 7 to 90; Azure `retention.softDeleteDays` within 7 to 3650",
       meaning:
-        "Days the copy keeps every checkpoint after it changed or was deleted in the store. AWS: the continuous backup's retention and the vault lock's minimum retention. Azure: the least retention the bootstrap's vaulted backup policy must keep (bootstrap `azure.independentCopies`); a checkpoint younger than the last daily backup is not in the copy yet.",
+        "Days the copy keeps every checkpoint after it changed or was deleted in the store. AWS: the continuous backup's retention and the vault lock's minimum retention. GCP: the copy bucket's locked retention, its lifecycle age and its soft delete (bootstrap `gcp.independentCopy`). Azure: the least retention the bootstrap's vaulted backup policy must keep (bootstrap `azure.independentCopies`); a checkpoint younger than the last daily backup is not in the copy yet.",
     }).optional(),
   });
   const keys = z.strictObject({
@@ -453,9 +453,9 @@ function recoverySchema(cloud: Cloud | undefined) {
     independentCopy: doc(independentCopy, {
       type: '`{ enabled, retentionDays? }`',
       default:
-        'on for `restricted` stores in prod (AWS standard tier), else off (always off by default on Azure)',
+        'on for `restricted` stores in prod on AWS and GCP (standard tier; on GCP without an enabled IP filter), else off (always off by default on Azure)',
       meaning:
-        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **Azure:** Azure Backup vaulted backup (preview) of the store's account, once a day, into the environment's Backup vault, which the admin-run bootstrap creates in a resource group of its own, immutable, with soft delete always on, and protects the listed stores in (bootstrap `azure.independentCopies`; deploy the stack first, then the bootstrap); CI holds no role there. Standard tier only, no `replicaRegion` (vaulted backup takes LRS, ZRS and GRS accounts), in a region vaulted backup of ADLS is offered in; opt-in, since the preview needs enrolment (docs/azure.md, \"Independent copy\"). **GCP:** refused, not built yet.",
+        "A copy of every checkpoint outside the reach of the stack's CI identities (docs/aws.md, \"Independent copy\"). **AWS:** AWS Backup continuous backup of the store's bucket, kept `retentionDays`, into the environment's backup vault, which the admin-run bootstrap creates with a vault lock in compliance mode (minimum retention 7 days): CI may neither delete a recovery point nor change the vault, its lock or its access policy, and once the lock's 3-day cooling-off has passed nobody can, the account root included. The stack must deploy in the bootstrap's `aws.region`. Standard tier only: AWS Backup needs S3 Versioning, which directory buckets do not have. **GCP:** an hourly Storage Transfer Service job of the bootstrap's copy project (`gcp.independentCopy` in docs/bootstrap.md) copies the store's bucket into that project's copy bucket, whose retention policy of `retentionDays` is locked (nobody can shorten or remove it, nor delete a copied checkpoint younger than that); the copy bucket's lifecycle deletes a copied checkpoint once it is that old and its soft delete keeps it as long again, so every checkpoint a run copied (each run copies what is new since the last, hourly) is kept at least `retentionDays` after it is gone from the store. No CI identity holds a right in the copy project. Refused beside an enabled IP filter (`network` without `public: true`): the filter refuses the transfer's service agent. **Azure:** Azure Backup vaulted backup (preview) of the store's account, once a day, into the environment's Backup vault, which the admin-run bootstrap creates in a resource group of its own, immutable, with soft delete always on, and protects the listed stores in (bootstrap `azure.independentCopies`; deploy the stack first, then the bootstrap); CI holds no role there. Standard tier only, no `replicaRegion` (vaulted backup takes LRS, ZRS and GRS accounts), in a region vaulted backup of ADLS is offered in; opt-in, since the preview needs enrolment (docs/azure.md, \"Independent copy\").",
       allowed:
         'a block { enabled, retentionDays? }, e.g. independentCopy: { enabled: true, retentionDays: 14 }',
     }).optional(),

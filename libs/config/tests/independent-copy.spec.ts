@@ -99,13 +99,6 @@ describe('recovery.independentCopy', () => {
     const fast = restricted({ tier: 'high-throughput', zone: 'use1-az4' });
     expect(loadStackSpec(config([fast]), aws).stores[0]?.recovery.independentCopy).toBeUndefined();
   });
-
-  it('is refused on gcp, which does not build it yet', () => {
-    const issues = issuesOf([restricted({ recovery: { independentCopy: { enabled: true } } })], gcpRules());
-    const copy = issues.filter((issue) => issue.path.endsWith('recovery.independentCopy'));
-    expect(copy).toHaveLength(1);
-    expect(copy[0]?.message).toMatch(/is not used on gcp; it applies on aws and azure .*not built yet/);
-  });
 });
 
 describe('recovery.independentCopy on Azure', () => {
@@ -157,5 +150,53 @@ describe('recovery.independentCopy on Azure', () => {
     expect(more).toEqual([]);
     expect(issue?.path).toBe('checkpoints:stores[0].recovery.independentCopy');
     expect(issue?.message).toMatch(/cannot be honoured in eastus2: .*eastasia, centralindia only/);
+  });
+});
+
+describe('recovery.independentCopy on gcp', () => {
+  const gcp = gcpRules({ project: 'ml-platform-prod-7310', region: 'us-central1' });
+
+  it('is on for a restricted prod store without an IP filter, for its recovery window', () => {
+    const spec = loadStackSpec(config([restricted({ retention: { noncurrentExpireDays: 30 } })]), gcp);
+    expect(spec.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 30 });
+  });
+
+  it("keeps a short window for soft delete's 7 days and a long one for its 90", () => {
+    const short = loadStackSpec(config([restricted({ retention: { noncurrentExpireDays: 3 } })]), gcp);
+    expect(short.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 7 });
+    const long = loadStackSpec(config([restricted({ retention: { noncurrentExpireDays: 200 } })]), gcp);
+    expect(long.stores[0]?.recovery.independentCopy).toEqual({ retentionDays: 90 });
+  });
+
+  it('accepts 90 days on gcp and refuses 91, naming key, value and range', () => {
+    const ninety = restricted({ recovery: { independentCopy: { enabled: true, retentionDays: 90 } } });
+    expect(loadStackSpec(config([ninety]), gcp).stores[0]?.recovery.independentCopy).toEqual({
+      retentionDays: 90,
+    });
+    const [issue, ...more] = issuesOf(
+      [restricted({ recovery: { independentCopy: { enabled: true, retentionDays: 91 } } })],
+      gcp,
+    );
+    expect(more).toEqual([]);
+    expect(issue?.path).toBe('checkpoints:stores[0].recovery.independentCopy.retentionDays');
+    expect(issue?.value).toBe(91);
+    expect(issue?.message).toMatch(/7 to 90/);
+  });
+
+  it('refuses it behind an enabled IP filter, saying the filter refuses the transfer agent', () => {
+    const filtered = restricted({
+      network: { networks: ['projects/ml-platform-prod-7310/global/networks/training'] },
+      recovery: { independentCopy: { enabled: true } },
+    });
+    const issues = issuesOf([filtered], gcp);
+    expect(issues.map((issue) => issue.path)).toEqual(['checkpoints:stores[0].recovery.independentCopy']);
+    expect(issues[0]?.message).toMatch(/refuses the Storage Transfer Service agent/);
+  });
+
+  it('gives a restricted prod store behind an IP filter no copy by default (the access rules judge it)', () => {
+    const filtered = restricted({
+      network: { networks: ['projects/ml-platform-prod-7310/global/networks/training'] },
+    });
+    expect(loadStackSpec(config([filtered]), gcp).stores[0]?.recovery.independentCopy).toBeUndefined();
   });
 });

@@ -127,6 +127,22 @@ export const names = {
     return composeName(dashed, { project: ctx.project, qualifiers: [ctx.stack], suffix, maxLength: 50 });
   },
 
+  /**
+   * The GCS bucket, with its locked retention policy, that holds the independent copies of one GCP stack's stores
+   * (`recovery.independentCopy`): created by the bootstrap project in the environment's copy project. Its `copy`
+   * suffix and hash of the stack alone keep it apart from every store bucket, whose hash includes the store.
+   */
+  gcsCopyBucket(ctx: StackNameContext): string {
+    assertPulumiNames(ctx);
+    const suffix = ['copy', stableHash([ctx.project, ctx.stack])];
+    return composeName(gcsSpelling, {
+      project: ctx.project,
+      qualifiers: [ctx.stack],
+      suffix,
+      maxLength: 63,
+    }).replace(GCS_RESERVED_PREFIX, '');
+  },
+
   kmsKeyAlias(ctx: NameContext): string {
     const prefix = 'alias/';
     return prefix + storeName(dashed, ctx, [storeHash(ctx)], 256 - prefix.length);

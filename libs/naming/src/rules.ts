@@ -111,6 +111,17 @@ const s3BucketRule = validator({
   ],
 });
 
+const gcsBucketRule = validator({
+  summary:
+    'GCS bucket names here must be 3-63 characters of lowercase letters, digits and hyphens (GCS also ' +
+    "takes '_' and '.', which break virtual-hosted TLS), start and end with a letter or digit, not " +
+    "start with 'goog', and not contain 'google' or a look-alike such as 'g00gle'",
+  minLength: 3,
+  maxLength: 63,
+  allowedChar: /^[a-z0-9-]$/,
+  checks: [firstChar(LOWER_ALNUM), lastChar(LOWER_ALNUM), noPrefix('goog'), noGoogleLookalike],
+});
+
 /** Per kind: undefined when `name` is valid, otherwise the rule it breaks and how. */
 export const nameRules: Record<NameKind, (name: string) => string | undefined> = {
   s3Bucket: s3BucketRule,
@@ -126,16 +137,9 @@ export const nameRules: Record<NameKind, (name: string) => string | undefined> =
     allowedChar: /^[a-z0-9-]$/,
     checks: [firstChar(LOWER_ALNUM), noPrefix(...S3_RESERVED_PREFIXES), directoryBucketShape],
   }),
-  gcsBucket: validator({
-    summary:
-      'GCS bucket names here must be 3-63 characters of lowercase letters, digits and hyphens (GCS also ' +
-      "takes '_' and '.', which break virtual-hosted TLS), start and end with a letter or digit, not " +
-      "start with 'goog', and not contain 'google' or a look-alike such as 'g00gle'",
-    minLength: 3,
-    maxLength: 63,
-    allowedChar: /^[a-z0-9-]$/,
-    checks: [firstChar(LOWER_ALNUM), lastChar(LOWER_ALNUM), noPrefix('goog'), noGoogleLookalike],
-  }),
+  gcsBucket: gcsBucketRule,
+  // The independent copies' bucket is a GCS bucket like any store's.
+  gcsCopyBucket: gcsBucketRule,
   resourceGroup: validator({
     summary:
       "Azure resource group names must be 1-90 characters of letters, digits, '-', '_', '.', '(' and ')' " +

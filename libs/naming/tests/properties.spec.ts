@@ -41,6 +41,7 @@ function allNames(ctx: NameContext, az: string, as: IdentityPurpose): Record<Nam
     adlsFilesystem: names.adlsFilesystem(ctx),
     iamRole: names.iamRole(ctx, as),
     awsBackupVault: names.awsBackupVault(ctx),
+    gcsCopyBucket: names.gcsCopyBucket(ctx),
     gcpServiceAccountId: names.gcpServiceAccountId(ctx, as),
     managedIdentity: names.managedIdentity(ctx, as),
     awsStoreRoleBoundary: names.awsStoreRoleBoundary(ctx),

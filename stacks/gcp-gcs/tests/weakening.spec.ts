@@ -55,6 +55,18 @@ describe('weakening on GCS: judged by the retention replay, the audit the stack 
       ],
     ],
     [
+      "a shorter independent copy (the store's promise, which the bootstrap's copy is held to)",
+      [store({ recovery: { independentCopy: { retentionDays: 14 } } })],
+      [store({ recovery: { independentCopy: { retentionDays: 7 } } })],
+      [['llm-pretrain', 'recovery', 'recovery window of the independent copy', 14, 7]],
+    ],
+    [
+      'the independent copy turned off',
+      [store({ recovery: { independentCopy: { retentionDays: 14 } } })],
+      [store()],
+      [['llm-pretrain', 'recovery', 'recovery window of the independent copy', 14, 0]],
+    ],
+    [
       'the IP filter removed',
       [fenced],
       [store()],

@@ -27,6 +27,7 @@ import { ADLS_RECOVERY } from '../retention/azure';
 import { record } from '../retention/values';
 import { AWS_COPY_LIFTS, AWS_COPY_SHORTEN, type AwsIndependentCopy } from '../retention/aws-copy';
 import { AZURE_COPY_LIFTS, AZURE_VAULT_WRITE, type AzureIndependentCopy } from '../retention/azure-copy';
+import { GCP_COPY_LIFTS, type GcpIndependentCopy } from '../retention/gcp-copy';
 import type { AccessGrant, ConfigurationWrite, CopyEffect, Principal } from './model';
 
 /** What a write does: deletes by itself (lifecycle), or takes a recovery away from what lifecycle deletes. */
@@ -342,6 +343,31 @@ function missingCopy(promisedDays: number, missing: string): CopyEffect {
 }
 
 /**
+ * What the GCP copy still keeps against the principal: nothing if it holds a right that lifts it (../retention/gcp-copy
+ * GCP_COPY_LIFTS) or the render breaks it, else every checkpoint gone from the store for the copy's held days. No
+ * right of the store's own project reaches the copy: the locked retention and the lifecycle's soft-deleted tail are
+ * settings of the copy bucket, in the copy project.
+ */
+function gcpCopyEffect(input: GcpWriteAnswers, promisedDays: number): CopyEffect | undefined {
+  const { copy } = input;
+  if (copy === undefined)
+    return promisedDays > 0
+      ? missingCopy(promisedDays, "no transfer job of the bootstrap render reads the store's bucket")
+      : undefined;
+  const lifts = GCP_COPY_LIFTS.flatMap(({ permission, on }): ConfigurationWrite[] => {
+    const reason = input.onCopy(permission, on);
+    return reason === undefined ? [] : [{ setting: 'independent copy', permission, reason }];
+  });
+  return {
+    where: `copy bucket ${copy.bucket} (project ${copy.project})`,
+    days: copy.broken !== undefined || lifts.length > 0 ? 0 : copy.heldDays,
+    promisedDays,
+    lifts,
+    ...(copy.broken === undefined ? {} : { broken: copy.broken }),
+  };
+}
+
+/**
  * The replay with the copy's days: a checkpoint in the copy is recoverable from it that long after the write. A copy
  * taken once a day may not hold a checkpoint written just before the write (`oldOnly`): only old ones gain.
  */
@@ -457,6 +483,10 @@ export interface GcpWriteAnswers {
   onBucket(permission: string): string | undefined;
   onProject(permission: string): string | undefined;
   softDeleteMinimums: ReadonlyMap<string, number>;
+  /** The store's independent copy, if a transfer job of the bootstrap render reads its bucket (../retention/gcp-copy). */
+  copy?: GcpIndependentCopy;
+  /** The principal's grant of a permission on the copy bucket or its project; undefined: none. */
+  onCopy(permission: string, on: 'bucket' | 'project'): string | undefined;
 }
 
 export function gcpConfigurationWrites(input: GcpWriteAnswers): AccessGrant[] {
@@ -478,7 +508,9 @@ export function gcpConfigurationWrites(input: GcpWriteAnswers): AccessGrant[] {
   const minimum = input.softDeleteMinimums.get(input.project);
   const lifts = input.onProject(GCP_ORG_POLICY_SET);
   const softDeleteMin = minimum !== undefined && lifts === undefined ? minimum : 0;
-  const replay = gcsWorstWrite(bucket, softDeleteMin);
+  const storeReplay = gcsWorstWrite(bucket, softDeleteMin);
+  const copy = gcpCopyEffect(input, statementOf(input.component)?.copyDays ?? 0);
+  const replay = copy && copy.days > 0 ? withCopy(storeReplay, copy.days) : storeReplay;
   const guardrails = [
     ...(softDeleteMin > 0
       ? [
@@ -490,6 +522,11 @@ export function gcpConfigurationWrites(input: GcpWriteAnswers): AccessGrant[] {
     ...(bucket.retentionLocked && (bucket.retentionDays ?? 0) > 0
       ? [`the locked retention policy keeps every object ${bucket.retentionDays} days after its write`]
       : []),
+    ...(copy && copy.days > 0
+      ? [
+          `the independent copy in ${copy.where} keeps every checkpoint ${copy.days} days after the write (locked retention, then soft delete)`,
+        ]
+      : []),
   ].filter((text) => !text.startsWith('('));
   return [
     ...destroyGrant(input.principal, held, promisedWindowDays('gcp', input.component), {
@@ -497,6 +534,7 @@ export function gcpConfigurationWrites(input: GcpWriteAnswers): AccessGrant[] {
       lockDays: bucket.retentionLocked ? (bucket.retentionDays ?? 0) : 0,
       guardrails,
       guardsFreshOnly: false,
+      ...(copy ? { copy, storeReplay } : {}),
     }),
     ...blind,
   ];

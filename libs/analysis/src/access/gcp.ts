@@ -17,6 +17,8 @@ import {
   gcpConfigurationWrites,
   type ConfigurationContext,
 } from './configuration-writes';
+import { statementOf } from '../retention';
+import { GCP_TRANSFER_AGENT, gcpIndependentCopyOf } from '../retention/gcp-copy';
 
 /** Predefined role -> permissions, vendored from the clouds' published definitions (data/SOURCE.md). */
 export const PREDEFINED: Readonly<Record<string, readonly string[]>> = gcpRoleData.roles;
@@ -127,6 +129,8 @@ interface GcpRenderAccess {
    */
   ancestors: readonly string[];
   configuration: ConfigurationContext;
+  /** The bootstrap render's resources, where the stores' independent copies live; none without one. */
+  bootstrapResources: readonly RenderedResource[];
 }
 
 function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
@@ -172,6 +176,7 @@ function gcpRenderAccess({ render, bootstrap }: RendersInput): GcpRenderAccess {
       ...new Set(bindings.map((b) => b.scope).filter((scope) => /^(folders|organizations)\//.test(scope))),
     ],
     configuration: configurationContextOf(render.resources, everything),
+    bootstrapResources: bootstrap?.resources ?? [],
   };
 }
 
@@ -193,10 +198,26 @@ function gcpStoreGrants(
     replaced,
     ancestors,
     configuration,
+    bootstrapResources,
   }: GcpRenderAccess,
 ): AccessGrant[] {
   const target = gcpStore(store.resources);
   if (target === undefined) return [];
+  const component = configuration.components.get(store.urn);
+  const copy = gcpIndependentCopyOf(
+    {
+      name: target.bucket,
+      project: target.project,
+      ipFilter: store.resources.find((r) => r.type === 'gcp:storage/bucket:Bucket')?.inputs['ipFilter'],
+    },
+    statementOf(component)?.copyDays ?? 0,
+    bootstrapResources,
+    { bindingsOn, ciMembers: new Set(ciPrincipals.keys()) },
+  );
+  const copyScopes = copy && {
+    bucket: [`buckets/${copy.bucket}`, `projects/${copy.project}`, ...ancestors],
+    project: [`projects/${copy.project}`, ...ancestors],
+  };
   const convenience = convenienceBindings(target).filter(
     (b) => !replaced.has(`${b.scope}|${b.role}`) && !replaced.has(`${b.scope}|*`),
   );
@@ -248,11 +269,14 @@ function gcpStoreGrants(
       ...gcpConfigurationWrites({
         principal,
         resources: store.resources,
-        component: configuration.components.get(store.urn),
+        component,
         project: target.project,
         onBucket: (permission) => grantOf(principal.id, scopesOf.bucket, permission),
         onProject: (permission) => grantOf(principal.id, scopesOf.project, permission),
         softDeleteMinimums: configuration.softDeleteMinimums,
+        ...(copy ? { copy } : {}),
+        onCopy: (permission, on) =>
+          copyScopes ? grantOf(principal.id, copyScopes[on], permission) : undefined,
       }),
     );
     const change = grants.find(
@@ -636,9 +660,15 @@ function principalsOf(
       principals.set(binding.member, pool);
       continue;
     }
+    // A Storage Transfer Service agent is granted by the bootstrap's independent copy alone.
+    const agent = GCP_TRANSFER_AGENT.test(binding.member);
     principals.set(binding.member, {
       id: binding.member,
-      label: holder ? `project ${holder.slice('project'.length).toLowerCase()}s` : binding.member,
+      label: holder
+        ? `project ${holder.slice('project'.length).toLowerCase()}s`
+        : agent
+          ? `copy transfer agent ${binding.member.slice('serviceAccount:'.length)}`
+          : binding.member,
       kind: holder ? 'cloud-default' : 'declared',
     });
   }

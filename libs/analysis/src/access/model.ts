@@ -95,13 +95,13 @@ export interface ConfigurationEffect {
 
 /** What the store's independent copy still keeps against a principal's worst write. */
 export interface CopyEffect {
-  /** Where the copy lives (an AWS Backup vault, an Azure Backup vault). */
+  /** Where the copy lives (an AWS Backup vault, a GCS copy bucket, an Azure Backup vault). */
   where: string;
   /** Days after the write the copy still holds every checkpoint that was in the store; 0: none. */
   days: number;
   /** The days the store's spec promises the copy keeps. */
   promisedDays: number;
-  /** The principal's rights that lift the copy (delete or shorten recovery points, unlock the vault). */
+  /** The principal's rights that lift the copy (delete or shorten recovery points, unlock the vault, change the copy bucket or its project). */
   lifts: ConfigurationWrite[];
   /** Why the copy holds nothing whoever asks, as rendered (fail closed). */
   broken?: string;

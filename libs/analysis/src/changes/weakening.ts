@@ -131,14 +131,13 @@ function retentionWeakening(pair: StorePair): Finding[] {
 
 /**
  * The days the store's independent copy keeps a deleted checkpoint, as each render states them (0: no copy): on AWS
- * the rendered backup plan (../retention/aws-copy); on Azure, whose vault and policy are the bootstrap's, the days
- * the store's spec promises, which the analyses hold the bootstrap's copy to. Shorter, or the copy gone, is a
- * shorter recovery window outside CI's reach. GCP builds no copy.
+ * the rendered backup plan (../retention/aws-copy); on GCP and Azure, whose copies are the bootstrap's, out of the
+ * stack's render, the days the store's spec promises, which the copy models hold the bootstrap's copy to. Shorter,
+ * or the copy gone, is a shorter recovery window outside CI's reach.
  */
 function copyWeakening(pair: StorePair): Finding[] {
-  if (pair.next.cloud === 'gcp') return [];
   const days = (store: RenderedStore, resources: readonly RenderedResource[]) => {
-    if (pair.next.cloud === 'azure') {
+    if (store.cloud !== 'aws') {
       return statementOf(resources.find((resource) => resource.urn === store.urn))?.copyDays ?? 0;
     }
     const bucket = awsBucketArn(store, resources);

@@ -240,13 +240,17 @@ function finished(lines: Lines, cloud: Cloud, workload: StoreBill['workload']) {
  *   (https://azure.microsoft.com/pricing/details/backup/); neither figure for vaulted backup of ADLS (a preview) could
  *   be read from the pricing page or the Retail Prices API, so both items stay out of the price table and the bill
  *   lists them as missing, never as zero.
- * - GCP builds no copy (libs/config).
+ * - GCP: gcpCopyLines (Cloud Storage charges of the copy bucket and its transfers).
  */
 function copyBill(inputs: BillInputs, volume: Volume, workload: StoreBill['workload']): StoreBill {
   const location = inputs.location ?? '';
   const lines = new Lines(inputs.cloud, location);
   const storedGiB = Object.values(inputs.bytesByClass).reduce((sum, bytes) => sum + bytes, 0) / GIB;
   const deletedGiB = (volume.writtenGiB / DAYS_PER_MONTH) * inputs.copyDays;
+  if (inputs.cloud === 'gcp') {
+    gcpCopyLines(inputs, volume, lines, storedGiB, deletedGiB);
+    return { ...finished(lines, inputs.cloud, workload), independentCopy: null };
+  }
   const held = `every version the store holds (${fixed(storedGiB)} GiB) plus what it writes in the copy's ${inputs.copyDays} days (${fixed(deletedGiB)} GiB): an upper bound`;
   if (inputs.cloud === 'azure') {
     lines.add(
@@ -265,6 +269,65 @@ function copyBill(inputs: BillInputs, volume: Volume, workload: StoreBill['workl
     lines.add('independent copy: AWS Backup S3 backup storage', 'backup/S3', storedGiB + deletedGiB, held);
   }
   return { ...finished(lines, inputs.cloud, workload), independentCopy: null };
+}
+
+/** A transfer run lists the source and the sink: one list call each returns up to 1,000 objects. */
+const GCP_COPY_RUNS_PER_MONTH = HOURS_PER_MONTH;
+
+/**
+ * The GCP copy (docs/gcp.md "Independent copy"): "agentless transfers", Cloud Storage to Cloud Storage among them,
+ * carry no Storage Transfer Service charge, only Cloud Storage's own: storage, an operation per object added, the
+ * list calls of each run on the source and the sink, and data transfer between locations
+ * (https://cloud.google.com/storage-transfer/pricing). The copy bucket holds each checkpoint live until its copy is
+ * the copy's days old and soft-deleted as long again, and a checkpoint the store still holds is copied again after
+ * its copy's lifecycle delete: its size is taken as twice what the store holds plus what it writes in the copy's
+ * days (an upper bound), in STANDARD. Each copy reads the source once (a Class B get in the store's class, and its
+ * retrieval fee for a cooled class) and writes the sink once (a Class A insert). The copy bucket's location is the
+ * bootstrap's, which the stack render does not hold: priced at the store's, with a caveat.
+ */
+function gcpCopyLines(
+  inputs: BillInputs,
+  volume: Volume,
+  lines: Lines,
+  storedGiB: number,
+  deletedGiB: number,
+): void {
+  const w = inputs.workload;
+  const copyGiB = 2 * (storedGiB + deletedGiB);
+  lines.add(
+    'independent copy: storage STANDARD (live and soft-deleted copies)',
+    'storage/STANDARD',
+    copyGiB,
+    `twice what the store holds (${fixed(storedGiB)} GiB) plus what it writes in the copy's ${inputs.copyDays} days (${fixed(deletedGiB)} GiB): an upper bound`,
+  );
+  const recopies = (storedGiB / Math.max(1, w.checkpointSizeGiB)) * (DAYS_PER_MONTH / inputs.copyDays);
+  const copies = volume.objectWrites + recopies;
+  lines.add(
+    'independent copy: Class A operations (inserts and listings)',
+    'classA/STANDARD',
+    (copies + 2 * GCP_COPY_RUNS_PER_MONTH) / 1000,
+    `${fixed(volume.objectWrites)} new objects/month, ${fixed(recopies)} copied again after their copy's lifecycle delete, and two listings per hourly run`,
+  );
+  const base = inputs.classes[0]?.[0] ?? 'STANDARD';
+  lines.add(
+    `independent copy: Class B operations (source reads, ${base})`,
+    `classB/${base}`,
+    copies / 1000,
+    `one read of the store per object copied (${fixed(copies)}/month)`,
+  );
+  const cooled = inputs.classes.slice(1);
+  if (cooled.length > 0) {
+    const [name] = cooled[0]!;
+    lines.add(
+      `independent copy: retrieval ${name} (copies again of cooled checkpoints)`,
+      `retrieval/${name}`,
+      recopies * w.checkpointSizeGiB,
+      `the checkpoints copied again, read from the class the store cools them to (an upper bound)`,
+    );
+  }
+  lines.caveats.add(
+    "independent copy: priced in the store's location; a copy bucket elsewhere (bootstrap gcp.independentCopy location) also pays Cloud Storage data transfer between locations for every object copied",
+  );
 }
 
 // Words of the workload figures, shown beside each line.

@@ -17,6 +17,7 @@ export type { JobEvent, JobOutcome, KeyTrace, LifecycleModel, StoredObject, Stor
 export { s3Model, s3BucketOf, type S3Bucket, type S3Rule } from './aws';
 export { awsIndependentCopyOf, type AwsIndependentCopy } from './aws-copy';
 export { azureIndependentCopyOf, type AzureCopiedAccount, type AzureIndependentCopy } from './azure-copy';
+export { gcpIndependentCopyOf, type GcpIndependentCopy } from './gcp-copy';
 export { gcsModel, gcsBucketOf, type GcsBucket, type GcsRule } from './gcp';
 export { adlsModel, adlsAccountOf, type AdlsAccount, type AdlsDeleteRule } from './azure';
 export {

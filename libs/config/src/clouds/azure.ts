@@ -48,7 +48,7 @@ export const azureRules: CloudRules = {
   // Opt-in: ADLS vaulted backup is a limited preview a subscription enrols in, offered in a few regions only
   // (AZURE_ADLS_VAULTED_BACKUP_REGIONS). Its days default to the store's own window, soft delete's.
   independentCopy: {
-    byDefault: false,
+    byDefault: () => false,
     defaultDays: (spec) =>
       Math.min(
         Math.max(AZURE_VAULTED_BACKUP_DAYS.min, spec.retention.softDeleteDays),

@@ -49,7 +49,16 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
     cloud: 'gcp',
     limits: 'gcp',
     stackKeys: ['auditExemptMembers'],
-    storeKeys: ['zone', 'location', 'network.networks', 'recovery.turboReplication'],
+    storeKeys: [
+      'zone',
+      'location',
+      'network.networks',
+      'recovery.turboReplication',
+      'recovery.independentCopy',
+    ],
+    // Not by default behind an enabled IP filter, which refuses the transfer's service agent (asked for there,
+    // the copy is refused, saying why).
+    independentCopy: { byDefault: (spec) => spec.network === undefined || spec.network.public === true },
     retentionDefaults: (tier) =>
       // Hierarchical-namespace buckets have no object versioning: nothing noncurrent to keep or expire;
       // their data is hot by definition, so it is not moved to NEARLINE unless the spec asks.
@@ -95,6 +104,20 @@ export function gcpRules(provider: GcpProviderSettings = {}): CloudRules {
         checkPublicRange(cidr, `network.cidrs[${index}]`, report),
       );
       checkRecovery(store, region, report);
+      if (
+        store.recovery.independentCopy !== undefined &&
+        store.network !== undefined &&
+        !store.network.public
+      ) {
+        // The bucket IP filter admits a service agent only with allowAllServiceAgentAccess ("allows all service
+        // agents to access the bucket regardless of the IP filter configuration", @pulumi/gcp BucketIpFilter),
+        // which would admit every Google service agent: the copy's transfer agent is not let through alone.
+        report(
+          'recovery.independentCopy',
+          { enabled: true, retentionDays: store.recovery.independentCopy.retentionDays },
+          'cannot be kept for a store behind an enabled IP filter (network without public: true): the filter refuses the Storage Transfer Service agent that reads the store into the copy, and letting it through (allowAllServiceAgentAccess) admits every Google service agent; remove recovery.independentCopy, or the store\'s network block (docs/gcp.md "Independent copy")',
+        );
+      }
       if (store.recovery.retentionLock !== undefined) {
         checkRetentionLock(store, store.recovery.retentionLock, raw, report);
       }

@@ -95,6 +95,22 @@ export function gcpMocks(config: Record<string, string>): CloudMocks {
           id: email,
         };
       },
+      // The project's Storage Transfer Service agent, project-<number>@storage-transfer-service.iam.gserviceaccount.com
+      // (https://cloud.google.com/storage-transfer/docs/reference/rest/v1/googleServiceAccounts/get); a number of each
+      // project's own, so that two projects' agents stay apart in a render.
+      'gcp:storage/getTransferProjectServiceAccount:getTransferProjectServiceAccount': ({ inputs }) => {
+        const number = String(
+          parseInt(digest('gcp-project-number', projectOf(inputs)).slice(0, 10), 16),
+        ).padStart(12, '1');
+        const email = `project-${number}@storage-transfer-service.iam.gserviceaccount.com`;
+        return {
+          email,
+          member: `serviceAccount:${email}`,
+          project: projectOf(inputs),
+          id: email,
+          subjectId: number,
+        };
+      },
       'gcp:organizations/getProject:getProject': ({ inputs }) => ({
         projectId: str(inputs['projectId'], defaultProject),
         number: GCP_PROJECT_NUMBER,
