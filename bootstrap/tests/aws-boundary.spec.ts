@@ -3,12 +3,16 @@
  * deploy role may create and change roles only with its own, and no role inside it reaches anything but
  * that environment's checkpoint data.
  */
-import { awsCiRoleArnPatterns } from '@checkpoints/translate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENVIRONMENTS, type Environment } from '@checkpoints/config';
 import { names } from '@checkpoints/naming';
 import { AWS_ACCOUNT_ID, type RenderedResource, type Snapshot } from '@checkpoints/synth';
+import {
+  awsRequestAllowed,
+  type AwsPrincipal,
+  type PolicyDocument as AnalysisPolicyDocument,
+} from '@checkpoints/analysis';
 import {
   deployPolicy,
   storeRoleBoundaryArn,
@@ -325,84 +329,52 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
         // Replication roles to S3, backup roles to AWS Backup, in prod malware-scan roles to GuardDuty.
         'iam:PassRole',
       ]);
-      const denies = policy.Statement.filter(
-        ({ Effect, Action }) => Effect === 'Deny' && Action.some((action) => action.startsWith('iam:')),
-      );
-      expect(denies).toEqual([
-        {
-          Sid: 'KeepReplicationRolesS3Only',
-          Effect: 'Deny',
-          Action: [
+      // What the denies hold, judged by iam-simulate on the role's whole policy: a service role's trust,
+      // boundary and managed policies stay as the stack made them, no role takes a CI role's name, no boundary
+      // is removed and no boundary policy rewritten.
+      const deploy: AwsPrincipal = {
+        principal: { id: environment, label: `deploy-${environment}`, kind: 'ci-deploy' },
+        arn: `arn:aws:iam::${AWS_ACCOUNT_ID}:role/checkpoints-ci-deploy-${environment}`,
+        policies: [{ name: 'ci', policy: policy as unknown as AnalysisPolicyDocument }],
+      };
+      const store = { project: 'checkpoints-aws', stack: environment, store: 'llm-pretrain' };
+      const role = (name: string) => `arn:aws:iam::${AWS_ACCOUNT_ID}:role/${name}`;
+      const serviceRoles = ['replication', 'backup', ...(environment === 'prod' ? ['malware-scan'] : [])];
+      const refused: [string, string][] = [
+        ...serviceRoles.flatMap((kind) =>
+          [
             'iam:AttachRolePolicy',
             'iam:DeleteRole',
             'iam:DeleteRolePermissionsBoundary',
             'iam:DetachRolePolicy',
             'iam:PutRolePermissionsBoundary',
             'iam:UpdateAssumeRolePolicy',
-          ],
-          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
-            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-replication-??????`,
+          ].map((action): [string, string] => [action, role(names.iamRole(store, kind))]),
+        ),
+        ['iam:CreateRole', role(`checkpoints-ci-deploy-${environment}`)],
+        ['iam:CreateRole', role('checkpoints-ci-preview')],
+        ['iam:DeleteRolePermissionsBoundary', role(names.iamRole(store, 'writer'))],
+        ...ENVIRONMENTS.flatMap((each) =>
+          ['iam:CreatePolicyVersion', 'iam:DeletePolicy', 'iam:SetDefaultPolicyVersion'].map(
+            (action): [string, string] => [action, storeRoleBoundaryArn(ACCOUNT, each)],
           ),
-        },
-        // Only prod stores have a malware-scan role (GuardDuty Malware Protection for S3).
-        ...(environment === 'prod'
-          ? [
-              {
-                Sid: 'KeepMalwareScanRolesGuardDutyOnly',
-                Effect: 'Deny',
-                Action: [
-                  'iam:AttachRolePolicy',
-                  'iam:DeleteRole',
-                  'iam:DeleteRolePermissionsBoundary',
-                  'iam:DetachRolePolicy',
-                  'iam:PutRolePermissionsBoundary',
-                  'iam:UpdateAssumeRolePolicy',
-                ],
-                Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
-                  (prefix) => `arn:aws:iam::123456789012:role/${prefix}-malware-scan-??????`,
-                ),
-              },
-            ]
-          : []),
-        {
-          Sid: 'KeepBackupRolesAwsBackupOnly',
-          Effect: 'Deny',
-          Action: [
-            'iam:AttachRolePolicy',
-            'iam:DeleteRole',
-            'iam:DeleteRolePermissionsBoundary',
-            'iam:DetachRolePolicy',
-            'iam:PutRolePermissionsBoundary',
-            'iam:UpdateAssumeRolePolicy',
-          ],
-          Resource: [`aws-${environment}-*`, `checkpoints-aws-${environment}-*`].map(
-            (prefix) => `arn:aws:iam::123456789012:role/${prefix}-backup-??????`,
-          ),
-        },
-        {
-          Sid: 'NoRolesNamedLikeCi',
-          Effect: 'Deny',
-          Action: ['iam:CreateRole'],
-          Resource: awsCiRoleArnPatterns(ACCOUNT.partition, ACCOUNT.accountId),
-        },
-        {
-          Sid: 'KeepRoleBoundaries',
-          Effect: 'Deny',
-          Action: ['iam:DeleteRolePermissionsBoundary'],
-          Resource: ['arn:aws:iam::123456789012:role/*'],
-        },
-        {
-          Sid: 'KeepStoreRoleBoundaryPolicies',
-          Effect: 'Deny',
-          Action: [
-            'iam:CreatePolicyVersion',
-            'iam:DeletePolicy',
-            'iam:DeletePolicyVersion',
-            'iam:SetDefaultPolicyVersion',
-          ],
-          Resource: ENVIRONMENTS.map((each) => storeRoleBoundaryArn(ACCOUNT, each)),
-        },
-      ]);
+        ),
+      ];
+      const allowedOnes: string[] = [];
+      for (const [action, resource] of refused) {
+        const boundary = { 'iam:PermissionsBoundary': storeRoleBoundaryArn(ACCOUNT, environment) };
+        if ((await awsRequestAllowed(deploy, { action, resource, context: boundary })) !== undefined)
+          allowedOnes.push(`${action} ${resource}`);
+      }
+      expect(allowedOnes).toEqual([]);
+      // The same question is answered yes for what the stack does: the simulation can say yes.
+      expect(
+        await awsRequestAllowed(deploy, {
+          action: 'iam:PutRolePolicy',
+          resource: role(names.iamRole(store, 'writer')),
+          context: { 'iam:PermissionsBoundary': storeRoleBoundaryArn(ACCOUNT, environment) },
+        }),
+      ).toBeDefined();
     },
   );
 
