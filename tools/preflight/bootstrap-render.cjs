@@ -259,8 +259,8 @@ function absent(what) {
 
 /**
  * Asks each question of one cloud, then reports them: when the cloud holds none of the rendered resources
- * (the bootstrap's first up is still to come) one line says there is nothing to compare yet; otherwise each
- * line as answered, a rendered resource the cloud does not hold failing.
+ * (the bootstrap's first up is still to come, or the credentials reach elsewhere) one line fails saying so;
+ * otherwise each line as answered, a rendered resource the cloud does not hold failing.
  * @param {string} cloud @param {Ask} ask
  * @returns {{ add: Ask, report: () => Promise<void> }}
  */
@@ -280,8 +280,12 @@ function comparisons(cloud, ask) {
       if (answered.length > 0 && none) {
         return ask(
           `${cloud}: bootstrap applied as rendered`,
+          // Fail closed: nothing to compare is nothing verified, whether the first up is still to come or
+          // these credentials reach another account, project or subscription than the bootstrap's.
           async () =>
-            `not applied yet: none of its ${answered.length} rendered CI identities and guards exists, nothing to compare; run the preflight again after npx nx run bootstrap:admin-up`,
+            missing(
+              `none of its ${answered.length} rendered CI identities and guards exists here, nothing is verified: the bootstrap is not applied yet (npx nx run bootstrap:admin-up, then run this again), or these credentials reach another ${cloud === 'AWS' ? 'account' : cloud === 'GCP' ? 'project' : 'subscription'} than the bootstrap's`,
+            ),
         );
       }
       for (const { name, outcome } of answered) {
