@@ -18,10 +18,9 @@ import {
   storeRoleBoundaryArn,
   storeRoleBoundaryPolicy,
   type PolicyDocument,
-  type PolicyStatement,
 } from '../src/aws/policies';
 import { jsonInput, ofTypeByName, renderBootstrap, resource, standardTagsFor } from './helpers';
-import { actionDetails, arnPattern, conditionKeys, expandAction } from './iam-data';
+import { arnPattern, conditionKeys, grantedActions } from './iam-data';
 
 const ROOT = join(__dirname, '..', '..');
 const ACCOUNT = { partition: 'aws', accountId: AWS_ACCOUNT_ID };
@@ -31,19 +30,6 @@ const ROLE_POLICY = 'aws:iam/rolePolicy:RolePolicy';
 const READ_LEVELS = new Set(['Read', 'List']);
 
 /** Every action a document's Allow statements grant, wildcards expanded, with the statement granting it. */
-async function grantedActions(document: PolicyDocument) {
-  const granted: { action: string; level: string; statement: PolicyStatement }[] = [];
-  for (const statement of document.Statement.filter(({ Effect }) => Effect === 'Allow')) {
-    for (const entry of statement.Action) {
-      for (const { service, name } of await expandAction(entry)) {
-        const { accessLevel } = await actionDetails(service, name);
-        granted.push({ action: `${service}:${name}`, level: accessLevel, statement });
-      }
-    }
-  }
-  return granted;
-}
-
 /**
  * Whether a boundary allows `action` on `arn`, for a resource with these tags: an Allow statement names
  * the action, matches the ARN and has every condition met. Only the conditions boundaries here use
@@ -339,7 +325,11 @@ describe('AWS deploy roles against the permissions boundary, per AWS’s catalog
       };
       const store = { project: 'checkpoints-aws', stack: environment, store: 'llm-pretrain' };
       const role = (name: string) => `arn:aws:iam::${AWS_ACCOUNT_ID}:role/${name}`;
-      const serviceRoles = ['replication', 'backup', ...(environment === 'prod' ? ['malware-scan'] : [])];
+      const serviceRoles = [
+        'replication',
+        'backup',
+        ...(environment === 'prod' ? (['malware-scan'] as const) : []),
+      ] as const;
       const refused: [string, string][] = [
         ...serviceRoles.flatMap((kind) =>
           [

@@ -8,7 +8,7 @@ import {
   type StackProgram,
 } from '@checkpoints/synth';
 import { deployPolicy, splitDeployPolicy, type PolicyStatement } from '../src/aws/policies';
-import { expandAction } from './iam-data';
+import { grantedActions } from './iam-data';
 
 /**
  * Least privilege, judged by use: every right an AWS deploy role holds is one a deploy of the shipped AWS stack
@@ -65,24 +65,26 @@ async function usedActions(): Promise<Set<string>> {
   return new Set(awsDeployRequests({ resources: unprotected }).map(({ action }) => action.toLowerCase()));
 }
 
-const matches = (pattern: string, action: string) =>
-  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(action);
-
-/** The actions a role's Allow statements grant, wildcards expanded, but for those an unconditional deny on `*` takes. */
-async function granted(statements: readonly PolicyStatement[]): Promise<Map<string, string>> {
-  const denied = statements.filter(
+/** The actions a role's Allow statements grant, by Sid, but for those an unconditional deny on `*` takes. */
+async function granted(statements: PolicyStatement[]): Promise<Map<string, string>> {
+  const denies = statements.filter(
     (statement) =>
       statement.Effect === 'Deny' && statement.Condition === undefined && statement.Resource?.includes('*'),
   );
+  const denied = new Set(
+    (
+      await grantedActions({
+        Version: '2012-10-17',
+        Statement: denies.map((deny) => ({ ...deny, Effect: 'Allow' })),
+      })
+    ).map(({ action }) => action),
+  );
   const actions = new Map<string, string>();
-  for (const statement of statements.filter(({ Effect }) => Effect === 'Allow')) {
-    for (const pattern of statement.Action) {
-      for (const { service, name } of await expandAction(pattern)) {
-        const action = `${service}:${name}`;
-        if (!denied.some((deny) => deny.Action.some((each) => matches(each, action))))
-          actions.set(action, statement.Sid);
-      }
-    }
+  for (const { action, statement } of await grantedActions({
+    Version: '2012-10-17',
+    Statement: statements,
+  })) {
+    if (!denied.has(action)) actions.set(action, statement.Sid);
   }
   return actions;
 }

